@@ -1,0 +1,1 @@
+//! Canopy client SDK (see issue 5).

@@ -1,0 +1,145 @@
+//! The two encodings of every message: JSON (text frames, HTTP bodies) and bincode 2
+//! (binary frames). This is the only module that names `serde_json` or `bincode`, so a
+//! codec could be swapped here without touching the rest of Canopy.
+//!
+//! # The bincode layout
+//!
+//! Binary WebSocket frames hold exactly one value encoded with bincode 2's
+//! `config::standard()`: little-endian, variable-length integers, no trailing bytes.
+//! A client in another language implements it with these rules:
+//!
+//! * **Unsigned integers** (`u32`, `u64`) are varints: a value below 251 is one byte;
+//!   otherwise a marker byte `251` (u16 follows), `252` (u32) or `253` (u64) and then the
+//!   value in little-endian.
+//! * **`f32`** is 4 bytes, IEEE 754, little-endian. **`bool`** is one byte, 0 or 1.
+//! * **Fixed arrays** (`[f32; 3]`) are their elements back to back, with no length.
+//! * **`Vec<T>`** and **`String`** are a varint length, then the elements (UTF-8 bytes for
+//!   a string).
+//! * **`Option<T>`** is one byte, 0 for none, 1 then the value.
+//! * **Structs** are their fields in declaration order, with no names and no defaults:
+//!   every field is written, including those that JSON lets a client omit.
+//! * **Enums** are the variant index as a varint (`u32`), then the variant's fields.
+//!
+//! The top-level values are [`ClientMsg`] (client to server) and [`ServerMsg`] (server
+//! to client); their variants, in index order, are listed on the types. For example a
+//! `ping` with nonce 9 is the two bytes `04 09` (variant 4, nonce 9), and an `update` row
+//! is the id varint followed by eight `f32`s (t, r, s).
+//!
+//! Decoding is bounded: no message may claim more than [`MAX_DECODE_BYTES`] of
+//! allocations, so a hostile length prefix cannot make the decoder reserve memory it
+//! was not sent.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::message::{ClientMsg, ServerMsg};
+
+/// The most a single decoded message may allocate (16 MiB), the contract's hard limit.
+pub const MAX_DECODE_BYTES: usize = 16 * 1024 * 1024;
+
+/// The wire format of a connection or body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Format {
+    /// bincode 2, standard configuration; WebSocket binary frames. The default.
+    #[default]
+    Bincode,
+    /// JSON; WebSocket text frames and every HTTP body.
+    Json,
+}
+
+impl Format {
+    /// Parses the `format` query parameter (`bincode` or `json`).
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "bincode" => Some(Format::Bincode),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+
+    /// The name used in the `format` query parameter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Bincode => "bincode",
+            Format::Json => "json",
+        }
+    }
+}
+
+/// Why bytes could not be decoded into a message.
+#[derive(Debug, thiserror::Error)]
+pub enum DecodeError {
+    #[error("malformed JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("malformed bincode: {0}")]
+    Bincode(#[from] bincode::error::DecodeError),
+    #[error("{0} trailing bytes after the message")]
+    TrailingBytes(usize),
+}
+
+fn bincode_config() -> impl bincode::config::Config {
+    bincode::config::standard().with_limit::<MAX_DECODE_BYTES>()
+}
+
+/// Encodes any bincode-encodable value with Canopy's configuration.
+pub fn to_bincode<T: bincode::Encode>(value: &T) -> Vec<u8> {
+    bincode::encode_to_vec(value, bincode_config()).expect("encoding into a Vec cannot fail")
+}
+
+/// Decodes one value from the whole of `bytes`.
+pub fn from_bincode<T: bincode::Decode<()>>(bytes: &[u8]) -> Result<T, DecodeError> {
+    let (value, used) = bincode::decode_from_slice(bytes, bincode_config())?;
+    if used != bytes.len() {
+        return Err(DecodeError::TrailingBytes(bytes.len() - used));
+    }
+    Ok(value)
+}
+
+/// Encodes any value as JSON.
+pub fn to_json<T: Serialize>(value: &T) -> Vec<u8> {
+    serde_json::to_vec(value).expect("Canopy's wire types always serialize")
+}
+
+/// Decodes one JSON value from `bytes`.
+pub fn from_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
+    Ok(serde_json::from_slice(bytes)?)
+}
+
+/// Encodes a value in `format`.
+pub fn encode<T: Serialize + bincode::Encode>(value: &T, format: Format) -> Vec<u8> {
+    match format {
+        Format::Json => to_json(value),
+        Format::Bincode => to_bincode(value),
+    }
+}
+
+/// Decodes a value in `format`.
+pub fn decode<T: DeserializeOwned + bincode::Decode<()>>(
+    bytes: &[u8],
+    format: Format,
+) -> Result<T, DecodeError> {
+    match format {
+        Format::Json => from_json(bytes),
+        Format::Bincode => from_bincode(bytes),
+    }
+}
+
+/// Encodes a server message.
+pub fn encode_server(msg: &ServerMsg, format: Format) -> Vec<u8> {
+    encode(msg, format)
+}
+
+/// Decodes a server message (the client SDK's side).
+pub fn decode_server(bytes: &[u8], format: Format) -> Result<ServerMsg, DecodeError> {
+    decode(bytes, format)
+}
+
+/// Encodes a client message (the client SDK's side).
+pub fn encode_client(msg: &ClientMsg, format: Format) -> Vec<u8> {
+    encode(msg, format)
+}
+
+/// Decodes a client message.
+pub fn decode_client(bytes: &[u8], format: Format) -> Result<ClientMsg, DecodeError> {
+    decode(bytes, format)
+}

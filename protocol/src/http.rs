@@ -1,0 +1,105 @@
+//! Request and response bodies of the HTTP API that are not shared with WebSocket
+//! messages.
+
+use bincode::{Decode, Encode};
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Node, NodeId, Transform};
+
+/// `POST /rooms` body; both fields optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct CreateRoom {
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub tick_hz: Option<u32>,
+}
+
+/// `201` answer to `POST /rooms`. The tokens are present when the server runs with an
+/// admin token.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RoomCreated {
+    pub id: String,
+    pub tick_hz: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub editor_token: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewer_token: Option<String>,
+}
+
+/// One room in `GET /rooms`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RoomSummary {
+    pub id: String,
+    pub tick: u64,
+    pub nodes: u64,
+    pub subscribers: u64,
+    pub tick_hz: u32,
+}
+
+/// `GET /rooms`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RoomList {
+    pub rooms: Vec<RoomSummary>,
+}
+
+/// `GET /rooms/{room}`: the summary, the last tick's duration and more statistics.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct RoomDetail {
+    pub id: String,
+    pub tick: u64,
+    pub nodes: u64,
+    pub subscribers: u64,
+    pub tick_hz: u32,
+    /// The last tick's duration in milliseconds.
+    pub tick_ms: f64,
+    /// The longest tick so far, in milliseconds.
+    pub tick_ms_max: f64,
+    /// Ticks that took longer than their period.
+    pub slow_ticks: u64,
+    /// World transforms recomputed by the last tick.
+    pub recomputed_last_tick: u64,
+    /// Edit batches accepted and rejected so far.
+    pub batches_applied: u64,
+    pub batches_rejected: u64,
+    /// Edit batches waiting for the next tick.
+    pub pending_batches: u64,
+    /// Octree cells in use.
+    pub octree_cells: u64,
+}
+
+/// `200` answer to `POST /rooms/{room}/edits`: the tick that applied the batch and the id
+/// of every `add`, in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EditsResult {
+    pub tick: u64,
+    pub ids: Vec<NodeId>,
+}
+
+/// `GET /rooms/{room}/nodes/{id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NodeDetail {
+    pub id: NodeId,
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+    pub local: Transform,
+    pub world: Transform,
+    pub extent: [f32; 3],
+    pub mask: u32,
+    pub tick: u64,
+}
+
+/// `GET /rooms/{room}/nodes`: every node at one tick.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct NodesSnapshot {
+    pub tick: u64,
+    pub nodes: Vec<Node>,
+}

@@ -1,0 +1,128 @@
+//! Edit batches: an ordered list of ops that a room applies atomically at its next tick.
+//!
+//! These types only carry what the client sent; checking an op against a room's state
+//! (unknown ids, cycles, non-finite numbers) is the server's scene core's job, so that
+//! the rules live in one place.
+
+use bincode::{Decode, Encode};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::model::{NodeId, Transform, all_layers};
+
+/// `{"ops":[...]}`: the body of `POST /rooms/{room}/edits`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Batch {
+    pub ops: Vec<Op>,
+}
+
+/// One op of a batch, tagged by `"op"` in JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Op {
+    /// A new node; without `id` the server assigns one.
+    Add {
+        #[serde(default)]
+        id: Option<NodeId>,
+        #[serde(default)]
+        parent: Option<NodeId>,
+        #[serde(default)]
+        local: Transform,
+        #[serde(default)]
+        extent: [f32; 3],
+        #[serde(default = "all_layers")]
+        mask: u32,
+    },
+    /// Replaces the given parts of the local transform.
+    SetLocal {
+        node: NodeId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        t: Option<[f32; 3]>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        r: Option<[f32; 4]>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        s: Option<f32>,
+    },
+    /// Moves the node with its subtree under `parent` (`null`: make it a root), keeping
+    /// its local transform. `parent` must be present, even when `null`.
+    SetParent {
+        node: NodeId,
+        #[serde(deserialize_with = "present_nullable")]
+        parent: Option<NodeId>,
+    },
+    /// Changes the box or the layers.
+    SetShape {
+        node: NodeId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        extent: Option<[f32; 3]>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mask: Option<u32>,
+    },
+    /// Removes the node and its whole subtree.
+    Remove { node: NodeId },
+}
+
+impl Op {
+    /// The `"op"` tag of this op, for messages and metrics.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Op::Add { .. } => "add",
+            Op::SetLocal { .. } => "set_local",
+            Op::SetParent { .. } => "set_parent",
+            Op::SetShape { .. } => "set_shape",
+            Op::Remove { .. } => "remove",
+        }
+    }
+}
+
+/// Deserializes a field that must be present but may be `null`: with
+/// `deserialize_with` and no `default`, serde reports a missing field.
+fn present_nullable<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NodeId>, D::Error> {
+    Option::<NodeId>::deserialize(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_defaults_fill_in() {
+        let b: Batch = serde_json::from_str(r#"{"ops":[{"op":"add","local":{"t":[1,2,3]}}]}"#)
+            .unwrap();
+        assert_eq!(
+            b.ops[0],
+            Op::Add {
+                id: None,
+                parent: None,
+                local: Transform {
+                    t: [1.0, 2.0, 3.0],
+                    ..Transform::IDENTITY
+                },
+                extent: [0.0; 3],
+                mask: u32::MAX,
+            }
+        );
+    }
+
+    #[test]
+    fn set_parent_requires_parent_but_accepts_null() {
+        assert!(serde_json::from_str::<Op>(r#"{"op":"set_parent","node":1}"#).is_err());
+        let op: Op = serde_json::from_str(r#"{"op":"set_parent","node":1,"parent":null}"#).unwrap();
+        assert_eq!(op, Op::SetParent { node: 1, parent: None });
+    }
+
+    #[test]
+    fn unknown_op_is_an_error() {
+        assert!(serde_json::from_str::<Op>(r#"{"op":"explode","node":1}"#).is_err());
+    }
+
+    #[test]
+    fn huge_f32_becomes_infinite_for_the_validator() {
+        let op: Op = serde_json::from_str(r#"{"op":"set_local","node":1,"s":1e39}"#).unwrap();
+        match op {
+            Op::SetLocal { s: Some(s), .. } => assert!(s.is_infinite()),
+            _ => panic!(),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Octree (issue 3).

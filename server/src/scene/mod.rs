@@ -1,0 +1,1 @@
+//! Scene core (issue 2).
