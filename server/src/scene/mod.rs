@@ -1,1 +1,48 @@
-//! Scene core (issue 2).
+//! Scene core: the transform hierarchy of a room, with no networking in it (issue 2).
+//!
+//! This module owns the nodes of a room (local TRS, extent, mask, parent), their world
+//! transforms and what each tick changed. Its central invariant: after every update, every
+//! live node comes after its parent in the flat slot order and its world transform is its
+//! parent's world composed with its local transform (API.md §1).
+//!
+//! Files, one concept each:
+//! - `hierarchy.rs`: the [`Hierarchy`] type, its limits and read accessors;
+//! - `store.rs`: the flat structure-of-arrays storage;
+//! - `links.rs`: first-child / next-sibling links;
+//! - `batch.rs`: atomic edit batches and single edits; `validate.rs`: value checks;
+//!   `journal.rs`: the undo log behind atomicity; `guard.rs`: the end-of-batch world-range
+//!   and depth check;
+//! - `layout.rs`: keeping the slot order parent-before-child;
+//! - `propagate.rs`: dirty and full world-transform updates;
+//! - `changes.rs`: the per-tick change set;
+//! - `iter.rs`: children, subtree, ancestors and whole-room iteration;
+//! - `visitor.rs` and `callbacks.rs`: OSG-style visitors and per-node update callbacks;
+//! - `check.rs`: invariant checks and state dumps for tests.
+
+mod batch;
+mod callbacks;
+mod changes;
+mod check;
+mod error;
+mod guard;
+mod hierarchy;
+mod iter;
+mod journal;
+mod layout;
+mod links;
+mod propagate;
+mod store;
+mod validate;
+mod visitor;
+
+pub use callbacks::{Bob, Orbit, Spin, UpdateCallback, UpdateContext};
+pub use changes::TickChanges;
+pub use error::{BatchError, SceneError};
+pub use guard::WORLD_LIMIT;
+pub use hierarchy::{Hierarchy, HierarchyLimits};
+pub use iter::{Ancestors, Children, Descendants};
+pub use validate::MIN_QUAT_LENGTH;
+pub use visitor::{NodeVisitor, TraversalMode};
+
+#[cfg(test)]
+mod tests;

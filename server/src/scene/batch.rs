@@ -1,0 +1,326 @@
+//! Edits: the atomic batch API and the single-op library calls.
+//!
+//! A batch is applied op by op to the real hierarchy, each op checked against the state
+//! the earlier ones leave, with every write journaled (`journal.rs`). After the last op,
+//! `guard.rs` checks that the world transforms and depths the batch produced stay within
+//! bounds. Any failure rolls the journal back. Invariant: `apply_batch` either applies
+//! every op or leaves the hierarchy exactly as it was (layout, counters and change lists
+//! included).
+//!
+//! Server-assigned ids: an `add` without an id gets the smallest id that was never used
+//! (neither by a live nor by a removed node) at or after a running counter; the counter
+//! then moves just past it. The counter starts at 0 and only moves forward, so assignment
+//! is amortized O(1). Once it passes `u32::MAX`, assignment fails with `too_large`.
+
+use canopy_protocol::{NodeId, Op, Transform};
+use glam::{Quat, Vec3};
+
+use super::Hierarchy;
+use super::error::{BatchError, SceneError};
+use super::guard::Touch;
+use super::iter::next_preorder;
+use super::store::{ALIVE, NEW, NONE, REPARENTED, RESHAPED, Topo, Trs};
+use super::validate;
+
+impl Hierarchy {
+    /// Applies a batch atomically: checks every op against the state the earlier ops of
+    /// the batch leave, and applies all or nothing.
+    ///
+    /// Ok: the id of every `add`, in order (given or server-assigned). Err: the first bad
+    /// op's index and code; the hierarchy is exactly as before.
+    pub fn apply_batch(&mut self, ops: &[Op]) -> Result<Vec<NodeId>, BatchError> {
+        if ops.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.begin_batch();
+        self.touched.clear();
+        let mut ids = Vec::new();
+        for (i, op) in ops.iter().enumerate() {
+            match self.apply_op(i as u32, op) {
+                Ok(Some(id)) => ids.push(id),
+                Ok(None) => {}
+                Err(e) => {
+                    self.rollback();
+                    self.touched.clear();
+                    return Err(BatchError::at(i, e));
+                }
+            }
+        }
+        let checked = self.check_touched();
+        self.touched.clear();
+        match checked {
+            Ok(()) => {
+                self.commit();
+                Ok(ids)
+            }
+            Err((i, e)) => {
+                self.rollback();
+                Err(BatchError::at(i as usize, e))
+            }
+        }
+    }
+
+    /// Replaces the given parts of a node's local transform (library call, used by update
+    /// callbacks and demos). Checks the values like a batch op does, but not the world
+    /// range of the subtree: callers are server code.
+    pub fn set_local(
+        &mut self,
+        id: NodeId,
+        t: Option<Vec3>,
+        r: Option<Quat>,
+        s: Option<f32>,
+    ) -> Result<(), SceneError> {
+        let t = t.map(|t| validate::translation(t.to_array())).transpose()?;
+        let r = r.map(|r| validate::rotation(r.to_array())).transpose()?;
+        let s = s.map(validate::scale).transpose()?;
+        let slot = self.live_slot(id).ok_or(SceneError::UnknownNode(id))? as u32;
+        self.open_tick();
+        self.write_local(slot, id, t, r, s);
+        Ok(())
+    }
+
+    /// Adds one node outside a batch (a convenience over a one-op batch).
+    pub fn add(
+        &mut self,
+        id: Option<NodeId>,
+        parent: Option<NodeId>,
+        local: Transform,
+        extent: [f32; 3],
+        mask: u32,
+    ) -> Result<NodeId, BatchError> {
+        let op = Op::Add {
+            id,
+            parent,
+            local,
+            extent,
+            mask,
+        };
+        self.apply_batch(std::slice::from_ref(&op))
+            .map(|ids| ids[0])
+    }
+
+    fn apply_op(&mut self, i: u32, op: &Op) -> Result<Option<NodeId>, SceneError> {
+        match *op {
+            Op::Add {
+                id,
+                parent,
+                local,
+                extent,
+                mask,
+            } => self.op_add(i, id, parent, &local, extent, mask).map(Some),
+            Op::SetLocal { node, t, r, s } => {
+                let t = t.map(validate::translation).transpose()?;
+                let r = r.map(validate::rotation).transpose()?;
+                let s = s.map(validate::scale).transpose()?;
+                let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))? as u32;
+                self.open_tick();
+                self.write_local(slot, node, t, r, s);
+                if t.is_some() || s.is_some() {
+                    // A rotation alone keeps every length below it, so only translation
+                    // and scale edits can push a world transform out of range.
+                    self.touched.push(Touch::subtree(slot, i));
+                }
+                Ok(None)
+            }
+            Op::SetParent { node, parent } => self.op_set_parent(i, node, parent).map(|_| None),
+            Op::SetShape { node, extent, mask } => {
+                let extent = extent.map(validate::extent).transpose()?;
+                let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))? as u32;
+                self.open_tick();
+                let s = slot as usize;
+                let new_extent = extent.unwrap_or(self.store.extent[s]);
+                let new_mask = mask.unwrap_or(self.store.mask[s]);
+                self.set_shape_fields(slot, new_extent, new_mask);
+                let flags = self.store.topo[s].flags;
+                if flags & (NEW | RESHAPED) == 0 {
+                    self.topo_mut(slot).flags |= RESHAPED;
+                    self.changes.reshaped.push(node);
+                }
+                if extent.is_some() {
+                    self.touched.push(Touch::node(slot, i));
+                }
+                Ok(None)
+            }
+            Op::Remove { node } => {
+                let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))? as u32;
+                self.open_tick();
+                self.remove_subtree(slot);
+                Ok(None)
+            }
+        }
+    }
+
+    fn write_local(
+        &mut self,
+        slot: u32,
+        id: NodeId,
+        t: Option<Vec3>,
+        r: Option<Quat>,
+        s: Option<f32>,
+    ) {
+        let l = self.local_mut(slot);
+        if let Some(t) = t {
+            l.t = t;
+        }
+        if let Some(r) = r {
+            l.r = r;
+        }
+        if let Some(s) = s {
+            l.s = s;
+        }
+        self.dirty_roots.push(id);
+    }
+
+    fn op_add(
+        &mut self,
+        i: u32,
+        id: Option<NodeId>,
+        parent: Option<NodeId>,
+        local: &Transform,
+        extent: [f32; 3],
+        mask: u32,
+    ) -> Result<NodeId, SceneError> {
+        let local = Trs {
+            t: validate::translation(local.t)?,
+            r: validate::rotation(local.r)?,
+            s: validate::scale(local.s)?,
+        };
+        let extent = validate::extent(extent)?;
+        let (id, assigned) = match id {
+            Some(id) if self.slots.contains_key(&id) => return Err(SceneError::DuplicateId(id)),
+            Some(id) => (id, false),
+            None => (self.assign_id()?, true),
+        };
+        let parent_slot = match parent {
+            None => NONE,
+            Some(p) => self.live_slot(p).ok_or(SceneError::UnknownParent(p))? as u32,
+        };
+        if self.live >= self.limits.max_nodes {
+            return Err(SceneError::TooLarge(format!(
+                "the room already has the maximum of {} nodes",
+                self.limits.max_nodes
+            )));
+        }
+        if parent_slot != NONE
+            && self
+                .depth_within(parent_slot, self.limits.max_depth - 1)
+                .is_none()
+        {
+            return Err(SceneError::TooLarge(format!(
+                "node {id} would be deeper than the maximum depth {}",
+                self.limits.max_depth
+            )));
+        }
+        self.open_tick();
+        // Appending keeps the order valid: the parent's slot is lower than the new one.
+        let slot = self
+            .store
+            .push(Topo::new(id, NONE, ALIVE | NEW), local, local, extent, mask);
+        self.map_set(id, slot);
+        self.link_last(parent_slot, slot);
+        self.live += 1;
+        if assigned {
+            self.next_id = u64::from(id) + 1;
+        }
+        self.changes.added.push(id);
+        self.dirty_roots.push(id);
+        self.touched.push(Touch::node(slot, i));
+        Ok(id)
+    }
+
+    /// The smallest never-used id at or after the counter (see the module docs).
+    fn assign_id(&self) -> Result<NodeId, SceneError> {
+        let mut id = self.next_id;
+        while id <= u64::from(u32::MAX) && self.slots.contains_key(&(id as u32)) {
+            id += 1;
+        }
+        u32::try_from(id).map_err(|_| SceneError::TooLarge("no unused node ids left".into()))
+    }
+
+    /// The depth of a slot (a root has depth 1) if it is at most `cap`, else `None`. Walks
+    /// at most `cap + 1` ancestors, so a check never costs more than the depth limit.
+    pub(crate) fn depth_within(&self, slot: u32, cap: usize) -> Option<usize> {
+        let mut depth = 0;
+        let mut cur = slot;
+        while cur != NONE {
+            depth += 1;
+            if depth > cap {
+                return None;
+            }
+            cur = self.store.topo[cur as usize].parent;
+        }
+        Some(depth)
+    }
+
+    fn op_set_parent(
+        &mut self,
+        i: u32,
+        node: NodeId,
+        parent: Option<NodeId>,
+    ) -> Result<(), SceneError> {
+        let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))? as u32;
+        let parent_slot = match parent {
+            None => NONE,
+            Some(p) => self.live_slot(p).ok_or(SceneError::UnknownParent(p))? as u32,
+        };
+        if parent_slot != NONE {
+            // Walk up from the new parent: meeting the node means a cycle; walking past the
+            // depth limit means the node would end up too deep (the walk stays bounded).
+            let mut cur = parent_slot;
+            let mut depth = 0;
+            while cur != NONE {
+                if cur == slot {
+                    return Err(SceneError::Cycle {
+                        node,
+                        parent: parent.unwrap_or_default(),
+                    });
+                }
+                depth += 1;
+                if depth >= self.limits.max_depth {
+                    return Err(SceneError::TooLarge(format!(
+                        "node {node} would be deeper than the maximum depth {}",
+                        self.limits.max_depth
+                    )));
+                }
+                cur = self.store.topo[cur as usize].parent;
+            }
+        }
+        if self.store.topo[slot as usize].parent == parent_slot {
+            // Already there: nothing changes (and the child order is kept).
+            return Ok(());
+        }
+        self.open_tick();
+        self.unlink(slot);
+        self.link_last(parent_slot, slot);
+        let flags = self.store.topo[slot as usize].flags;
+        if flags & (NEW | REPARENTED) == 0 {
+            self.topo_mut(slot).flags |= REPARENTED;
+            self.changes.reparented.push(node);
+        }
+        if parent_slot != NONE && parent_slot > slot {
+            // The slot order is stale until the next update relocates this subtree.
+            self.misordered.push(node);
+        }
+        self.dirty_roots.push(node);
+        self.touched.push(Touch::subtree(slot, i));
+        Ok(())
+    }
+
+    /// Removes a node and its subtree: their slots become holes and their ids retire.
+    fn remove_subtree(&mut self, root: u32) {
+        self.unlink(root);
+        let mut cur = root;
+        while cur != NONE {
+            let t = self.store.topo[cur as usize];
+            self.topo_mut(cur).flags &= !ALIVE;
+            self.map_set(t.id, NONE);
+            if t.flags & NEW == 0 {
+                self.changes.removed.push(t.id);
+            }
+            self.live -= 1;
+            self.dead += 1;
+            cur = next_preorder(&self.store.topo, root, cur);
+        }
+        self.removed_this_tick = true;
+    }
+}

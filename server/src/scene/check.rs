@@ -1,0 +1,195 @@
+//! Self-checks: [`Hierarchy::assert_well_formed`] verifies every invariant the other files
+//! promise, and [`Hierarchy::snapshot_for_tests`] dumps the whole observable state so that
+//! tests can compare "before" and "after" exactly.
+//!
+//! Both cost O(room) and are meant for tests and debugging, never for the tick path.
+
+use std::fmt::Write;
+
+use super::Hierarchy;
+use super::store::{ALIVE, NEW, NONE, REPARENTED, RESHAPED, Trs};
+
+impl Hierarchy {
+    /// Panics with a message naming the broken invariant, if any: links, the id map,
+    /// counters, per-tick flags, the slot order (when it is meant to be valid) and, right
+    /// after an update, every world transform.
+    pub fn assert_well_formed(&self) {
+        let st = &self.store;
+        let n = st.len();
+        assert!(
+            st.local.len() == n
+                && st.world.len() == n
+                && st.extent.len() == n
+                && st.mask.len() == n,
+            "store arrays differ in length"
+        );
+        let mut live = 0;
+        for (s, t) in st.topo.iter().enumerate() {
+            if !t.alive() {
+                continue;
+            }
+            live += 1;
+            let id = t.id;
+            assert_eq!(
+                self.slots.get(&id),
+                Some(&(s as u32)),
+                "id map of node {id}"
+            );
+            if t.parent != NONE {
+                let p = &st.topo[t.parent as usize];
+                assert!(p.alive(), "node {id} has a dead parent");
+                if self.misordered.is_empty() {
+                    assert!(
+                        (t.parent as usize) < s,
+                        "node {id} (slot {s}) comes before its parent {} (slot {})",
+                        p.id,
+                        t.parent
+                    );
+                }
+                if t.prev == NONE {
+                    assert_eq!(p.first_child, s as u32, "first child of {}", p.id);
+                }
+                if t.next == NONE {
+                    assert_eq!(p.last_child, s as u32, "last child of {}", p.id);
+                }
+            } else {
+                assert!(t.prev == NONE && t.next == NONE, "root {id} has siblings");
+            }
+            if t.prev != NONE {
+                let q = &st.topo[t.prev as usize];
+                assert!(q.alive() && q.next == s as u32, "prev link of node {id}");
+                assert_eq!(
+                    q.parent, t.parent,
+                    "sibling of node {id} has another parent"
+                );
+            }
+            if t.next != NONE {
+                let q = &st.topo[t.next as usize];
+                assert!(q.alive() && q.prev == s as u32, "next link of node {id}");
+            }
+            let mut count = 0;
+            let mut c = t.first_child;
+            let mut last = NONE;
+            while c != NONE {
+                assert_eq!(
+                    st.topo[c as usize].parent, s as u32,
+                    "child list of node {id}"
+                );
+                count += 1;
+                assert!(count <= n, "child list of node {id} loops");
+                last = c;
+                c = st.topo[c as usize].next;
+            }
+            assert_eq!(last, t.last_child, "last child of node {id}");
+            let depth = self.depth_within(s as u32, self.limits.max_depth);
+            assert!(
+                depth.is_some(),
+                "node {id} is deeper than the limit or in a cycle"
+            );
+        }
+        assert_eq!(live, self.live, "live count");
+        assert_eq!(n - live, self.dead, "dead count");
+        let mapped = self.slots.values().filter(|&&s| s != NONE).count();
+        assert_eq!(mapped, live, "id map has entries for dead slots");
+        // Per-tick flags match the lists.
+        for (flag, list, name) in [
+            (NEW, &self.changes.added, "added"),
+            (REPARENTED, &self.changes.reparented, "reparented"),
+            (RESHAPED, &self.changes.reshaped, "reshaped"),
+        ] {
+            let mut seen = rustc_hash::FxHashSet::default();
+            for &id in list {
+                assert!(seen.insert(id), "{name} lists {id} twice");
+                if let Some(s) = self.live_slot(id) {
+                    assert!(
+                        st.topo[s].flags & flag != 0,
+                        "{name} lists {id} without its flag"
+                    );
+                }
+            }
+            let flagged = st
+                .topo
+                .iter()
+                .filter(|t| t.alive() && t.flags & flag != 0)
+                .count();
+            let listed_live = list.iter().filter(|&&id| self.contains(id)).count();
+            assert_eq!(flagged, listed_live, "{name} flags and list disagree");
+        }
+        if self.tick_closed {
+            assert!(
+                self.dirty_roots.is_empty(),
+                "dirty roots left after an update"
+            );
+            assert!(
+                self.misordered.is_empty(),
+                "misordered nodes left after an update"
+            );
+            for (s, t) in st.topo.iter().enumerate() {
+                if !t.alive() {
+                    continue;
+                }
+                let want = if t.parent == NONE {
+                    st.local[s]
+                } else {
+                    Trs::compose(&st.world[t.parent as usize], &st.local[s])
+                };
+                assert!(
+                    want.same_bits(&st.world[s]),
+                    "world transform of node {} is stale after an update",
+                    t.id
+                );
+            }
+        }
+    }
+
+    /// A text dump of the whole observable state: every slot (dead ones included) with
+    /// links, flags and bit patterns of the transforms, the id map, the counters and the
+    /// per-tick lists. Two hierarchies with the same dump behave identically.
+    pub fn snapshot_for_tests(&self) -> String {
+        let mut out = String::new();
+        let st = &self.store;
+        let _ = writeln!(
+            out,
+            "live {} dead {} next_id {} tick_closed {} removed_this_tick {}",
+            self.live, self.dead, self.next_id, self.tick_closed, self.removed_this_tick
+        );
+        for s in 0..st.len() {
+            let t = &st.topo[s];
+            let bits = |x: &Trs| {
+                let mut v: Vec<u32> = x.r.to_array().iter().map(|f| f.to_bits()).collect();
+                v.extend(x.t.to_array().iter().map(|f| f.to_bits()));
+                v.push(x.s.to_bits());
+                v
+            };
+            let _ = writeln!(
+                out,
+                "slot {s}: id {} parent {} fc {} lc {} next {} prev {} flags {} local {:?} world {:?} extent {:?} mask {}",
+                t.id,
+                t.parent,
+                t.first_child,
+                t.last_child,
+                t.next,
+                t.prev,
+                t.flags & (ALIVE | NEW | REPARENTED | RESHAPED),
+                bits(&st.local[s]),
+                bits(&st.world[s]),
+                st.extent[s].to_array().map(f32::to_bits),
+                st.mask[s]
+            );
+        }
+        let mut map: Vec<(u32, u32)> = self.slots.iter().map(|(&k, &v)| (k, v)).collect();
+        map.sort_unstable();
+        let _ = writeln!(out, "map {map:?}");
+        let _ = writeln!(
+            out,
+            "dirty {:?} misordered {:?}",
+            self.dirty_roots, self.misordered
+        );
+        let _ = writeln!(out, "changes {:?}", self.changes);
+        let mut cbs: Vec<(u32, usize)> =
+            self.callbacks.iter().map(|(&k, v)| (k, v.len())).collect();
+        cbs.sort_unstable();
+        let _ = writeln!(out, "callbacks {cbs:?}");
+        out
+    }
+}

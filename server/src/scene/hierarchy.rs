@@ -1,0 +1,273 @@
+//! [`Hierarchy`]: the transform hierarchy of one room, its limits and its read accessors.
+//!
+//! The hierarchy owns the flat store, the id map and the per-tick bookkeeping; the other
+//! files of this module add its behaviour (`batch.rs` edits, `propagate.rs` updates,
+//! `layout.rs` order fix-up, `iter.rs` traversals, `callbacks.rs` update callbacks).
+//!
+//! Invariants (checked by [`Hierarchy::assert_well_formed`]):
+//! - the id map sends every live id to its slot and every removed id to `NONE` (retired:
+//!   ids are never reused);
+//! - once `misordered` is empty (always true right after an update), every live node
+//!   comes after its parent in the slot order, so one forward sweep recomputes the world
+//!   transforms;
+//! - right after an update, every world transform equals its parent's world composed with
+//!   its local transform, bit for bit.
+
+use canopy_protocol::{Node, NodeId, Transform};
+use glam::{Quat, Vec3};
+use rustc_hash::FxHashMap;
+
+use super::callbacks::CallbackChain;
+use super::changes::TickChanges;
+use super::guard::Touch;
+use super::journal::Journal;
+use super::store::{NONE, Store};
+
+/// Limits on the size of one hierarchy; going over them is `too_large`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HierarchyLimits {
+    /// Live nodes at most.
+    pub max_nodes: usize,
+    /// Depth at most, a root having depth 1: every chain from a root down to a node has
+    /// at most this many nodes.
+    pub max_depth: usize,
+}
+
+impl Default for HierarchyLimits {
+    fn default() -> Self {
+        HierarchyLimits {
+            max_nodes: 4_000_000,
+            max_depth: 1024,
+        }
+    }
+}
+
+/// The transform hierarchy of one room: nodes with local TRS, extent and mask, their world
+/// transforms, and what each tick changed.
+///
+/// Edits ([`apply_batch`](Self::apply_batch), [`set_local`](Self::set_local)) change
+/// local state and mark what needs recomputing; [`update_dirty`](Self::update_dirty)
+/// (once per tick) settles the structure and recomputes the world transforms of the
+/// edited subtrees only. Reads of world transforms answer with the last update's values.
+pub struct Hierarchy {
+    pub(crate) limits: HierarchyLimits,
+    pub(crate) store: Store,
+    /// Id to slot; `NONE` for a retired id.
+    pub(crate) slots: FxHashMap<NodeId, u32>,
+    pub(crate) live: usize,
+    /// Dead slots (holes) in the store, reclaimed by compaction.
+    pub(crate) dead: usize,
+    /// Server-assigned ids: the smallest never-used id at or after this counter. `u64`
+    /// so that "past `u32::MAX`" (ids exhausted) can be represented.
+    pub(crate) next_id: u64,
+    /// Nodes moved under a parent with a higher slot since the last update: the slot
+    /// order is stale until `layout.rs` fixes them.
+    pub(crate) misordered: Vec<NodeId>,
+    /// Roots of subtrees whose world transforms must be recomputed (duplicates allowed).
+    pub(crate) dirty_roots: Vec<NodeId>,
+    /// Something was removed this tick: the change lists need filtering before they are
+    /// final, and callbacks of removed nodes need dropping.
+    pub(crate) removed_this_tick: bool,
+    pub(crate) changes: TickChanges,
+    /// The previous tick's lists while a batch that opened a new tick runs; otherwise
+    /// just spare allocations.
+    pub(crate) spare: TickChanges,
+    /// The last update closed the tick: the next mutation or update opens a new one.
+    pub(crate) tick_closed: bool,
+    /// The last stamp value handed out (see `Topo::stamp`).
+    pub(crate) stamp: u32,
+    pub(crate) journal: Journal,
+    /// What the running batch touched, for the end-of-batch world and depth check.
+    pub(crate) touched: Vec<Touch>,
+    pub(crate) scratch: Scratch,
+    /// When set, updates list the ids they recompute (a test and debugging hook).
+    pub(crate) record_recomputed: bool,
+    pub(crate) recomputed_ids: Vec<NodeId>,
+    pub(crate) callbacks: FxHashMap<NodeId, CallbackChain>,
+}
+
+/// Reusable buffers, so that steady-state updates allocate nothing. Not state: never
+/// compared, never journaled.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    pub root_slots: Vec<u32>,
+    /// Old slot to new slot during relocation and compaction.
+    pub remap: Vec<u32>,
+}
+
+impl std::fmt::Debug for Hierarchy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hierarchy")
+            .field("live", &self.live)
+            .field("slots", &self.store.len())
+            .field("next_id", &self.next_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Hierarchy {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Hierarchy {
+    /// An empty hierarchy with the default limits.
+    pub fn new() -> Self {
+        Self::with_limits(HierarchyLimits::default())
+    }
+
+    pub fn with_limits(limits: HierarchyLimits) -> Self {
+        Hierarchy {
+            limits,
+            store: Store::default(),
+            slots: FxHashMap::default(),
+            live: 0,
+            dead: 0,
+            next_id: 0,
+            misordered: Vec::new(),
+            dirty_roots: Vec::new(),
+            removed_this_tick: false,
+            changes: TickChanges::default(),
+            spare: TickChanges::default(),
+            tick_closed: false,
+            stamp: 0,
+            journal: Journal::default(),
+            touched: Vec::new(),
+            scratch: Scratch::default(),
+            record_recomputed: false,
+            recomputed_ids: Vec::new(),
+            callbacks: FxHashMap::default(),
+        }
+    }
+
+    pub fn limits(&self) -> HierarchyLimits {
+        self.limits
+    }
+
+    /// Live nodes.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// The id the server would assign next if no client took it first.
+    pub fn next_assigned_id(&self) -> Option<NodeId> {
+        let mut id = self.next_id;
+        while id <= u64::from(u32::MAX) && self.slots.contains_key(&(id as u32)) {
+            id += 1;
+        }
+        u32::try_from(id).ok()
+    }
+
+    /// The slot of a live node, or `NONE`.
+    #[inline]
+    pub(crate) fn slot_of(&self, id: NodeId) -> u32 {
+        self.slots.get(&id).copied().unwrap_or(NONE)
+    }
+
+    /// The slot of a live node.
+    #[inline]
+    pub(crate) fn live_slot(&self, id: NodeId) -> Option<usize> {
+        match self.slots.get(&id) {
+            Some(&s) if s != NONE => Some(s as usize),
+            _ => None,
+        }
+    }
+
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.live_slot(id).is_some()
+    }
+
+    /// True if `id` belongs to a live node or to one that was removed (ids are never
+    /// reused).
+    pub fn was_used(&self, id: NodeId) -> bool {
+        self.slots.contains_key(&id)
+    }
+
+    /// World transform as of the last update, O(1). A node added since then reads as its
+    /// local transform until the next update.
+    pub fn world(&self, id: NodeId) -> Option<Transform> {
+        self.live_slot(id).map(|s| self.store.world[s].to_wire())
+    }
+
+    /// World transform as glam values `(t, r, s)`, for the octree.
+    pub fn world_glam(&self, id: NodeId) -> Option<(Vec3, Quat, f32)> {
+        self.live_slot(id).map(|s| {
+            let w = &self.store.world[s];
+            (w.t, w.r, w.s)
+        })
+    }
+
+    /// Local transform (rotation normalized when it was set).
+    pub fn local(&self, id: NodeId) -> Option<Transform> {
+        self.live_slot(id).map(|s| self.store.local[s].to_wire())
+    }
+
+    /// `Some(None)` for a root, `Some(Some(p))` for a child of `p`, `None` for an unknown
+    /// node.
+    pub fn parent(&self, id: NodeId) -> Option<Option<NodeId>> {
+        self.live_slot(id).map(|s| self.parent_id_of_slot(s))
+    }
+
+    pub(crate) fn parent_id_of_slot(&self, slot: usize) -> Option<NodeId> {
+        let p = self.store.topo[slot].parent;
+        (p != NONE).then(|| self.store.topo[p as usize].id)
+    }
+
+    pub fn extent(&self, id: NodeId) -> Option<Vec3> {
+        self.live_slot(id).map(|s| self.store.extent[s])
+    }
+
+    pub fn mask(&self, id: NodeId) -> Option<u32> {
+        self.live_slot(id).map(|s| self.store.mask[s])
+    }
+
+    /// The wire form of a node (world transform as of the last update).
+    pub fn node(&self, id: NodeId) -> Option<Node> {
+        self.live_slot(id).map(|s| self.node_at(s))
+    }
+
+    pub(crate) fn node_at(&self, slot: usize) -> Node {
+        Node {
+            id: self.store.topo[slot].id,
+            parent: self.parent_id_of_slot(slot),
+            world: self.store.world[slot].to_wire(),
+            extent: self.store.extent[slot].to_array(),
+            mask: self.store.mask[slot],
+        }
+    }
+
+    /// The change set of the last update (see [`TickChanges`] for when it resets).
+    pub fn changes(&self) -> &TickChanges {
+        &self.changes
+    }
+
+    /// Turns on or off the recording of the ids each update recomputes (off by default;
+    /// costs a push per recomputed node).
+    pub fn set_record_recomputed(&mut self, on: bool) {
+        self.record_recomputed = on;
+        self.recomputed_ids.clear();
+    }
+
+    /// The ids the last update recomputed, in recompute order, when recording is on.
+    pub fn last_recomputed_ids(&self) -> &[NodeId] {
+        &self.recomputed_ids
+    }
+
+    /// Hands out a fresh stamp value, resetting every stamp when the counter wraps so
+    /// that a stale stamp can never equal a fresh one.
+    pub(crate) fn fresh_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            for t in &mut self.store.topo {
+                t.stamp = 0;
+            }
+            self.stamp = 1;
+        }
+        self.stamp
+    }
+}

@@ -1,0 +1,167 @@
+//! Flat storage of the hierarchy: one record per storage slot in a few parallel arrays.
+//!
+//! The store owns the per-slot data and the sibling-list primitives. It is a
+//! structure of arrays grouped by access pattern: `topo` (ids, links, flags), `local` and
+//! `world` (glam TRS records of 32 bytes each), `extent` and `mask`. Grouping the links
+//! and the transforms into 32-byte records rather than one array per scalar means a random
+//! dirty node costs about four cache lines instead of a dozen, while the forward sweep
+//! still streams a handful of arrays.
+//!
+//! Invariant kept here: the arrays always have the same length, and the sibling links of
+//! live slots form consistent doubly linked lists (`first_child`/`last_child` of the
+//! parent, `prev`/`next` of the children). Whether slots are in parent-before-child order
+//! is the layout module's business (see `layout.rs`).
+
+use canopy_protocol::{NodeId, Transform};
+use glam::{Quat, Vec3};
+
+/// The "no slot" value of every link.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// The slot is a live node (dead slots are holes left by removal or relocation).
+pub(crate) const ALIVE: u32 = 1;
+/// The node was added during the current tick.
+pub(crate) const NEW: u32 = 1 << 1;
+/// The node is already listed in this tick's `reparented` list.
+pub(crate) const REPARENTED: u32 = 1 << 2;
+/// The node is already listed in this tick's `reshaped` list.
+pub(crate) const RESHAPED: u32 = 1 << 3;
+
+/// Translation, rotation and uniform scale, packed in one 32-byte record so that a node's
+/// transform is a single cache line fetch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Trs {
+    pub r: Quat,
+    pub t: Vec3,
+    pub s: f32,
+}
+
+impl Trs {
+    /// The world transform of a child from its parent's world transform and its own local
+    /// transform, exactly as API.md §1 defines it.
+    #[inline(always)]
+    pub fn compose(parent: &Trs, local: &Trs) -> Trs {
+        Trs {
+            r: (parent.r * local.r).normalize(),
+            t: parent.t + parent.r * (parent.s * local.t),
+            s: parent.s * local.s,
+        }
+    }
+
+    /// Bitwise equality: what "the world transform changed" means for the change lists,
+    /// so that `-0.0` and `0.0` count as different and nothing is lost to a tolerance.
+    #[inline(always)]
+    pub fn same_bits(&self, other: &Trs) -> bool {
+        let a = self.r.to_array();
+        let b = other.r.to_array();
+        a[0].to_bits() == b[0].to_bits()
+            && a[1].to_bits() == b[1].to_bits()
+            && a[2].to_bits() == b[2].to_bits()
+            && a[3].to_bits() == b[3].to_bits()
+            && self.t.x.to_bits() == other.t.x.to_bits()
+            && self.t.y.to_bits() == other.t.y.to_bits()
+            && self.t.z.to_bits() == other.t.z.to_bits()
+            && self.s.to_bits() == other.s.to_bits()
+    }
+
+    pub fn to_wire(self) -> Transform {
+        Transform {
+            t: self.t.to_array(),
+            r: self.r.to_array(),
+            s: self.s,
+        }
+    }
+}
+
+/// Identity, tree links and bookkeeping of one slot: everything a traversal reads, in one
+/// 32-byte record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Topo {
+    pub id: NodeId,
+    pub parent: u32,
+    pub first_child: u32,
+    pub last_child: u32,
+    pub next: u32,
+    pub prev: u32,
+    /// The pass (update or batch check) that last visited the slot; scratch, not state.
+    pub stamp: u32,
+    /// `ALIVE`, `NEW`, `REPARENTED`, `RESHAPED`.
+    pub flags: u32,
+}
+
+impl Topo {
+    pub fn new(id: NodeId, parent: u32, flags: u32) -> Topo {
+        Topo {
+            id,
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            next: NONE,
+            prev: NONE,
+            stamp: 0,
+            flags,
+        }
+    }
+
+    #[inline(always)]
+    pub fn alive(&self) -> bool {
+        self.flags & ALIVE != 0
+    }
+}
+
+/// The parallel arrays. Slots are `u32` indices into every one of them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Store {
+    pub topo: Vec<Topo>,
+    pub local: Vec<Trs>,
+    pub world: Vec<Trs>,
+    pub extent: Vec<Vec3>,
+    pub mask: Vec<u32>,
+}
+
+impl Store {
+    pub fn len(&self) -> usize {
+        self.topo.len()
+    }
+
+    /// Appends a slot with the given record; the caller links it.
+    pub fn push(&mut self, topo: Topo, local: Trs, world: Trs, extent: Vec3, mask: u32) -> u32 {
+        let slot = self.topo.len() as u32;
+        self.topo.push(topo);
+        self.local.push(local);
+        self.world.push(world);
+        self.extent.push(extent);
+        self.mask.push(mask);
+        slot
+    }
+
+    /// Copies slot `from` to a new slot at the end, links included (the caller fixes
+    /// them), and returns the new slot.
+    pub fn push_copy(&mut self, from: u32) -> u32 {
+        let f = from as usize;
+        self.push(
+            self.topo[f],
+            self.local[f],
+            self.world[f],
+            self.extent[f],
+            self.mask[f],
+        )
+    }
+
+    /// Moves slot `from` down to slot `to` (`to <= from`), for compaction.
+    pub fn move_down(&mut self, from: usize, to: usize) {
+        self.topo[to] = self.topo[from];
+        self.local[to] = self.local[from];
+        self.world[to] = self.world[from];
+        self.extent[to] = self.extent[from];
+        self.mask[to] = self.mask[from];
+    }
+
+    pub fn truncate(&mut self, len: usize) {
+        self.topo.truncate(len);
+        self.local.truncate(len);
+        self.world.truncate(len);
+        self.extent.truncate(len);
+        self.mask.truncate(len);
+    }
+}

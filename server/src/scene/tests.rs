@@ -1,0 +1,419 @@
+//! Unit tests of the scene core: reference cases, change lists, layout fix-up, ids,
+//! callbacks. Invalid ops and random sequences are in `server/tests/scene_*.rs`.
+
+use canopy_protocol::{NodeId, Op, Transform};
+use glam::{Quat, Vec3};
+
+use super::*;
+
+fn add(id: u32, parent: Option<u32>) -> Op {
+    add_t(id, parent, [0.0; 3])
+}
+
+fn add_t(id: u32, parent: Option<u32>, t: [f32; 3]) -> Op {
+    Op::Add {
+        id: Some(id),
+        parent,
+        local: Transform {
+            t,
+            ..Transform::IDENTITY
+        },
+        extent: [0.0; 3],
+        mask: u32::MAX,
+    }
+}
+
+fn set_t(node: u32, t: [f32; 3]) -> Op {
+    Op::SetLocal {
+        node,
+        t: Some(t),
+        r: None,
+        s: None,
+    }
+}
+
+fn sorted(v: &[NodeId]) -> Vec<NodeId> {
+    let mut v = v.to_vec();
+    v.sort_unstable();
+    v
+}
+
+/// 1 - 2 - 3, and 2 - 4: a 4-node tree.
+fn four() -> Hierarchy {
+    let mut h = Hierarchy::new();
+    h.apply_batch(&[
+        add_t(1, None, [1.0, 0.0, 0.0]),
+        add_t(2, Some(1), [0.0, 1.0, 0.0]),
+        add_t(3, Some(2), [0.0, 0.0, 1.0]),
+        add_t(4, Some(2), [1.0, 1.0, 1.0]),
+    ])
+    .unwrap();
+    h.update_dirty();
+    h.assert_well_formed();
+    h
+}
+
+#[test]
+fn editing_a_leaf_recomputes_one_node() {
+    let mut h = four();
+    h.set_record_recomputed(true);
+    h.set_local(3, Some(Vec3::new(5.0, 0.0, 0.0)), None, None)
+        .unwrap();
+    let c = h.update_dirty();
+    assert_eq!(c.recomputed, 1);
+    assert_eq!(c.moved, [3]);
+    assert_eq!(h.last_recomputed_ids(), [3]);
+    assert_eq!(h.world(3).unwrap().t, [6.0, 1.0, 0.0]);
+    h.assert_well_formed();
+}
+
+#[test]
+fn editing_the_root_recomputes_all_four() {
+    let mut h = four();
+    h.set_record_recomputed(true);
+    h.set_local(1, Some(Vec3::new(0.0, 0.0, 0.0)), None, None)
+        .unwrap();
+    let c = h.update_dirty();
+    assert_eq!(c.recomputed, 4);
+    assert_eq!(sorted(&c.moved), [1, 2, 3, 4]);
+    assert_eq!(h.last_recomputed_ids(), [1, 2, 3, 4]);
+    h.assert_well_formed();
+}
+
+#[test]
+fn world_formula_matches_the_contract() {
+    let mut h = Hierarchy::new();
+    let r = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    h.apply_batch(&[
+        Op::Add {
+            id: Some(1),
+            parent: None,
+            local: Transform {
+                t: [1.0, 2.0, 3.0],
+                r: r.to_array(),
+                s: 2.0,
+            },
+            extent: [0.0; 3],
+            mask: 1,
+        },
+        add_t(2, Some(1), [1.0, 0.0, 0.0]),
+    ])
+    .unwrap();
+    h.update_all();
+    let w = h.world(2).unwrap();
+    // t = (1,2,3) + rotate(90° about z, 2 * (1,0,0)) = (1,4,3).
+    assert!((Vec3::from_array(w.t) - Vec3::new(1.0, 4.0, 3.0)).length() < 1e-6);
+    assert_eq!(w.s, 2.0);
+    assert!(Quat::from_array(w.r).angle_between(r) < 1e-6);
+}
+
+#[test]
+fn no_edit_recomputes_nothing_and_changes_nothing() {
+    let mut h = four();
+    let c = h.update_dirty();
+    assert_eq!(c.recomputed, 0);
+    assert!(c.is_empty());
+}
+
+#[test]
+fn tick_changes_lists() {
+    let mut h = four();
+    h.apply_batch(&[
+        add(10, Some(3)),
+        add(11, None),
+        Op::Remove { node: 11 },
+        Op::SetParent {
+            node: 4,
+            parent: Some(10),
+        },
+        Op::SetShape {
+            node: 3,
+            extent: Some([1.0, 1.0, 1.0]),
+            mask: None,
+        },
+        Op::SetShape {
+            node: 3,
+            extent: None,
+            mask: Some(2),
+        },
+        set_t(2, [0.0, 0.0, 0.0]),
+    ])
+    .unwrap();
+    // Before the update: the lists so far (11 still listed as added).
+    assert_eq!(h.changes().added, [10, 11]);
+    let c = h.update_dirty().clone();
+    assert_eq!(
+        c.added,
+        [10],
+        "added and removed in the same tick is not listed"
+    );
+    assert!(c.removed.is_empty(), "11 did not exist before the tick");
+    assert_eq!(c.reparented, [4]);
+    assert_eq!(c.reshaped, [3]);
+    assert_eq!(sorted(&c.moved), [2, 3, 4], "10 is new, so not moved");
+    h.assert_well_formed();
+
+    // The next mutation resets the lists.
+    h.apply_batch(&[Op::Remove { node: 10 }]).unwrap();
+    assert_eq!(h.changes().removed, [10, 4]);
+    assert!(h.changes().added.is_empty() && h.changes().moved.is_empty());
+    let c = h.update_dirty();
+    assert_eq!(c.removed, [10, 4]);
+    assert_eq!(c.recomputed, 0);
+    // An update with no mutation since the last one starts an empty tick.
+    let c = h.update_dirty();
+    assert!(c.is_empty());
+    h.assert_well_formed();
+}
+
+#[test]
+fn set_parent_back_and_removal_of_reparented_nodes() {
+    let mut h = four();
+    h.apply_batch(&[
+        Op::SetParent {
+            node: 4,
+            parent: Some(1),
+        },
+        Op::SetParent {
+            node: 3,
+            parent: None,
+        },
+        Op::Remove { node: 3 },
+    ])
+    .unwrap();
+    let c = h.update_dirty();
+    assert_eq!(c.reparented, [4], "3 was removed: listed in removed only");
+    assert_eq!(c.removed, [3]);
+    h.assert_well_formed();
+    assert_eq!(h.children(1).collect::<Vec<_>>(), [2, 4]);
+}
+
+#[test]
+fn moving_a_subtree_under_a_later_node_fixes_the_order() {
+    let mut h = Hierarchy::new();
+    h.apply_batch(&[
+        add_t(1, None, [1.0, 0.0, 0.0]),
+        add_t(2, Some(1), [1.0, 0.0, 0.0]),
+        add_t(3, Some(2), [1.0, 0.0, 0.0]),
+        add_t(9, None, [0.0, 5.0, 0.0]),
+    ])
+    .unwrap();
+    h.update_dirty();
+    h.apply_batch(&[Op::SetParent {
+        node: 1,
+        parent: Some(9),
+    }])
+    .unwrap();
+    h.update_dirty();
+    h.assert_well_formed();
+    assert_eq!(h.world(3).unwrap().t, [3.0, 5.0, 0.0]);
+    assert_eq!(h.descendants(9).collect::<Vec<_>>(), [9, 1, 2, 3]);
+    assert_eq!(h.ancestors(3).collect::<Vec<_>>(), [2, 1, 9]);
+    let order: Vec<NodeId> = h.iter_nodes().map(|n| n.id).collect();
+    assert_eq!(order, [9, 1, 2, 3]);
+}
+
+#[test]
+fn many_removals_compact_the_store() {
+    let mut h = Hierarchy::new();
+    let ops: Vec<Op> = (0..100)
+        .map(|i| add(i, if i == 0 { None } else { Some((i - 1) / 2) }))
+        .collect();
+    h.apply_batch(&ops).unwrap();
+    h.update_dirty();
+    h.apply_batch(&[Op::Remove { node: 1 }, Op::Remove { node: 6 }])
+        .unwrap();
+    h.update_dirty();
+    h.assert_well_formed();
+    assert!(h.store.len() < 100, "holes were reclaimed");
+    assert!(h.contains(2) && !h.contains(1) && !h.contains(3));
+    // Retired ids stay retired.
+    let err = h.apply_batch(&[add(1, None)]).unwrap_err();
+    assert_eq!(err.code, canopy_protocol::ErrorCode::DuplicateId);
+}
+
+#[test]
+fn server_assigned_ids_skip_used_ones() {
+    let mut h = Hierarchy::new();
+    let auto = || Op::Add {
+        id: None,
+        parent: None,
+        local: Transform::IDENTITY,
+        extent: [0.0; 3],
+        mask: 1,
+    };
+    let ids = h
+        .apply_batch(&[add(1, None), auto(), auto(), auto()])
+        .unwrap();
+    assert_eq!(ids, [1, 0, 2, 3]);
+    h.apply_batch(&[Op::Remove { node: 3 }]).unwrap();
+    let ids = h.apply_batch(&[auto()]).unwrap();
+    assert_eq!(ids, [4], "removed ids are never reused");
+    h.apply_batch(&[add(u32::MAX, None)]).unwrap();
+    h.next_id = u64::from(u32::MAX);
+    let err = h.apply_batch(&[auto()]).unwrap_err();
+    assert_eq!(err.code, canopy_protocol::ErrorCode::TooLarge);
+}
+
+#[test]
+fn world_overflow_is_refused_with_the_blamed_op() {
+    let mut h = four();
+    let before = h.snapshot_for_tests();
+    let big = |node| Op::SetLocal {
+        node,
+        t: None,
+        r: None,
+        s: Some(1e20),
+    };
+    let err = h.apply_batch(&[big(1), big(3)]).unwrap_err();
+    assert_eq!(err.code, canopy_protocol::ErrorCode::InvalidValue);
+    assert_eq!(err.op, 1);
+    assert_eq!(h.snapshot_for_tests(), before);
+    // Each alone is fine.
+    h.apply_batch(&[big(3)]).unwrap();
+    let err = h.apply_batch(&[big(2)]).unwrap_err();
+    assert_eq!(
+        err.op, 0,
+        "a node with descendants is checked through its subtree"
+    );
+    // An extent that would overflow once scaled.
+    let err = h
+        .apply_batch(&[Op::SetShape {
+            node: 3,
+            extent: Some([1e20, 0.0, 0.0]),
+            mask: None,
+        }])
+        .unwrap_err();
+    assert_eq!(err.code, canopy_protocol::ErrorCode::InvalidValue);
+}
+
+#[test]
+fn depth_limit() {
+    let mut h = Hierarchy::with_limits(HierarchyLimits {
+        max_nodes: 100,
+        max_depth: 3,
+    });
+    h.apply_batch(&[add(1, None), add(2, Some(1)), add(3, Some(2))])
+        .unwrap();
+    let err = h.apply_batch(&[add(4, Some(3))]).unwrap_err();
+    assert_eq!(err.code, canopy_protocol::ErrorCode::TooLarge);
+    h.apply_batch(&[add(10, None), add(11, Some(10))]).unwrap();
+    // Moving a 2-deep subtree under depth 2 makes depth 4.
+    let err = h
+        .apply_batch(&[Op::SetParent {
+            node: 10,
+            parent: Some(2),
+        }])
+        .unwrap_err();
+    assert_eq!(err.code, canopy_protocol::ErrorCode::TooLarge);
+    h.apply_batch(&[Op::SetParent {
+        node: 10,
+        parent: Some(1),
+    }])
+    .unwrap();
+    h.update_dirty();
+    h.assert_well_formed();
+}
+
+#[test]
+fn node_limit() {
+    let mut h = Hierarchy::with_limits(HierarchyLimits {
+        max_nodes: 2,
+        max_depth: 10,
+    });
+    let err = h
+        .apply_batch(&[add(1, None), add(2, None), add(3, None)])
+        .unwrap_err();
+    assert_eq!(
+        (err.op, err.code),
+        (2, canopy_protocol::ErrorCode::TooLarge)
+    );
+    assert!(h.is_empty());
+}
+
+#[test]
+fn callbacks_chain_and_die_with_their_node() {
+    struct Count(std::sync::Arc<std::sync::atomic::AtomicUsize>, bool);
+    impl UpdateCallback for Count {
+        fn update(
+            &mut self,
+            _node: NodeId,
+            ctx: &mut UpdateContext<'_>,
+            next: &mut dyn FnMut(&mut UpdateContext<'_>),
+        ) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if self.1 {
+                next(ctx);
+            }
+        }
+    }
+    let n = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut h = four();
+    assert!(h.set_update_callback(
+        3,
+        Box::new(Spin {
+            axis: Vec3::Z,
+            rad_per_s: 1.0
+        })
+    ));
+    assert!(h.add_update_callback(3, Box::new(Count(n.clone(), false))));
+    assert!(h.add_nested(3, Box::new(Count(n.clone(), true))));
+    h.set_record_recomputed(true);
+    h.run_update_callbacks(1, 0.5);
+    let c = h.update_dirty();
+    assert_eq!(c.moved, [3]);
+    assert_eq!(h.last_recomputed_ids(), [3]);
+    // The first Count stops the chain, so the second never runs.
+    assert_eq!(n.load(std::sync::atomic::Ordering::Relaxed), 1);
+    let r = Quat::from_array(h.local(3).unwrap().r);
+    assert!(r.angle_between(Quat::from_rotation_z(0.5)) < 1e-5);
+
+    h.set_update_callback(
+        4,
+        Box::new(Orbit {
+            center: Vec3::ZERO,
+            axis: Vec3::Y,
+            radius: 2.0,
+            rad_per_s: 1.0,
+            phase: 0.0,
+        }),
+    );
+    h.add_update_callback(2, Box::new(Bob::new(Vec3::Y, 1.0, 0.25)));
+    h.run_update_callbacks(2, 0.5);
+    h.update_dirty();
+    let t = Vec3::from_array(h.local(4).unwrap().t);
+    assert!((t.length() - 2.0).abs() < 1e-5);
+    assert!(
+        (h.local(2).unwrap().t[1] - 2.0).abs() < 1e-5,
+        "bob at its peak"
+    );
+    assert_eq!(h.callback_count(), 3);
+    h.apply_batch(&[Op::Remove { node: 2 }]).unwrap();
+    h.update_dirty();
+    assert_eq!(h.callback_count(), 0);
+    assert_eq!(h.remove_update_callbacks(1), 0);
+    h.assert_well_formed();
+}
+
+#[test]
+fn update_all_and_update_dirty_agree() {
+    let mut a = four();
+    let mut b = four();
+    for h in [&mut a, &mut b] {
+        h.apply_batch(&[
+            set_t(2, [3.0, 0.0, 0.0]),
+            Op::SetParent {
+                node: 2,
+                parent: None,
+            },
+            add(5, Some(4)),
+        ])
+        .unwrap();
+    }
+    a.update_dirty();
+    b.update_all();
+    let na: Vec<_> = a.iter_nodes().collect();
+    let nb: Vec<_> = b.iter_nodes().collect();
+    assert_eq!(na, nb);
+    assert_eq!(sorted(&a.changes().moved), sorted(&b.changes().moved));
+}

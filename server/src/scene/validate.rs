@@ -1,0 +1,87 @@
+//! Checks of the numbers an edit carries, before they reach the store (API.md §2).
+//!
+//! Rules: every number finite; scale `> 0`; extent components `>= 0`; a quaternion of
+//! length below 1e-6 is refused, any other is normalized (in f64, so that huge but finite
+//! components do not overflow on the way). Whatever passes here is safe to store; whether
+//! the resulting *world* transforms stay finite is `guard.rs`'s question.
+
+use glam::{DQuat, Quat, Vec3};
+
+use super::error::SceneError;
+
+/// Quaternions shorter than this are refused rather than normalized.
+pub const MIN_QUAT_LENGTH: f64 = 1e-6;
+
+pub(crate) fn translation(t: [f32; 3]) -> Result<Vec3, SceneError> {
+    if t.iter().all(|v| v.is_finite()) {
+        Ok(Vec3::from_array(t))
+    } else {
+        Err(SceneError::InvalidValue(format!(
+            "translation {t:?} is not finite"
+        )))
+    }
+}
+
+pub(crate) fn rotation(r: [f32; 4]) -> Result<Quat, SceneError> {
+    if !r.iter().all(|v| v.is_finite()) {
+        return Err(SceneError::InvalidValue(format!(
+            "rotation {r:?} is not finite"
+        )));
+    }
+    let q = DQuat::from_xyzw(r[0].into(), r[1].into(), r[2].into(), r[3].into());
+    let len = q.length();
+    if len < MIN_QUAT_LENGTH {
+        return Err(SceneError::InvalidValue(format!(
+            "rotation {r:?} has length {len:e}, below {MIN_QUAT_LENGTH:e}"
+        )));
+    }
+    let n = q / len;
+    Ok(Quat::from_xyzw(
+        n.x as f32, n.y as f32, n.z as f32, n.w as f32,
+    ))
+}
+
+pub(crate) fn scale(s: f32) -> Result<f32, SceneError> {
+    if s.is_finite() && s > 0.0 {
+        Ok(s)
+    } else {
+        Err(SceneError::InvalidValue(format!(
+            "scale {s} must be finite and > 0"
+        )))
+    }
+}
+
+pub(crate) fn extent(e: [f32; 3]) -> Result<Vec3, SceneError> {
+    if e.iter().all(|v| v.is_finite() && *v >= 0.0) {
+        Ok(Vec3::from_array(e))
+    } else {
+        Err(SceneError::InvalidValue(format!(
+            "extent {e:?} must be finite and >= 0"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quaternions_are_normalized_or_refused() {
+        let q = rotation([0.0, 0.0, 2.0, 0.0]).unwrap();
+        assert_eq!(q, Quat::from_xyzw(0.0, 0.0, 1.0, 0.0));
+        let q = rotation([1e30, 0.0, 0.0, 1e30]).unwrap();
+        assert!((q.length() - 1.0).abs() < 1e-6);
+        assert!(rotation([0.0, 0.0, 0.0, 1e-7]).is_err());
+        assert!(rotation([f32::NAN, 0.0, 0.0, 1.0]).is_err());
+    }
+
+    #[test]
+    fn scale_and_extent_bounds() {
+        assert!(scale(0.0).is_err());
+        assert!(scale(-1.0).is_err());
+        assert!(scale(f32::INFINITY).is_err());
+        assert!(extent([0.0, -0.1, 0.0]).is_err());
+        assert!(extent([0.0, 1.0, 2.0]).is_ok());
+        assert!(translation([0.0, f32::NEG_INFINITY, 0.0]).is_err());
+    }
+}
