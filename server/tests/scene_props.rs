@@ -1,0 +1,726 @@
+//! Property test of the scene core against an independent model.
+//!
+//! The model is a plain map of nodes with child lists (children in attachment order: an
+//! `add` or a `set_parent` appends the node to its new parent's list, a `set_parent` to
+//! the current parent changes nothing), world transforms computed recursively in f64.
+//! Random forests (depth up to 12, fan-out up to 8) get random ticks of random batches,
+//! valid and invalid ops mixed; after each tick the test checks world transforms, the
+//! hierarchy's invariants, the pre-order walk, the set of recomputed nodes and the change
+//! lists, and that every refused batch left the hierarchy exactly as before.
+//!
+//! `PROPTEST_CASES` sets the number of cases (default 200).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use canopy_protocol::{ErrorCode, NodeId, Op, Transform};
+use canopy_server::scene::Hierarchy;
+use glam::{DQuat, DVec3};
+use proptest::prelude::*;
+
+#[derive(Clone, Debug)]
+struct MNode {
+    parent: Option<u32>,
+    children: Vec<u32>,
+    t: [f32; 3],
+    r: [f32; 4],
+    s: f32,
+    extent: [f32; 3],
+    mask: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Model {
+    nodes: BTreeMap<u32, MNode>,
+    used: BTreeSet<u32>,
+    next_id: u64,
+    /// Every id ever added, in creation order (picks index the live ones).
+    created: Vec<u32>,
+    /// Nodes whose parent actually changed (cleared by the test each tick).
+    reparent_log: Vec<u32>,
+}
+
+fn finite(v: &[f32]) -> bool {
+    v.iter().all(|x| x.is_finite())
+}
+
+fn quat_ok(r: [f32; 4]) -> bool {
+    finite(&r) && r.iter().map(|&x| f64::from(x).powi(2)).sum::<f64>().sqrt() >= 1e-6
+}
+
+fn scale_ok(s: f32) -> bool {
+    s.is_finite() && s > 0.0
+}
+
+fn extent_ok(e: [f32; 3]) -> bool {
+    e.iter().all(|x| x.is_finite() && *x >= 0.0)
+}
+
+impl Model {
+    fn live(&self) -> Vec<u32> {
+        self.created
+            .iter()
+            .copied()
+            .filter(|id| self.nodes.contains_key(id))
+            .collect()
+    }
+
+    fn pick(&self, i: usize) -> Option<u32> {
+        let live = self.live();
+        (!live.is_empty()).then(|| live[i % live.len()])
+    }
+
+    fn subtree(&self, id: u32, out: &mut Vec<u32>) {
+        out.push(id);
+        for &c in &self.nodes[&id].children {
+            self.subtree(c, out);
+        }
+    }
+
+    fn is_ancestor_or_self(&self, a: u32, mut n: u32) -> bool {
+        loop {
+            if n == a {
+                return true;
+            }
+            match self.nodes[&n].parent {
+                Some(p) => n = p,
+                None => return false,
+            }
+        }
+    }
+
+    /// Applies one op with the contract's rules; `edits` collects the dirty roots.
+    fn apply(&mut self, op: &Op, edits: &mut Vec<u32>) -> Result<Option<u32>, ErrorCode> {
+        use ErrorCode::*;
+        match *op {
+            Op::Add {
+                id,
+                parent,
+                local,
+                extent,
+                mask,
+            } => {
+                if !finite(&local.t)
+                    || !quat_ok(local.r)
+                    || !scale_ok(local.s)
+                    || !extent_ok(extent)
+                {
+                    return Err(InvalidValue);
+                }
+                let (id, auto) = match id {
+                    Some(id) if self.used.contains(&id) => return Err(DuplicateId),
+                    Some(id) => (id, false),
+                    None => {
+                        let mut n = self.next_id;
+                        while self.used.contains(&(n as u32)) {
+                            n += 1;
+                        }
+                        (n as u32, true)
+                    }
+                };
+                if let Some(p) = parent
+                    && !self.nodes.contains_key(&p)
+                {
+                    return Err(UnknownNode);
+                }
+                if auto {
+                    self.next_id = u64::from(id) + 1;
+                }
+                self.used.insert(id);
+                self.created.push(id);
+                self.nodes.insert(
+                    id,
+                    MNode {
+                        parent,
+                        children: Vec::new(),
+                        t: local.t,
+                        r: local.r,
+                        s: local.s,
+                        extent,
+                        mask,
+                    },
+                );
+                if let Some(p) = parent {
+                    self.nodes.get_mut(&p).unwrap().children.push(id);
+                }
+                edits.push(id);
+                Ok(Some(id))
+            }
+            Op::SetLocal { node, t, r, s } => {
+                if t.is_some_and(|t| !finite(&t))
+                    || r.is_some_and(|r| !quat_ok(r))
+                    || s.is_some_and(|s| !scale_ok(s))
+                {
+                    return Err(InvalidValue);
+                }
+                let n = self.nodes.get_mut(&node).ok_or(UnknownNode)?;
+                if let Some(t) = t {
+                    n.t = t;
+                }
+                if let Some(r) = r {
+                    n.r = r;
+                }
+                if let Some(s) = s {
+                    n.s = s;
+                }
+                edits.push(node);
+                Ok(None)
+            }
+            Op::SetParent { node, parent } => {
+                if !self.nodes.contains_key(&node) {
+                    return Err(UnknownNode);
+                }
+                if let Some(p) = parent {
+                    if !self.nodes.contains_key(&p) {
+                        return Err(UnknownNode);
+                    }
+                    if self.is_ancestor_or_self(node, p) {
+                        return Err(Cycle);
+                    }
+                }
+                let old = self.nodes[&node].parent;
+                if old == parent {
+                    return Ok(None);
+                }
+                if let Some(o) = old {
+                    self.nodes
+                        .get_mut(&o)
+                        .unwrap()
+                        .children
+                        .retain(|&c| c != node);
+                }
+                if let Some(p) = parent {
+                    self.nodes.get_mut(&p).unwrap().children.push(node);
+                }
+                self.nodes.get_mut(&node).unwrap().parent = parent;
+                self.reparent_log.push(node);
+                edits.push(node);
+                Ok(None)
+            }
+            Op::SetShape { node, extent, mask } => {
+                if extent.is_some_and(|e| !extent_ok(e)) {
+                    return Err(InvalidValue);
+                }
+                let n = self.nodes.get_mut(&node).ok_or(UnknownNode)?;
+                if let Some(e) = extent {
+                    n.extent = e;
+                }
+                if let Some(m) = mask {
+                    n.mask = m;
+                }
+                Ok(None)
+            }
+            Op::Remove { node } => {
+                if !self.nodes.contains_key(&node) {
+                    return Err(UnknownNode);
+                }
+                let mut sub = Vec::new();
+                self.subtree(node, &mut sub);
+                if let Some(p) = self.nodes[&node].parent {
+                    self.nodes
+                        .get_mut(&p)
+                        .unwrap()
+                        .children
+                        .retain(|&c| c != node);
+                }
+                for id in sub {
+                    self.nodes.remove(&id);
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// World transforms in f64, with a magnitude bound of each translation for tolerances.
+    fn worlds(&self) -> BTreeMap<u32, (DVec3, DQuat, f64, f64, usize)> {
+        let mut out = BTreeMap::new();
+        let roots: Vec<u32> = self
+            .nodes
+            .iter()
+            .filter(|(_, n)| n.parent.is_none())
+            .map(|(&id, _)| id)
+            .collect();
+        for r in roots {
+            self.world_rec(r, None, &mut out);
+        }
+        out
+    }
+
+    fn world_rec(
+        &self,
+        id: u32,
+        parent: Option<(DVec3, DQuat, f64, f64, usize)>,
+        out: &mut BTreeMap<u32, (DVec3, DQuat, f64, f64, usize)>,
+    ) {
+        let n = &self.nodes[&id];
+        let lt = DVec3::new(n.t[0].into(), n.t[1].into(), n.t[2].into());
+        let lr = DQuat::from_xyzw(n.r[0].into(), n.r[1].into(), n.r[2].into(), n.r[3].into())
+            .normalize();
+        let ls = f64::from(n.s);
+        let w = match parent {
+            None => (lt, lr, ls, lt.length(), 1),
+            Some((pt, pr, ps, pm, pd)) => (
+                pt + pr * (ps * lt),
+                (pr * lr).normalize(),
+                ps * ls,
+                pm + ps * lt.length(),
+                pd + 1,
+            ),
+        };
+        out.insert(id, w);
+        for &c in &n.children {
+            self.world_rec(c, Some(w), out);
+        }
+    }
+}
+
+/// An op described relative to the state it meets: picks index the live nodes.
+#[derive(Clone, Debug)]
+enum AOp {
+    Add {
+        parent: Option<usize>,
+        id: Option<u32>,
+        t: [f32; 3],
+        r: [f32; 4],
+        s: f32,
+    },
+    SetLocal {
+        pick: usize,
+        t: Option<[f32; 3]>,
+        r: Option<[f32; 4]>,
+        s: Option<f32>,
+    },
+    SetParent {
+        pick: usize,
+        parent: Option<usize>,
+        /// Pick the most recently created live node as the parent.
+        newest: bool,
+    },
+    SetShape {
+        pick: usize,
+        extent: Option<[f32; 3]>,
+        mask: Option<u32>,
+    },
+    Remove {
+        pick: usize,
+    },
+    Bad {
+        kind: u8,
+        pick: usize,
+    },
+}
+
+fn vec3() -> impl Strategy<Value = [f32; 3]> {
+    prop::array::uniform3(-10.0f32..10.0)
+}
+
+fn quat() -> impl Strategy<Value = [f32; 4]> {
+    prop::array::uniform4(-1.0f32..1.0).prop_filter("not tiny", |r| quat_ok(*r))
+}
+
+fn scale() -> impl Strategy<Value = f32> {
+    0.5f32..2.0
+}
+
+fn aop() -> impl Strategy<Value = AOp> {
+    prop_oneof![
+        3 => (prop::option::weighted(0.8, any::<usize>()), prop::option::of(0u32..600), vec3(), quat(), scale())
+            .prop_map(|(parent, id, t, r, s)| AOp::Add { parent, id, t, r, s }),
+        4 => (any::<usize>(), prop::option::of(vec3()), prop::option::of(quat()), prop::option::of(scale()))
+            .prop_map(|(pick, t, r, s)| AOp::SetLocal { pick, t, r, s }),
+        2 => (any::<usize>(), prop::option::weighted(0.8, any::<usize>()), prop::bool::weighted(0.3))
+            .prop_map(|(pick, parent, newest)| AOp::SetParent { pick, parent, newest }),
+        1 => (any::<usize>(), prop::option::of(prop::array::uniform3(0.0f32..5.0)), prop::option::of(any::<u32>()))
+            .prop_map(|(pick, extent, mask)| AOp::SetShape { pick, extent, mask }),
+        1 => any::<usize>().prop_map(|pick| AOp::Remove { pick }),
+        1 => (0u8..10, any::<usize>()).prop_map(|(kind, pick)| AOp::Bad { kind, pick }),
+    ]
+}
+
+#[derive(Clone, Debug)]
+struct Tick {
+    batches: Vec<Vec<AOp>>,
+    full: bool,
+}
+
+fn tick() -> impl Strategy<Value = Tick> {
+    (
+        prop::collection::vec(prop::collection::vec(aop(), 1..8), 1..4),
+        prop::bool::weighted(0.2),
+    )
+        .prop_map(|(batches, full)| Tick { batches, full })
+}
+
+/// A forest: each node's parent is an earlier node (or none), within depth 12 and
+/// fan-out 8.
+fn forest() -> impl Strategy<Value = Vec<(Option<usize>, [f32; 3], [f32; 4], f32)>> {
+    prop::collection::vec(
+        (
+            prop::option::weighted(0.9, any::<usize>()),
+            vec3(),
+            quat(),
+            scale(),
+        ),
+        1..120,
+    )
+}
+
+fn resolve(m: &Model, a: &AOp) -> Op {
+    let unknown = 9_999_999;
+    let pick = |i: usize| m.pick(i).unwrap_or(unknown);
+    match a {
+        AOp::Add {
+            parent,
+            id,
+            t,
+            r,
+            s,
+        } => {
+            let id = id.map(|h| {
+                let mut id = h;
+                while m.used.contains(&id) {
+                    id += 1;
+                }
+                id
+            });
+            Op::Add {
+                id,
+                parent: parent.map(pick),
+                local: Transform {
+                    t: *t,
+                    r: *r,
+                    s: *s,
+                },
+                extent: [0.5; 3],
+                mask: u32::MAX,
+            }
+        }
+        AOp::SetLocal { pick: p, t, r, s } => Op::SetLocal {
+            node: pick(*p),
+            t: *t,
+            r: *r,
+            s: *s,
+        },
+        AOp::SetParent {
+            pick: p,
+            parent,
+            newest,
+        } => {
+            let parent = if *newest {
+                m.live().last().copied()
+            } else {
+                parent.map(pick)
+            };
+            Op::SetParent {
+                node: pick(*p),
+                parent,
+            }
+        }
+        AOp::SetShape {
+            pick: p,
+            extent,
+            mask,
+        } => Op::SetShape {
+            node: pick(*p),
+            extent: *extent,
+            mask: *mask,
+        },
+        AOp::Remove { pick: p } => Op::Remove { node: pick(*p) },
+        AOp::Bad { kind, pick: p } => {
+            let node = pick(*p);
+            let set = |t, r, s| Op::SetLocal { node, t, r, s };
+            match kind {
+                0 => set(Some([f32::NAN, 0.0, 0.0]), None, None),
+                1 => set(None, None, Some(if p % 2 == 0 { 0.0 } else { -1.0 })),
+                2 => set(None, Some([0.0; 4]), None),
+                3 => Op::SetShape {
+                    node,
+                    extent: Some([1.0, -0.5, 0.0]),
+                    mask: None,
+                },
+                4 => set(Some([1.0; 3]), None, None).with_node(unknown),
+                5 => Op::Add {
+                    id: None,
+                    parent: Some(unknown),
+                    local: Transform::IDENTITY,
+                    extent: [0.0; 3],
+                    mask: 1,
+                },
+                6 => {
+                    let used: Vec<u32> = m.used.iter().copied().collect();
+                    Op::Add {
+                        id: Some(used.get(p % used.len().max(1)).copied().unwrap_or(0)),
+                        parent: None,
+                        local: Transform::IDENTITY,
+                        extent: [0.0; 3],
+                        mask: 1,
+                    }
+                }
+                7 => {
+                    // Under itself or one of its descendants.
+                    let mut sub = Vec::new();
+                    if m.nodes.contains_key(&node) {
+                        m.subtree(node, &mut sub);
+                    }
+                    Op::SetParent {
+                        node,
+                        parent: Some(sub.get(p % sub.len().max(1)).copied().unwrap_or(node)),
+                    }
+                }
+                8 => Op::Remove { node: unknown },
+                _ => Op::Add {
+                    id: None,
+                    parent: None,
+                    local: Transform {
+                        s: f32::INFINITY,
+                        ..Transform::IDENTITY
+                    },
+                    extent: [0.0; 3],
+                    mask: 1,
+                },
+            }
+        }
+    }
+}
+
+trait WithNode {
+    fn with_node(self, node: NodeId) -> Op;
+}
+
+impl WithNode for Op {
+    fn with_node(self, n: NodeId) -> Op {
+        match self {
+            Op::SetLocal { t, r, s, .. } => Op::SetLocal { node: n, t, r, s },
+            other => other,
+        }
+    }
+}
+
+fn check_worlds(h: &Hierarchy, m: &Model) {
+    for (id, (t, r, s, mag, depth)) in m.worlds() {
+        let w = h.world(id).unwrap_or_else(|| panic!("node {id} missing"));
+        let tol = 2e-6 * depth as f64;
+        let wt = DVec3::new(w.t[0].into(), w.t[1].into(), w.t[2].into());
+        assert!(
+            (wt - t).length() <= tol * (1.0 + mag) + 1e-6,
+            "node {id}: world t {wt:?} vs {t:?} (depth {depth})"
+        );
+        let wr = DQuat::from_xyzw(w.r[0].into(), w.r[1].into(), w.r[2].into(), w.r[3].into());
+        let dq = (wr - r).length().min((wr + r).length());
+        assert!(dq <= tol + 1e-6, "node {id}: world r {wr:?} vs {r:?}");
+        assert!(
+            (f64::from(w.s) - s).abs() <= tol * s,
+            "node {id}: world s {} vs {s}",
+            w.s
+        );
+    }
+}
+
+fn check_structure(h: &Hierarchy, m: &Model) {
+    h.assert_well_formed();
+    assert_eq!(h.len(), m.nodes.len());
+    for (&id, n) in &m.nodes {
+        assert_eq!(h.parent(id), Some(n.parent), "parent of {id}");
+        assert_eq!(
+            h.children(id).collect::<Vec<_>>(),
+            n.children,
+            "children of {id}"
+        );
+        let mut pre = Vec::new();
+        m.subtree(id, &mut pre);
+        assert_eq!(
+            h.descendants(id).collect::<Vec<_>>(),
+            pre,
+            "pre-order of {id}"
+        );
+        assert_eq!(h.mask(id), Some(n.mask));
+        assert_eq!(h.extent(id).map(|e| e.to_array()), Some(n.extent));
+    }
+    let mut seen = BTreeSet::new();
+    for node in h.iter_nodes() {
+        if let Some(p) = node.parent {
+            assert!(
+                seen.contains(&p),
+                "iter_nodes yields {} before its parent",
+                node.id
+            );
+        }
+        seen.insert(node.id);
+    }
+    assert_eq!(seen.len(), m.nodes.len());
+}
+
+fn sorted(mut v: Vec<u32>) -> Vec<u32> {
+    v.sort_unstable();
+    v
+}
+
+fn run(forest: Vec<(Option<usize>, [f32; 3], [f32; 4], f32)>, ticks: Vec<Tick>) {
+    let mut h = Hierarchy::new();
+    let mut m = Model::default();
+    h.set_record_recomputed(true);
+    // Build the forest in one batch.
+    let mut depth: Vec<usize> = Vec::new();
+    let mut fanout: Vec<usize> = Vec::new();
+    let mut ops = Vec::new();
+    for (k, (p, t, r, s)) in forest.into_iter().enumerate() {
+        let parent = p
+            .map(|p| p % k.max(1))
+            .filter(|&p| k > 0 && depth[p] < 12 && fanout[p] < 8);
+        if let Some(p) = parent {
+            fanout[p] += 1;
+        }
+        depth.push(parent.map_or(1, |p| depth[p] + 1));
+        fanout.push(0);
+        ops.push(Op::Add {
+            id: Some(k as u32 * 3),
+            parent: parent.map(|p| p as u32 * 3),
+            local: Transform { t, r, s },
+            extent: [1.0; 3],
+            mask: u32::MAX,
+        });
+    }
+    let mut edits = Vec::new();
+    for op in &ops {
+        m.apply(op, &mut edits).unwrap();
+    }
+    h.apply_batch(&ops).unwrap();
+    h.update_dirty();
+    check_worlds(&h, &m);
+    check_structure(&h, &m);
+
+    for tick in ticks {
+        let before: BTreeMap<u32, Transform> = m
+            .nodes
+            .keys()
+            .map(|&id| (id, h.world(id).unwrap()))
+            .collect();
+        let mut edits: Vec<u32> = Vec::new();
+        let mut added: Vec<u32> = Vec::new();
+        let mut reparented = BTreeSet::new();
+        let mut reshaped = BTreeSet::new();
+        for batch in &tick.batches {
+            let mut trial = m.clone();
+            let mut trial_edits = Vec::new();
+            let mut ops = Vec::new();
+            let mut expect: Result<Vec<u32>, (u32, ErrorCode)> = Ok(Vec::new());
+            for a in batch {
+                let op = resolve(&trial, a);
+                if expect.is_ok() {
+                    match trial.apply(&op, &mut trial_edits) {
+                        Ok(Some(id)) => expect.as_mut().unwrap().push(id),
+                        Ok(None) => {}
+                        Err(code) => expect = Err((ops.len() as u32, code)),
+                    }
+                }
+                ops.push(op);
+            }
+            let snap = h.snapshot_for_tests();
+            let got = h.apply_batch(&ops);
+            match (&expect, &got) {
+                (Ok(ids), Ok(got_ids)) => {
+                    assert_eq!(ids, got_ids, "ids of {ops:?}");
+                    for op in &ops {
+                        if let Op::SetShape { node, .. } = op {
+                            reshaped.insert(*node);
+                        }
+                    }
+                    reparented.extend(trial.reparent_log.drain(..));
+                    added.extend(ids);
+                    edits.extend(trial_edits);
+                    m = trial;
+                }
+                (Err((i, code)), Err(e)) => {
+                    assert_eq!((*i, *code), (e.op, e.code), "{e} in {ops:?}");
+                    assert!(e.message.starts_with(&format!("op {i}:")));
+                    assert_eq!(
+                        h.snapshot_for_tests(),
+                        snap,
+                        "refused batch changed the state"
+                    );
+                }
+                _ => panic!("model {expect:?} vs hierarchy {got:?} for {ops:?}"),
+            }
+        }
+        let changes = if tick.full {
+            h.update_all().clone()
+        } else {
+            h.update_dirty().clone()
+        };
+        check_worlds(&h, &m);
+        check_structure(&h, &m);
+
+        // Recomputed: exactly the union of the edited subtrees (everything for update_all).
+        let mut expect_re = BTreeSet::new();
+        if tick.full {
+            expect_re.extend(m.nodes.keys().copied());
+        } else {
+            for &e in &edits {
+                if m.nodes.contains_key(&e) {
+                    let mut sub = Vec::new();
+                    m.subtree(e, &mut sub);
+                    expect_re.extend(sub);
+                }
+            }
+        }
+        let recomputed = h.last_recomputed_ids().to_vec();
+        assert_eq!(recomputed.len(), changes.recomputed);
+        let re_set: BTreeSet<u32> = recomputed.iter().copied().collect();
+        assert_eq!(
+            re_set.len(),
+            recomputed.len(),
+            "a node was recomputed twice"
+        );
+        assert_eq!(re_set, expect_re, "recomputed set");
+
+        // Change lists.
+        let alive = |id: &u32| m.nodes.contains_key(id);
+        let existed = |id: &u32| before.contains_key(id);
+        let exp_added: Vec<u32> = added.iter().copied().filter(alive).collect();
+        assert_eq!(changes.added, exp_added, "added");
+        let exp_removed: Vec<u32> = before.keys().copied().filter(|id| !alive(id)).collect();
+        assert_eq!(sorted(changes.removed.clone()), exp_removed, "removed");
+        let exp_rep: Vec<u32> = reparented
+            .iter()
+            .copied()
+            .filter(|id| alive(id) && existed(id))
+            .collect();
+        assert_eq!(sorted(changes.reparented.clone()), exp_rep, "reparented");
+        let exp_shape: Vec<u32> = reshaped
+            .iter()
+            .copied()
+            .filter(|id| alive(id) && existed(id))
+            .collect();
+        assert_eq!(sorted(changes.reshaped.clone()), exp_shape, "reshaped");
+        let exp_moved: Vec<u32> = re_set
+            .iter()
+            .copied()
+            .filter(|id| existed(id) && before[id] != h.world(*id).unwrap())
+            .collect();
+        assert_eq!(sorted(changes.moved.clone()), exp_moved, "moved");
+        for (id, w) in &before {
+            if alive(id) && !re_set.contains(id) {
+                assert_eq!(
+                    h.world(*id).unwrap(),
+                    *w,
+                    "node {id} changed without a recompute"
+                );
+            }
+        }
+    }
+}
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn random_forests_and_edits(forest in forest(), ticks in prop::collection::vec(tick(), 1..6)) {
+        run(forest, ticks);
+    }
+}
