@@ -1,1 +1,68 @@
-//! Canopy client SDK (see issue 5).
+//! `canopy-client`: an async Rust client for the Canopy wire contract
+//! (`shared/API.md`), over HTTP and WebSocket.
+//!
+//! * [`Client`] (`http`): rooms, edit batches, node reads and the four spatial queries
+//!   over HTTP, with an optional bearer token; it also opens connections.
+//! * [`Connection`] (`connection`): a WebSocket to one room (bincode by default, JSON on
+//!   request) that subscribes to the whole room or a region ([`Scope`]), keeps a
+//!   [`Mirror`] of the in-scope nodes, publishes [`Event`]s, sends edit batches and
+//!   queries and matches their answers, and reconnects with [`Backoff`] and
+//!   resynchronises by itself after a drop.
+//! * [`Mirror`] (`mirror`): the copy of the in-scope nodes, usable on its own.
+//! * [`ClientError`] (`error`): every failure, with the contract's error codes typed.
+//!
+//! ```no_run
+//! use canopy_client::{Client, ConnectOptions, Event, Scope};
+//! use canopy_client::protocol::{Op, Transform};
+//!
+//! # async fn demo() -> canopy_client::Result<()> {
+//! let client = Client::new("http://127.0.0.1:8080")?;
+//! client.ensure_room("arena", None).await?;
+//! let room = client.connect("arena", ConnectOptions::default()).await?;
+//! let mut events = room.events();
+//! room.subscribe(Scope::room()).await?;
+//! let ack = room
+//!     .edit(vec![Op::Add {
+//!         id: None,
+//!         parent: None,
+//!         local: Transform::IDENTITY,
+//!         extent: [0.5; 3],
+//!         mask: u32::MAX,
+//!     }])
+//!     .await?;
+//! println!("node {} added at tick {}", ack.ids[0], ack.tick);
+//! while let Some(event) = events.next().await {
+//!     if let Event::Entered(node) = event {
+//!         println!("{} entered at {:?}", node.id, node.world.t);
+//!     }
+//! }
+//! # Ok(())
+//! # }
+//! ```
+
+mod backoff;
+mod connection;
+mod endpoint;
+mod error;
+mod events;
+mod http;
+mod mirror;
+mod query;
+mod scope;
+
+pub use backoff::Backoff;
+pub use connection::{
+    CLOSE_GOING_AWAY, CLOSE_RECONNECT, ConnState, ConnectOptions, Connection, Pong,
+    REASON_ROOM_DELETED, REASON_SHUTTING_DOWN, StopReason,
+};
+pub use error::{ClientError, Result};
+pub use events::{Event, Events};
+pub use http::{Client, DEFAULT_HTTP_TIMEOUT};
+pub use mirror::Mirror;
+pub use query::QueryAnswer;
+pub use scope::Scope;
+
+/// The wire types, re-exported so callers need no direct dependency on the protocol
+/// crate.
+pub use canopy_protocol as protocol;
+pub use canopy_protocol::{ErrorCode, Format, Node, NodeId, Op, Query, Transform};

@@ -1,0 +1,488 @@
+//! The driver task of a [`Connection`](super::Connection): the only owner of the
+//! WebSocket. It sends the handles' requests, matches answers to them, applies
+//! snapshots and deltas to the shared mirror, publishes events, keeps the connection
+//! alive, and reconnects and resynchronises after a drop.
+//!
+//! Invariants:
+//! * Frames are applied to the mirror in the order they arrive, and deltas only on top
+//!   of a snapshot of the same connection: after a reconnect nothing is applied until
+//!   the fresh snapshot has replaced the copy.
+//! * When a connection ends, every request waiting on it fails with
+//!   [`ClientError::Disconnected`] before anything else happens; while there is no
+//!   connection, new requests fail at once instead of queueing.
+//! * The desired scope (the last `subscribe` or `unsubscribe` the caller asked for) is
+//!   what every new connection subscribes with.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use canopy_protocol::{ClientMsg, ServerMsg};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::time::{Instant, MissedTickBehavior};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+use super::Shared;
+use super::command::Command;
+use super::lifecycle::{self, ConnState, Decision, StopReason};
+use super::options::ConnectOptions;
+use super::pending::{Pending, SnapshotWaiter};
+use super::socket::{self, Socket};
+use crate::backoff::BackoffState;
+use crate::endpoint::Endpoint;
+use crate::error::ClientError;
+use crate::events::{Event, Frame};
+use crate::query::AnswerKind;
+use crate::scope::Scope;
+
+type Sink = SplitSink<Socket, Message>;
+type Stream = SplitStream<Socket>;
+
+/// How long a closing handshake may take before the socket is simply dropped.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
+
+/// How a connection ended.
+enum End {
+    /// The caller closed it (or dropped every handle); `done` is told when closed.
+    ByClient(Option<oneshot::Sender<()>>),
+    /// It dropped or the server closed it. `closed` is the reason of the server's
+    /// `closed` message and `code` the close frame's code, when they came.
+    Lost {
+        error: String,
+        closed: Option<String>,
+        code: Option<u16>,
+    },
+}
+
+impl End {
+    fn lost(error: impl ToString) -> Self {
+        End::Lost {
+            error: error.to_string(),
+            closed: None,
+            code: None,
+        }
+    }
+}
+
+/// The result of a run of reconnect attempts.
+enum Reconnect {
+    Open(Socket),
+    Stop(StopReason, Option<oneshot::Sender<()>>),
+}
+
+/// The state of the driver task.
+pub(super) struct Driver {
+    pub(super) endpoint: Endpoint,
+    pub(super) room: String,
+    pub(super) options: ConnectOptions,
+    pub(super) commands: mpsc::UnboundedReceiver<Command>,
+    pub(super) shared: Arc<Shared>,
+    pub(super) events: broadcast::Sender<Frame>,
+    pub(super) state: watch::Sender<ConnState>,
+    pub(super) pending: Pending,
+    /// The scope the caller asked for last; `None` when unsubscribed.
+    pub(super) scope: Option<Scope>,
+    /// Whether a snapshot was applied on the current connection since the last
+    /// `unsubscribe`: only then do deltas have a base to apply to.
+    pub(super) synced: bool,
+}
+
+impl Driver {
+    /// Serves connections until the caller closes or the lifecycle policy stops it.
+    pub(super) async fn run(mut self, first: Socket) {
+        let mut backoff = self.options.backoff.start();
+        let mut socket = first;
+        let mut resumed = false;
+        loop {
+            let end = self.serve(socket, resumed, &mut backoff).await;
+            self.pending.fail_all();
+            self.synced = false;
+            let (error, closed, code) = match end {
+                End::ByClient(done) => return self.stop(StopReason::ClosedByClient, done),
+                End::Lost {
+                    error,
+                    closed,
+                    code,
+                } => (error, closed, code),
+            };
+            tracing::debug!(room = %self.room, %error, ?closed, ?code, "connection ended");
+            if let Decision::Stop(reason) = lifecycle::after_connection(closed.as_deref(), code) {
+                return self.stop(reason, None);
+            }
+            if !self.options.reconnect {
+                return self.stop(StopReason::Dropped { error }, None);
+            }
+            self.publish(vec![Event::Disconnected { error }]);
+            match self.reconnect(&mut backoff).await {
+                Reconnect::Open(next) => socket = next,
+                Reconnect::Stop(reason, done) => return self.stop(reason, done),
+            }
+            resumed = true;
+        }
+    }
+
+    /// Publishes the final state and event. The handles see `Stopped` from now on.
+    fn stop(&mut self, reason: StopReason, done: Option<oneshot::Sender<()>>) {
+        tracing::debug!(room = %self.room, %reason, "connection stopped");
+        self.pending.fail_all();
+        self.state.send_replace(ConnState::Stopped(reason.clone()));
+        self.publish(vec![Event::Stopped(reason)]);
+        if let Some(done) = done {
+            let _ = done.send(());
+        }
+    }
+
+    fn publish(&self, events: Vec<Event>) {
+        if !events.is_empty() {
+            // No receiver is not an error: the mirror is the source of truth.
+            let _ = self.events.send(events.into());
+        }
+    }
+
+    fn wants_events(&self) -> bool {
+        self.events.receiver_count() > 0
+    }
+
+    fn set_scope(&mut self, scope: Option<Scope>) {
+        self.scope = scope;
+        *self.shared.scope.lock() = scope;
+    }
+
+    /// Serves one open socket until it ends.
+    async fn serve(&mut self, socket: Socket, resumed: bool, backoff: &mut BackoffState) -> End {
+        let (mut sink, mut stream) = socket.split();
+        let opened = Instant::now();
+        self.state.send_replace(ConnState::Connected);
+        if resumed {
+            self.publish(vec![Event::Reconnected]);
+        }
+        if let Some(scope) = self.scope {
+            self.pending.add_subscribe(SnapshotWaiter::Resync);
+            if let Err(e) = self.send(&mut sink, &scope.message()).await {
+                return End::lost(e);
+            }
+        }
+        let period = self.options.keepalive.max(Duration::from_millis(10));
+        let mut keepalive = tokio::time::interval_at(Instant::now() + period, period);
+        keepalive.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut last_heard = Instant::now();
+        let mut closed_reason: Option<String> = None;
+        loop {
+            tokio::select! {
+                command = self.commands.recv() => match command {
+                    None => return close(sink, stream, None).await,
+                    Some(Command::Close { done }) => return close(sink, stream, Some(done)).await,
+                    Some(command) => {
+                        if let Err(e) = self.command(command, &mut sink).await {
+                            return End::lost(e);
+                        }
+                    }
+                },
+                frame = stream.next() => {
+                    last_heard = Instant::now();
+                    let frame = match frame {
+                        None => return End::Lost {
+                            error: "the server closed the connection".into(),
+                            closed: closed_reason,
+                            code: None,
+                        },
+                        Some(Err(e)) => return End::Lost {
+                            error: e.to_string(),
+                            closed: closed_reason,
+                            code: None,
+                        },
+                        Some(Ok(frame)) => frame,
+                    };
+                    if let Message::Close(close_frame) = &frame {
+                        // Let tungstenite send its reply to the close, within a bound.
+                        let _ = tokio::time::timeout(CLOSE_GRACE, sink.close()).await;
+                        let code = close_frame.as_ref().map(|f| u16::from(f.code));
+                        return End::Lost {
+                            error: format!(
+                                "the server closed the connection ({})",
+                                closed_reason.as_deref().unwrap_or("no reason given")
+                            ),
+                            closed: closed_reason,
+                            code,
+                        };
+                    }
+                    match socket::decode(&frame) {
+                        None => {}
+                        Some(Ok(ServerMsg::Closed { reason })) => closed_reason = Some(reason),
+                        Some(Ok(msg)) => {
+                            if let Err(e) = self.message(msg, &mut sink, backoff).await {
+                                return End::lost(e);
+                            }
+                        }
+                        Some(Err(e)) => {
+                            // A frame that cannot be read may have been a delta, so the
+                            // copy can no longer be trusted: ask for a fresh snapshot.
+                            tracing::warn!(room = %self.room, error = %e, "undecodable frame");
+                            if let Err(e) = self.resync(&mut sink).await {
+                                return End::lost(e);
+                            }
+                        }
+                    }
+                },
+                _ = keepalive.tick() => {
+                    if last_heard.elapsed() >= period * 3 {
+                        return End::lost(format!("nothing heard from the server for {:?}", period * 3));
+                    }
+                    if let Err(e) = sink.send(Message::Ping(Default::default())).await {
+                        return End::lost(e);
+                    }
+                },
+            }
+            if opened.elapsed() >= backoff.stable_after() {
+                backoff.reset();
+            }
+        }
+    }
+
+    async fn send(&self, sink: &mut Sink, msg: &ClientMsg) -> Result<(), ClientError> {
+        sink.send(socket::encode(msg, self.options.format)).await?;
+        Ok(())
+    }
+
+    /// Sends a caller's request. The request is registered before it is sent, so a send
+    /// that fails leaves it for `fail_all` to answer.
+    async fn command(&mut self, command: Command, sink: &mut Sink) -> Result<(), ClientError> {
+        match command {
+            Command::Subscribe { scope, reply } => {
+                self.set_scope(Some(scope));
+                self.pending.add_subscribe(SnapshotWaiter::Caller(reply));
+                self.send(sink, &scope.message()).await
+            }
+            Command::Unsubscribe { reply } => {
+                self.unsubscribe_locally();
+                let _ = reply.send(Ok(()));
+                self.send(sink, &ClientMsg::Unsubscribe).await
+            }
+            Command::Edits { ops, reply } => {
+                let seq = self.pending.add_edits(reply);
+                self.send(sink, &ClientMsg::Edits { seq, ops }).await
+            }
+            Command::Query { query, reply } => {
+                let id = self.pending.add_query(AnswerKind::of(&query), reply);
+                self.send(sink, &ClientMsg::Query { id, query }).await
+            }
+            Command::Ping { reply } => {
+                let nonce = self.pending.add_ping(reply);
+                self.send(sink, &ClientMsg::Ping { nonce }).await
+            }
+            Command::Close { .. } => unreachable!("the serve loop handles Close"),
+        }
+    }
+
+    /// Forgets the scope and empties the mirror, reporting every node as left.
+    fn unsubscribe_locally(&mut self) {
+        self.set_scope(None);
+        self.synced = false;
+        let mut events = Vec::new();
+        let wants = self.wants_events();
+        self.shared
+            .mirror
+            .write()
+            .clear(wants.then_some(&mut events));
+        events.push(Event::Unsubscribed);
+        self.publish(events);
+    }
+
+    /// Resubscribes with the current scope to get a fresh snapshot, unless one is
+    /// already on its way.
+    async fn resync(&mut self, sink: &mut Sink) -> Result<(), ClientError> {
+        let Some(scope) = self.scope else {
+            return Ok(());
+        };
+        if self.pending.resync_pending() {
+            return Ok(());
+        }
+        self.pending.add_subscribe(SnapshotWaiter::Resync);
+        self.send(sink, &scope.message()).await
+    }
+
+    /// Handles one server message other than `closed`.
+    async fn message(
+        &mut self,
+        msg: ServerMsg,
+        sink: &mut Sink,
+        backoff: &mut BackoffState,
+    ) -> Result<(), ClientError> {
+        match msg {
+            ServerMsg::Snapshot { tick, time, nodes } => {
+                let waiter = self.pending.take_snapshot_waiter();
+                if self.scope.is_some() {
+                    let wants = self.wants_events();
+                    let mut events = Vec::new();
+                    let len = {
+                        let mut mirror = self.shared.mirror.write();
+                        mirror.apply_snapshot(tick, time, nodes, wants.then_some(&mut events));
+                        mirror.len()
+                    };
+                    self.synced = true;
+                    events.push(match waiter {
+                        Some(SnapshotWaiter::Caller(_)) => Event::Snapshot { tick, time, len },
+                        _ => Event::Resynced { tick, time, len },
+                    });
+                    self.publish(events);
+                    backoff.reset();
+                }
+                // A snapshot that arrives after an `unsubscribe` answers a subscribe the
+                // caller has since withdrawn: it completes the call but is not applied.
+                if let Some(SnapshotWaiter::Caller(reply)) = waiter {
+                    let _ = reply.send(Ok(tick));
+                }
+            }
+            ServerMsg::Delta {
+                tick,
+                time,
+                upsert,
+                update,
+                remove,
+            } => {
+                if self.scope.is_none() || !self.synced {
+                    return Ok(());
+                }
+                let wants = self.wants_events();
+                let mut events = Vec::new();
+                let consistent = self.shared.mirror.write().apply_delta(
+                    tick,
+                    time,
+                    upsert,
+                    &update,
+                    &remove,
+                    wants.then_some(&mut events),
+                );
+                self.publish(events);
+                if !consistent {
+                    tracing::warn!(room = %self.room, tick, "delta names nodes the mirror lacks; resynchronising");
+                    self.resync(sink).await?;
+                }
+            }
+            ServerMsg::Ack { seq, tick, ids } => self.pending.ack(seq, tick, ids),
+            ServerMsg::Error {
+                seq,
+                id,
+                code,
+                message,
+                op,
+            } => {
+                if !self.pending.error(seq, id, code, message.clone(), op) {
+                    tracing::debug!(room = %self.room, %code, %message, "unmatched server error");
+                }
+                if seq.is_none() && id.is_none() {
+                    self.publish(vec![Event::ServerError { code, message }]);
+                }
+            }
+            ServerMsg::QueryResult {
+                id,
+                tick,
+                nodes,
+                hits,
+            } => self.pending.query_result(id, tick, nodes, hits),
+            ServerMsg::Pong { nonce, tick } => self.pending.pong(nonce, tick),
+            ServerMsg::Closed { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// Waits out backoff delays and tries to open a new socket until one opens or the
+    /// policy says stop. Requests made meanwhile fail at once with `Disconnected`
+    /// (never queue), but scope changes are remembered for the new connection.
+    async fn reconnect(&mut self, backoff: &mut BackoffState) -> Reconnect {
+        let mut last_error = String::from("none yet");
+        loop {
+            let Some(delay) = backoff.next_delay() else {
+                let reason = StopReason::GaveUp {
+                    attempts: backoff.attempts(),
+                    last_error,
+                };
+                return Reconnect::Stop(reason, None);
+            };
+            self.state.send_replace(ConnState::Reconnecting {
+                attempt: backoff.attempts(),
+            });
+            let sleep = tokio::time::sleep(delay);
+            tokio::pin!(sleep);
+            loop {
+                tokio::select! {
+                    _ = &mut sleep => break,
+                    command = self.commands.recv() => match command {
+                        None => return Reconnect::Stop(StopReason::ClosedByClient, None),
+                        Some(Command::Close { done }) => {
+                            return Reconnect::Stop(StopReason::ClosedByClient, Some(done));
+                        }
+                        Some(command) => self.refuse_offline(command),
+                    },
+                }
+            }
+            let url = self.endpoint.ws(
+                &self.room,
+                self.options.format,
+                self.options.token.as_deref(),
+            );
+            let attempt = tokio::time::timeout(
+                self.options.connect_timeout,
+                socket::open(&url, self.options.max_message_bytes),
+            )
+            .await;
+            match attempt {
+                Ok(Ok(socket)) => return Reconnect::Open(socket),
+                Ok(Err(e)) => {
+                    if let Decision::Stop(reason) = lifecycle::after_failed_attempt(&e) {
+                        return Reconnect::Stop(reason, None);
+                    }
+                    last_error = e.to_string();
+                }
+                Err(_) => {
+                    last_error = format!("no connection within {:?}", self.options.connect_timeout)
+                }
+            }
+            tracing::debug!(room = %self.room, attempt = backoff.attempts(), error = %last_error, "reconnect failed");
+        }
+    }
+
+    /// Answers a request made while there is no connection.
+    fn refuse_offline(&mut self, command: Command) {
+        match command {
+            Command::Subscribe { scope, reply } => {
+                // Remembered, so the next connection subscribes with it.
+                self.set_scope(Some(scope));
+                let _ = reply.send(Err(ClientError::Disconnected));
+            }
+            Command::Unsubscribe { reply } => {
+                self.unsubscribe_locally();
+                let _ = reply.send(Ok(()));
+            }
+            Command::Edits { reply, .. } => {
+                let _ = reply.send(Err(ClientError::Disconnected));
+            }
+            Command::Query { reply, .. } => {
+                let _ = reply.send(Err(ClientError::Disconnected));
+            }
+            Command::Ping { reply } => {
+                let _ = reply.send(Err(ClientError::Disconnected));
+            }
+            Command::Close { .. } => unreachable!("the reconnect loop handles Close"),
+        }
+    }
+}
+
+/// Closes the socket on the caller's behalf: a close frame, then the server's reply,
+/// within a bound.
+async fn close(mut sink: Sink, mut stream: Stream, done: Option<oneshot::Sender<()>>) -> End {
+    let frame = CloseFrame {
+        code: CloseCode::Normal,
+        reason: "client closed".into(),
+    };
+    let _ = tokio::time::timeout(CLOSE_GRACE, async {
+        if sink.send(Message::Close(Some(frame))).await.is_ok() {
+            while let Some(Ok(_)) = stream.next().await {}
+        }
+    })
+    .await;
+    End::ByClient(done)
+}

@@ -1,0 +1,241 @@
+//! The requests of one WebSocket connection that wait for their answer: edit batches by
+//! `seq`, queries by `id`, pings by `nonce`, and subscribes in the order they were sent
+//! (the server answers them with snapshots in that order).
+//!
+//! Invariant: a request is in exactly one table from the moment its message is about to
+//! be sent until its answer arrives or the connection drops; [`Pending::fail_all`]
+//! answers every one of them with [`ClientError::Disconnected`], so none outlives its
+//! connection.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::Instant;
+
+use canopy_protocol::http::EditsResult;
+use canopy_protocol::{ErrorCode, Hits, NodeId};
+
+use super::command::{Pong, Reply};
+use crate::error::ClientError;
+use crate::query::{AnswerKind, QueryAnswer};
+
+/// Who is waiting for a snapshot: the caller of `subscribe`, or the driver itself when
+/// it resubscribed to resynchronise.
+pub(crate) enum SnapshotWaiter {
+    Caller(Reply<u64>),
+    Resync,
+}
+
+/// The waiting requests of one connection.
+#[derive(Default)]
+pub(crate) struct Pending {
+    /// One counter for `seq`, `id` and `nonce`: a number is never reused within a
+    /// connection's life, so a late answer can never be taken for another request's.
+    next: u64,
+    edits: HashMap<u64, Reply<EditsResult>>,
+    queries: HashMap<u64, (AnswerKind, Reply<QueryAnswer>)>,
+    pings: HashMap<u64, (Instant, Reply<Pong>)>,
+    snapshots: VecDeque<SnapshotWaiter>,
+}
+
+impl Pending {
+    fn next_number(&mut self) -> u64 {
+        self.next += 1;
+        self.next
+    }
+
+    /// Registers an edit batch; returns its `seq`.
+    pub(crate) fn add_edits(&mut self, reply: Reply<EditsResult>) -> u64 {
+        let seq = self.next_number();
+        self.edits.insert(seq, reply);
+        seq
+    }
+
+    /// Registers a query; returns its `id`.
+    pub(crate) fn add_query(&mut self, kind: AnswerKind, reply: Reply<QueryAnswer>) -> u64 {
+        let id = self.next_number();
+        self.queries.insert(id, (kind, reply));
+        id
+    }
+
+    /// Registers a ping; returns its `nonce`.
+    pub(crate) fn add_ping(&mut self, reply: Reply<Pong>) -> u64 {
+        let nonce = self.next_number();
+        self.pings.insert(nonce, (Instant::now(), reply));
+        nonce
+    }
+
+    /// Registers a subscribe just sent.
+    pub(crate) fn add_subscribe(&mut self, waiter: SnapshotWaiter) {
+        self.snapshots.push_back(waiter);
+    }
+
+    /// The waiter a snapshot answers: the oldest subscribe. `None` means a snapshot no
+    /// subscribe asked for, which the driver treats as a resynchronisation.
+    pub(crate) fn take_snapshot_waiter(&mut self) -> Option<SnapshotWaiter> {
+        self.snapshots.pop_front()
+    }
+
+    /// Whether a resubscribe sent by the driver still waits for its snapshot.
+    pub(crate) fn resync_pending(&self) -> bool {
+        self.snapshots
+            .iter()
+            .any(|w| matches!(w, SnapshotWaiter::Resync))
+    }
+
+    /// Answers an edit batch with its `ack`.
+    pub(crate) fn ack(&mut self, seq: u64, tick: u64, ids: Vec<NodeId>) {
+        if let Some(reply) = self.edits.remove(&seq) {
+            let _ = reply.send(Ok(EditsResult { tick, ids }));
+        }
+    }
+
+    /// Answers a query with its `query_result`, checking its shape.
+    pub(crate) fn query_result(
+        &mut self,
+        id: u64,
+        tick: u64,
+        nodes: Option<Vec<NodeId>>,
+        hits: Option<Hits>,
+    ) {
+        if let Some((kind, reply)) = self.queries.remove(&id) {
+            let _ = reply.send(QueryAnswer::from_ws(kind, tick, nodes, hits));
+        }
+    }
+
+    /// Answers a ping with its `pong`.
+    pub(crate) fn pong(&mut self, nonce: u64, tick: u64) {
+        if let Some((sent, reply)) = self.pings.remove(&nonce) {
+            let _ = reply.send(Ok(Pong {
+                tick,
+                rtt: sent.elapsed(),
+            }));
+        }
+    }
+
+    /// Answers the request an `error` names. An error naming neither an edit batch nor a
+    /// query is taken as the refusal of the oldest subscribe made by the caller (the only
+    /// other message the server refuses), if there is one. Returns whether a request
+    /// took the error.
+    pub(crate) fn error(
+        &mut self,
+        seq: Option<u64>,
+        id: Option<u64>,
+        code: ErrorCode,
+        message: String,
+        op: Option<u32>,
+    ) -> bool {
+        let err = ClientError::Api {
+            code,
+            message,
+            op,
+            status: None,
+        };
+        if let Some(seq) = seq {
+            return match self.edits.remove(&seq) {
+                Some(reply) => {
+                    let _ = reply.send(Err(err));
+                    true
+                }
+                None => false,
+            };
+        }
+        if let Some(id) = id {
+            return match self.queries.remove(&id) {
+                Some((_, reply)) => {
+                    let _ = reply.send(Err(err));
+                    true
+                }
+                None => false,
+            };
+        }
+        match self.snapshots.front() {
+            Some(SnapshotWaiter::Caller(_)) => {
+                if let Some(SnapshotWaiter::Caller(reply)) = self.snapshots.pop_front() {
+                    let _ = reply.send(Err(err));
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Fails every waiting request with [`ClientError::Disconnected`].
+    pub(crate) fn fail_all(&mut self) {
+        for (_, reply) in self.edits.drain() {
+            let _ = reply.send(Err(ClientError::Disconnected));
+        }
+        for (_, (_, reply)) in self.queries.drain() {
+            let _ = reply.send(Err(ClientError::Disconnected));
+        }
+        for (_, (_, reply)) in self.pings.drain() {
+            let _ = reply.send(Err(ClientError::Disconnected));
+        }
+        for waiter in self.snapshots.drain(..) {
+            if let SnapshotWaiter::Caller(reply) = waiter {
+                let _ = reply.send(Err(ClientError::Disconnected));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::sync::oneshot;
+
+    #[test]
+    fn answers_go_to_the_request_they_name() {
+        let mut p = Pending::default();
+        let (tx1, mut rx1) = oneshot::channel();
+        let (tx2, mut rx2) = oneshot::channel();
+        let s1 = p.add_edits(tx1);
+        let s2 = p.add_edits(tx2);
+        assert_ne!(s1, s2);
+        p.error(Some(s2), None, ErrorCode::Cycle, "loop".into(), Some(3));
+        p.ack(s1, 7, vec![5]);
+        assert_eq!(
+            rx1.try_recv().unwrap().unwrap(),
+            EditsResult {
+                tick: 7,
+                ids: vec![5]
+            }
+        );
+        match rx2.try_recv().unwrap() {
+            Err(ClientError::Api { code, op, .. }) => {
+                assert_eq!((code, op), (ErrorCode::Cycle, Some(3)));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn fail_all_leaves_nothing_waiting() {
+        let mut p = Pending::default();
+        let (tx, mut rx) = oneshot::channel();
+        p.add_ping(tx);
+        let (tx, mut sub) = oneshot::channel();
+        p.add_subscribe(SnapshotWaiter::Caller(tx));
+        p.add_subscribe(SnapshotWaiter::Resync);
+        assert!(p.resync_pending());
+        p.fail_all();
+        assert!(matches!(
+            rx.try_recv().unwrap(),
+            Err(ClientError::Disconnected)
+        ));
+        assert!(matches!(
+            sub.try_recv().unwrap(),
+            Err(ClientError::Disconnected)
+        ));
+        assert!(!p.resync_pending());
+        assert!(p.take_snapshot_waiter().is_none());
+    }
+
+    #[test]
+    fn an_error_without_ids_refuses_the_oldest_caller_subscribe() {
+        let mut p = Pending::default();
+        let (tx, mut rx) = oneshot::channel();
+        p.add_subscribe(SnapshotWaiter::Caller(tx));
+        assert!(p.error(None, None, ErrorCode::UnknownRoom, "gone".into(), None));
+        assert!(rx.try_recv().unwrap().is_err());
+        assert!(!p.error(None, None, ErrorCode::BadRequest, "?".into(), None));
+    }
+}

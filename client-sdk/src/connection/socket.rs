@@ -1,0 +1,83 @@
+//! The WebSocket transport of a connection: opening the socket (turning a refused
+//! handshake into the contract's typed error) and converting messages to and from
+//! frames in the connection's format.
+//!
+//! Invariant: JSON messages travel as text frames and bincode messages as binary
+//! frames, as the contract requires; an incoming frame is decoded by its own kind, so
+//! the client reads whatever the server sends.
+
+use canopy_protocol::codec::{self, DecodeError};
+use canopy_protocol::{ClientMsg, Format, ServerMsg};
+use reqwest::Url;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite};
+
+use crate::error::Result;
+use crate::http::error_from_body;
+
+/// An open WebSocket.
+pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Opens a WebSocket to `url`. A handshake the server refuses with an HTTP error
+/// becomes [`ClientError::Api`] (with the status) when the body is a contract error.
+pub(crate) async fn open(url: &Url, max_message_bytes: usize) -> Result<Socket> {
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(max_message_bytes))
+        .max_frame_size(Some(max_message_bytes));
+    match tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), true).await {
+        Ok((socket, _response)) => Ok(socket),
+        Err(tungstenite::Error::Http(response)) => {
+            let status = response.status().as_u16();
+            let body = response.body().as_deref().unwrap_or_default();
+            Err(error_from_body(status, body))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The frame that carries `msg` in `format`.
+pub(crate) fn encode(msg: &ClientMsg, format: Format) -> Message {
+    let bytes = codec::encode_client(msg, format);
+    match format {
+        // The JSON encoder only writes UTF-8, so this conversion never fails.
+        Format::Json => Message::text(String::from_utf8(bytes).expect("JSON is UTF-8")),
+        Format::Bincode => Message::binary(bytes),
+    }
+}
+
+/// The server message in a data frame; `None` for control frames (ping, pong, close),
+/// which the driver handles itself.
+pub(crate) fn decode(frame: &Message) -> Option<Result<ServerMsg, DecodeError>> {
+    match frame {
+        Message::Text(text) => Some(codec::decode_server(text.as_bytes(), Format::Json)),
+        Message::Binary(bytes) => Some(codec::decode_server(bytes, Format::Bincode)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_pick_their_frame_kind_and_round_trip() {
+        let ping = ClientMsg::Ping { nonce: 9 };
+        assert!(matches!(encode(&ping, Format::Json), Message::Text(_)));
+        match encode(&ping, Format::Bincode) {
+            Message::Binary(b) => assert_eq!(&b[..], &[4, 9]),
+            other => panic!("{other:?}"),
+        }
+        let pong = ServerMsg::Pong { nonce: 1, tick: 2 };
+        for format in [Format::Json, Format::Bincode] {
+            let bytes = codec::encode_server(&pong, format);
+            let frame = match format {
+                Format::Json => Message::text(String::from_utf8(bytes).unwrap()),
+                Format::Bincode => Message::binary(bytes),
+            };
+            assert_eq!(decode(&frame).unwrap().unwrap(), pong);
+        }
+        assert!(decode(&Message::Ping(Default::default())).is_none());
+    }
+}

@@ -1,0 +1,289 @@
+//! [`Client`]: the HTTP side of the contract (rooms, edits, nodes, queries, health) and
+//! the factory of WebSocket [`Connection`]s to the same server with the same token.
+//!
+//! Invariant: every non-success answer becomes a typed error: a contract error body
+//! `{"error":{...}}` becomes [`ClientError::Api`] with its code, op index and status;
+//! anything else becomes [`ClientError::UnexpectedStatus`]. Bodies are decoded with the
+//! protocol crate's codec, so a malformed body is a [`ClientError::Decode`].
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use canopy_protocol::codec;
+use canopy_protocol::http::{
+    CreateRoom, EditsResult, NodeDetail, NodesSnapshot, RoomCreated, RoomDetail, RoomList,
+    RoomSummary,
+};
+use canopy_protocol::query::{
+    NearestQuery, NearestResult, NodesResult, RayQuery, RayResult, RegionQuery, SphereQuery,
+};
+use canopy_protocol::{Batch, ErrorBody, NodeId, Op, Query};
+use reqwest::{Method, RequestBuilder, Url};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::connection::{ConnectOptions, Connection};
+use crate::endpoint::Endpoint;
+use crate::error::{ClientError, Result};
+use crate::query::{AnswerKind, QueryAnswer};
+
+/// The default time limit of one HTTP request. Edits are answered after the tick that
+/// applies them, which at 1 Hz is up to a second, so this leaves ample room.
+pub const DEFAULT_HTTP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// An HTTP client for one Canopy server. Cheap to clone: clones share the connection
+/// pool.
+#[derive(Clone, Debug)]
+pub struct Client {
+    endpoint: Endpoint,
+    token: Option<String>,
+    http: reqwest::Client,
+}
+
+impl Client {
+    /// A client for the server at `base_url` (`http://host:port`, optionally with a path
+    /// prefix), without a token.
+    pub fn new(base_url: &str) -> Result<Self> {
+        let http = reqwest::Client::builder()
+            .timeout(DEFAULT_HTTP_TIMEOUT)
+            .build()?;
+        Ok(Client {
+            endpoint: Endpoint::parse(base_url)?,
+            token: None,
+            http,
+        })
+    }
+
+    /// Sends `Authorization: Bearer <token>` on every HTTP request, and `token=<token>`
+    /// on WebSocket connections made from this client.
+    pub fn with_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Uses a caller-built `reqwest::Client` (for other timeouts or proxies).
+    pub fn with_http_client(mut self, http: reqwest::Client) -> Self {
+        self.http = http;
+        self
+    }
+
+    /// The normalised base URL.
+    pub fn base_url(&self) -> &Url {
+        self.endpoint.base()
+    }
+
+    /// The token, if any.
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// Opens a WebSocket connection to `room` (see [`Connection`]). The connection uses
+    /// this client's token unless `options` carries its own.
+    pub async fn connect(&self, room: &str, mut options: ConnectOptions) -> Result<Connection> {
+        if options.token.is_none() {
+            options.token = self.token.clone();
+        }
+        Connection::open(self.endpoint.clone(), room.to_string(), options).await
+    }
+
+    /// `GET /healthz`: `Ok` when the server answers 200.
+    pub async fn health(&self) -> Result<()> {
+        self.send(self.request(Method::GET, &["healthz"])).await?;
+        Ok(())
+    }
+
+    /// `GET /metrics`: the Prometheus text.
+    pub async fn metrics(&self) -> Result<String> {
+        let bytes = self.send(self.request(Method::GET, &["metrics"])).await?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// `POST /rooms`. A room that exists is [`ErrorCode::RoomExists`](canopy_protocol::ErrorCode).
+    pub async fn create_room(&self, body: &CreateRoom) -> Result<RoomCreated> {
+        self.call(Method::POST, &["rooms"], Some(body)).await
+    }
+
+    /// Creates `room` with `tick_hz` unless it already exists. Returns whether this call
+    /// created it.
+    pub async fn ensure_room(&self, room: &str, tick_hz: Option<u32>) -> Result<bool> {
+        let body = CreateRoom {
+            id: Some(room.to_string()),
+            tick_hz,
+        };
+        match self.create_room(&body).await {
+            Ok(_) => Ok(true),
+            Err(ClientError::Api {
+                code: canopy_protocol::ErrorCode::RoomExists,
+                ..
+            }) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `GET /rooms`.
+    pub async fn list_rooms(&self) -> Result<Vec<RoomSummary>> {
+        let list: RoomList = self.call(Method::GET, &["rooms"], None::<&()>).await?;
+        Ok(list.rooms)
+    }
+
+    /// `GET /rooms/{room}`.
+    pub async fn get_room(&self, room: &str) -> Result<RoomDetail> {
+        self.call(Method::GET, &["rooms", room], None::<&()>).await
+    }
+
+    /// `DELETE /rooms/{room}`. Its subscribers get a `closed` message.
+    pub async fn delete_room(&self, room: &str) -> Result<()> {
+        self.send(self.request(Method::DELETE, &["rooms", room]))
+            .await?;
+        Ok(())
+    }
+
+    /// `POST /rooms/{room}/edits`: answers once the batch is applied, with its tick and
+    /// the id of every `add` in order. A refused batch is [`ClientError::Api`] with the
+    /// index of the first bad op in `op`; none of its ops was applied.
+    pub async fn edit_batch(&self, room: &str, batch: &Batch) -> Result<EditsResult> {
+        self.call(Method::POST, &["rooms", room, "edits"], Some(batch))
+            .await
+    }
+
+    /// [`Client::edit_batch`] with the ops given as a vector.
+    pub async fn edit(&self, room: &str, ops: Vec<Op>) -> Result<EditsResult> {
+        self.edit_batch(room, &Batch { ops }).await
+    }
+
+    /// `GET /rooms/{room}/nodes`: every node at one tick.
+    pub async fn nodes(&self, room: &str) -> Result<NodesSnapshot> {
+        self.call(Method::GET, &["rooms", room, "nodes"], None::<&()>)
+            .await
+    }
+
+    /// `GET /rooms/{room}/nodes/{id}`.
+    pub async fn node(&self, room: &str, id: NodeId) -> Result<NodeDetail> {
+        let id = id.to_string();
+        self.call(Method::GET, &["rooms", room, "nodes", &id], None::<&()>)
+            .await
+    }
+
+    /// `POST /rooms/{room}/query/region`.
+    pub async fn query_region(&self, room: &str, q: &RegionQuery) -> Result<NodesResult> {
+        self.call(Method::POST, &["rooms", room, "query", "region"], Some(q))
+            .await
+    }
+
+    /// `POST /rooms/{room}/query/sphere`.
+    pub async fn query_sphere(&self, room: &str, q: &SphereQuery) -> Result<NodesResult> {
+        self.call(Method::POST, &["rooms", room, "query", "sphere"], Some(q))
+            .await
+    }
+
+    /// `POST /rooms/{room}/query/ray`.
+    pub async fn query_ray(&self, room: &str, q: &RayQuery) -> Result<RayResult> {
+        self.call(Method::POST, &["rooms", room, "query", "ray"], Some(q))
+            .await
+    }
+
+    /// `POST /rooms/{room}/query/nearest`.
+    pub async fn query_nearest(&self, room: &str, q: &NearestQuery) -> Result<NearestResult> {
+        self.call(Method::POST, &["rooms", room, "query", "nearest"], Some(q))
+            .await
+    }
+
+    /// Any query, routed to its endpoint; the same answer type as
+    /// [`Connection::query`].
+    pub async fn query(&self, room: &str, q: &Query) -> Result<QueryAnswer> {
+        let answer = match q {
+            Query::Region(q) => QueryAnswer::Nodes(self.query_region(room, q).await?),
+            Query::Sphere(q) => QueryAnswer::Nodes(self.query_sphere(room, q).await?),
+            Query::Ray(q) => QueryAnswer::Ray(self.query_ray(room, q).await?),
+            Query::Nearest(q) => QueryAnswer::Nearest(self.query_nearest(room, q).await?),
+        };
+        debug_assert_eq!(
+            AnswerKind::of(q),
+            match &answer {
+                QueryAnswer::Nodes(_) => AnswerKind::Nodes,
+                QueryAnswer::Ray(_) => AnswerKind::Ray,
+                QueryAnswer::Nearest(_) => AnswerKind::Nearest,
+            }
+        );
+        Ok(answer)
+    }
+
+    fn request(&self, method: Method, segments: &[&str]) -> RequestBuilder {
+        let request = self.http.request(method, self.endpoint.http(segments));
+        match &self.token {
+            Some(token) => request.bearer_auth(token),
+            None => request,
+        }
+    }
+
+    /// Sends a request with an optional JSON body and decodes the JSON answer.
+    async fn call<B: Serialize, T: DeserializeOwned>(
+        &self,
+        method: Method,
+        segments: &[&str],
+        body: Option<&B>,
+    ) -> Result<T> {
+        let mut request = self.request(method, segments);
+        if let Some(body) = body {
+            // The protocol codec writes the contract's JSON; reqwest's `json` would do the
+            // same through serde_json, but one encoder for every body keeps them alike.
+            request = request
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(codec::to_json(body));
+        }
+        let bytes = self.send(request).await?;
+        Ok(codec::from_json(&bytes)?)
+    }
+
+    /// Sends a request and returns the body of a success, or the typed error.
+    async fn send(&self, request: RequestBuilder) -> Result<Bytes> {
+        let response = request.send().await?;
+        let status = response.status();
+        let body = response.bytes().await?;
+        if status.is_success() {
+            return Ok(body);
+        }
+        Err(error_from_body(status.as_u16(), &body))
+    }
+}
+
+/// Turns a failed answer into [`ClientError::Api`] when it carries the contract's error
+/// body, or [`ClientError::UnexpectedStatus`] otherwise.
+pub(crate) fn error_from_body(status: u16, body: &[u8]) -> ClientError {
+    match codec::from_json::<ErrorBody>(body) {
+        Ok(e) => ClientError::api(e.error, Some(status)),
+        Err(_) => ClientError::UnexpectedStatus {
+            status,
+            body: String::from_utf8_lossy(body).chars().take(512).collect(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use canopy_protocol::ErrorCode;
+
+    #[test]
+    fn contract_error_bodies_become_api_errors() {
+        let body = br#"{"error":{"code":"cycle","message":"no","op":2}}"#;
+        match error_from_body(409, body) {
+            ClientError::Api {
+                code,
+                op,
+                status,
+                message,
+            } => {
+                assert_eq!(code, ErrorCode::Cycle);
+                assert_eq!(op, Some(2));
+                assert_eq!(status, Some(409));
+                assert_eq!(message, "no");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            error_from_body(502, b"Bad Gateway"),
+            ClientError::UnexpectedStatus { status: 502, .. }
+        ));
+    }
+}

@@ -1,0 +1,355 @@
+//! [`Mirror`]: the client's copy of the in-scope nodes (world transform, parent, extent,
+//! mask), kept by applying the server's snapshots and deltas exactly as the contract
+//! says.
+//!
+//! * A snapshot replaces the copy.
+//! * A delta's `upsert` inserts or overwrites whole nodes, its `update` replaces world
+//!   transforms of nodes the copy holds, its `remove` deletes nodes. A merged frame (the
+//!   server folding several ticks for a slow reader) is just a delta.
+//!
+//! Invariant: after the snapshot and every later frame of a connection are applied in
+//! order, the copy equals the server's in-scope state at the last frame's tick. An
+//! `update` or `remove` of a node the copy does not hold would break that, so it is
+//! counted as an inconsistency (the connection then asks for a fresh snapshot) rather
+//! than guessed at.
+//!
+//! The mirror is a plain value: [`Connection`](crate::Connection) keeps one up to date,
+//! and a caller reading frames itself can drive one with [`Mirror::apply`].
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use canopy_protocol::{Node, NodeId, ServerMsg, UpdateRow};
+
+use crate::events::Event;
+
+/// The client's copy of the nodes in scope.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mirror {
+    nodes: HashMap<NodeId, Node>,
+    tick: u64,
+    time: u64,
+    inconsistencies: u64,
+}
+
+impl Mirror {
+    /// An empty mirror at tick 0.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The node with this id, if it is in scope.
+    pub fn get(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.get(&id)
+    }
+
+    /// Whether the node is in scope.
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.nodes.contains_key(&id)
+    }
+
+    /// The number of nodes in scope.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether no node is in scope.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Every node in scope, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.values()
+    }
+
+    /// Every node in scope, sorted by id (to compare with `GET /rooms/{room}/nodes`).
+    pub fn to_sorted_vec(&self) -> Vec<Node> {
+        let mut nodes: Vec<Node> = self.nodes.values().copied().collect();
+        nodes.sort_unstable_by_key(|n| n.id);
+        nodes
+    }
+
+    /// The tick of the last applied frame (0 before the first).
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// The server time of the last applied frame, in milliseconds since the Unix epoch.
+    pub fn time_ms(&self) -> u64 {
+        self.time
+    }
+
+    /// How many `update` or `remove` entries named a node the copy did not hold. Always
+    /// 0 against a server that keeps the contract.
+    pub fn inconsistencies(&self) -> u64 {
+        self.inconsistencies
+    }
+
+    /// Applies a `snapshot` or `delta` message and returns its events (a snapshot ends
+    /// with [`Event::Snapshot`], a delta with [`Event::Tick`]). Other messages change
+    /// nothing and return no events.
+    pub fn apply(&mut self, msg: ServerMsg) -> Vec<Event> {
+        let mut events = Vec::new();
+        match msg {
+            ServerMsg::Snapshot { tick, time, nodes } => {
+                self.apply_snapshot(tick, time, nodes, Some(&mut events));
+                events.push(Event::Snapshot {
+                    tick,
+                    time,
+                    len: self.len(),
+                });
+            }
+            ServerMsg::Delta {
+                tick,
+                time,
+                upsert,
+                update,
+                remove,
+            } => {
+                self.apply_delta(tick, time, upsert, &update, &remove, Some(&mut events));
+            }
+            _ => {}
+        }
+        events
+    }
+
+    /// Replaces the copy with a snapshot's nodes. When `events` is given it receives the
+    /// difference from the old copy: `Left` for nodes that are gone, `Entered` for new
+    /// ones, `Changed` for nodes whose values differ (no marker event; the caller adds
+    /// the one that says why the snapshot came).
+    pub fn apply_snapshot(
+        &mut self,
+        tick: u64,
+        time: u64,
+        nodes: Vec<Node>,
+        events: Option<&mut Vec<Event>>,
+    ) {
+        let mut fresh: HashMap<NodeId, Node> = nodes.into_iter().map(|n| (n.id, n)).collect();
+        if let Some(events) = events {
+            let mut gone: Vec<NodeId> = self
+                .nodes
+                .keys()
+                .filter(|id| !fresh.contains_key(id))
+                .copied()
+                .collect();
+            gone.sort_unstable();
+            events.extend(gone.into_iter().map(Event::Left));
+            let mut arrived: Vec<&Node> = fresh.values().collect();
+            arrived.sort_unstable_by_key(|n| n.id);
+            for node in arrived {
+                match self.nodes.get(&node.id) {
+                    None => events.push(Event::Entered(*node)),
+                    Some(old) if old != node => events.push(Event::Changed(*node)),
+                    Some(_) => {}
+                }
+            }
+        }
+        std::mem::swap(&mut self.nodes, &mut fresh);
+        self.tick = tick;
+        self.time = time;
+    }
+
+    /// Applies a delta (`upsert`, then `update`, then `remove`; the contract puts a node
+    /// in at most one list per frame, so the order does not change the result) and, when
+    /// `events` is given, pushes its events and a closing [`Event::Tick`]. Returns
+    /// whether the frame was consistent with the copy; entries naming unknown nodes are
+    /// skipped and counted.
+    pub fn apply_delta(
+        &mut self,
+        tick: u64,
+        time: u64,
+        upsert: Vec<Node>,
+        update: &[UpdateRow],
+        remove: &[NodeId],
+        mut events: Option<&mut Vec<Event>>,
+    ) -> bool {
+        let before = self.inconsistencies;
+        for node in upsert {
+            let event = match self.nodes.entry(node.id) {
+                Entry::Occupied(mut slot) => {
+                    slot.insert(node);
+                    Event::Changed(node)
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(node);
+                    Event::Entered(node)
+                }
+            };
+            if let Some(events) = events.as_deref_mut() {
+                events.push(event);
+            }
+        }
+        for row in update {
+            match self.nodes.get_mut(&row.id) {
+                Some(node) => {
+                    node.world = row.world;
+                    if let Some(events) = events.as_deref_mut() {
+                        events.push(Event::Updated {
+                            id: row.id,
+                            world: row.world,
+                        });
+                    }
+                }
+                None => self.inconsistencies += 1,
+            }
+        }
+        for &id in remove {
+            if self.nodes.remove(&id).is_some() {
+                if let Some(events) = events.as_deref_mut() {
+                    events.push(Event::Left(id));
+                }
+            } else {
+                self.inconsistencies += 1;
+            }
+        }
+        self.tick = tick;
+        self.time = time;
+        if let Some(events) = events {
+            events.push(Event::Tick { tick, time });
+        }
+        self.inconsistencies == before
+    }
+
+    /// Empties the copy (after `unsubscribe`), pushing a `Left` for every node.
+    pub fn clear(&mut self, events: Option<&mut Vec<Event>>) {
+        if let Some(events) = events {
+            let mut ids: Vec<NodeId> = self.nodes.keys().copied().collect();
+            ids.sort_unstable();
+            events.extend(ids.into_iter().map(Event::Left));
+        }
+        self.nodes.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use canopy_protocol::Transform;
+
+    fn node(id: NodeId, x: f32) -> Node {
+        Node {
+            id,
+            parent: None,
+            world: Transform {
+                t: [x, 0.0, 0.0],
+                ..Transform::IDENTITY
+            },
+            extent: [0.0; 3],
+            mask: u32::MAX,
+        }
+    }
+
+    fn delta(
+        tick: u64,
+        upsert: Vec<Node>,
+        update: Vec<UpdateRow>,
+        remove: Vec<NodeId>,
+    ) -> ServerMsg {
+        ServerMsg::Delta {
+            tick,
+            time: 0,
+            upsert,
+            update,
+            remove,
+        }
+    }
+
+    #[test]
+    fn snapshot_replaces_and_reports_the_difference() {
+        let mut m = Mirror::new();
+        m.apply(ServerMsg::Snapshot {
+            tick: 1,
+            time: 5,
+            nodes: vec![node(1, 0.0), node(2, 0.0)],
+        });
+        let events = m.apply(ServerMsg::Snapshot {
+            tick: 4,
+            time: 9,
+            nodes: vec![node(2, 1.0), node(3, 0.0)],
+        });
+        assert_eq!(
+            events,
+            vec![
+                Event::Left(1),
+                Event::Changed(node(2, 1.0)),
+                Event::Entered(node(3, 0.0)),
+                Event::Snapshot {
+                    tick: 4,
+                    time: 9,
+                    len: 2
+                },
+            ]
+        );
+        assert_eq!(m.to_sorted_vec(), vec![node(2, 1.0), node(3, 0.0)]);
+        assert_eq!((m.tick(), m.time_ms()), (4, 9));
+    }
+
+    #[test]
+    fn delta_upserts_updates_and_removes() {
+        let mut m = Mirror::new();
+        m.apply(ServerMsg::Snapshot {
+            tick: 1,
+            time: 0,
+            nodes: vec![node(1, 0.0), node(2, 0.0)],
+        });
+        let moved = node(1, 7.0).world;
+        let events = m.apply(delta(
+            2,
+            vec![node(3, 1.0)],
+            vec![UpdateRow {
+                id: 1,
+                world: moved,
+            }],
+            vec![2],
+        ));
+        assert_eq!(
+            events,
+            vec![
+                Event::Entered(node(3, 1.0)),
+                Event::Updated {
+                    id: 1,
+                    world: moved
+                },
+                Event::Left(2),
+                Event::Tick { tick: 2, time: 0 },
+            ]
+        );
+        assert_eq!(m.get(1).unwrap().world, moved);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m.inconsistencies(), 0);
+    }
+
+    #[test]
+    fn unknown_nodes_in_update_or_remove_are_inconsistencies() {
+        let mut m = Mirror::new();
+        let ok = m.apply_delta(
+            1,
+            0,
+            vec![],
+            &[UpdateRow {
+                id: 9,
+                world: Transform::IDENTITY,
+            }],
+            &[8],
+            None,
+        );
+        assert!(!ok);
+        assert_eq!(m.inconsistencies(), 2);
+        assert!(m.is_empty());
+    }
+
+    #[test]
+    fn clear_reports_every_node_as_left() {
+        let mut m = Mirror::new();
+        m.apply(ServerMsg::Snapshot {
+            tick: 1,
+            time: 0,
+            nodes: vec![node(2, 0.0), node(1, 0.0)],
+        });
+        let mut events = vec![];
+        m.clear(Some(&mut events));
+        assert_eq!(events, vec![Event::Left(1), Event::Left(2)]);
+        assert!(m.is_empty());
+    }
+}
