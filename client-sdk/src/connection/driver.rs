@@ -69,7 +69,8 @@ impl End {
 
 /// The result of a run of reconnect attempts.
 enum Reconnect {
-    Open(Socket),
+    /// Boxed: a socket is large, and this value is moved once per reconnect.
+    Open(Box<Socket>),
     Stop(StopReason, Option<oneshot::Sender<()>>),
 }
 
@@ -117,7 +118,7 @@ impl Driver {
             }
             self.publish(vec![Event::Disconnected { error }]);
             match self.reconnect(&mut backoff).await {
-                Reconnect::Open(next) => socket = next,
+                Reconnect::Open(next) => socket = *next,
                 Reconnect::Stop(reason, done) => return self.stop(reason, done),
             }
             resumed = true;
@@ -430,7 +431,7 @@ impl Driver {
             )
             .await;
             match attempt {
-                Ok(Ok(socket)) => return Reconnect::Open(socket),
+                Ok(Ok(socket)) => return Reconnect::Open(Box::new(socket)),
                 Ok(Err(e)) => {
                     if let Decision::Stop(reason) = lifecycle::after_failed_attempt(&e) {
                         return Reconnect::Stop(reason, None);
