@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use canopy_protocol::{ClientMsg, ServerMsg};
-use futures_util::stream::{SplitSink, SplitStream};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
+use futures_util::stream::SplitStream;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::{Instant, MissedTickBehavior};
 use tokio_tungstenite::tungstenite::Message;
@@ -30,7 +30,7 @@ use super::command::Command;
 use super::lifecycle::{self, ConnState, Decision, StopReason};
 use super::options::ConnectOptions;
 use super::pending::{Pending, SnapshotWaiter};
-use super::socket::{self, Socket};
+use super::socket::{self, Socket, Writer};
 use crate::backoff::BackoffState;
 use crate::endpoint::Endpoint;
 use crate::error::ClientError;
@@ -38,7 +38,6 @@ use crate::events::{Event, Frame};
 use crate::query::AnswerKind;
 use crate::scope::Scope;
 
-type Sink = SplitSink<Socket, Message>;
 type Stream = SplitStream<Socket>;
 
 /// How long a closing handshake may take before the socket is simply dropped.
@@ -154,7 +153,8 @@ impl Driver {
 
     /// Serves one open socket until it ends.
     async fn serve(&mut self, socket: Socket, resumed: bool, backoff: &mut BackoffState) -> End {
-        let (mut sink, mut stream) = socket.split();
+        let (sink, mut stream) = socket.split();
+        let mut writer = Writer::spawn(sink);
         let opened = Instant::now();
         self.state.send_replace(ConnState::Connected);
         if resumed {
@@ -162,7 +162,7 @@ impl Driver {
         }
         if let Some(scope) = self.scope {
             self.pending.add_subscribe(SnapshotWaiter::Resync);
-            if let Err(e) = self.send(&mut sink, &scope.message()).await {
+            if let Err(e) = self.send(&writer, &scope.message()) {
                 return End::lost(e);
             }
         }
@@ -174,13 +174,18 @@ impl Driver {
         loop {
             tokio::select! {
                 command = self.commands.recv() => match command {
-                    None => return close(sink, stream, None).await,
-                    Some(Command::Close { done }) => return close(sink, stream, Some(done)).await,
+                    None => return close(writer, stream, None).await,
+                    Some(Command::Close { done }) => return close(writer, stream, Some(done)).await,
                     Some(command) => {
-                        if let Err(e) = self.command(command, &mut sink).await {
+                        if let Err(e) = self.command(command, &writer) {
                             return End::lost(e);
                         }
                     }
+                },
+                error = writer.stopped() => return End::Lost {
+                    error,
+                    closed: closed_reason,
+                    code: None,
                 },
                 frame = stream.next() => {
                     last_heard = Instant::now();
@@ -198,8 +203,8 @@ impl Driver {
                         Some(Ok(frame)) => frame,
                     };
                     if let Message::Close(close_frame) = &frame {
-                        // Let tungstenite send its reply to the close, within a bound.
-                        let _ = tokio::time::timeout(CLOSE_GRACE, sink.close()).await;
+                        // Let the writer send tungstenite's reply to the close.
+                        writer.finish(CLOSE_GRACE).await;
                         let code = close_frame.as_ref().map(|f| u16::from(f.code));
                         return End::Lost {
                             error: format!(
@@ -210,29 +215,29 @@ impl Driver {
                             code,
                         };
                     }
-                    match socket::decode(&frame) {
-                        None => {}
-                        Some(Ok(ServerMsg::Closed { reason })) => closed_reason = Some(reason),
-                        Some(Ok(msg)) => {
-                            if let Err(e) = self.message(msg, &mut sink, backoff).await {
-                                return End::lost(e);
-                            }
+                    let outcome = match socket::decode(&frame) {
+                        None => Ok(()),
+                        Some(Ok(ServerMsg::Closed { reason })) => {
+                            closed_reason = Some(reason);
+                            Ok(())
                         }
+                        Some(Ok(msg)) => self.message(msg, &writer, backoff),
                         Some(Err(e)) => {
                             // A frame that cannot be read may have been a delta, so the
                             // copy can no longer be trusted: ask for a fresh snapshot.
                             tracing::warn!(room = %self.room, error = %e, "undecodable frame");
-                            if let Err(e) = self.resync(&mut sink).await {
-                                return End::lost(e);
-                            }
+                            self.resync(&writer)
                         }
+                    };
+                    if let Err(e) = outcome {
+                        return End::lost(e);
                     }
                 },
                 _ = keepalive.tick() => {
                     if last_heard.elapsed() >= period * 3 {
                         return End::lost(format!("nothing heard from the server for {:?}", period * 3));
                     }
-                    if let Err(e) = sink.send(Message::Ping(Default::default())).await {
+                    if let Err(e) = writer.send(Message::Ping(Default::default())) {
                         return End::lost(e);
                     }
                 },
@@ -243,38 +248,42 @@ impl Driver {
         }
     }
 
-    async fn send(&self, sink: &mut Sink, msg: &ClientMsg) -> Result<(), ClientError> {
-        sink.send(socket::encode(msg, self.options.format)).await?;
-        Ok(())
+    fn send(&self, writer: &Writer, msg: &ClientMsg) -> Result<(), ClientError> {
+        writer.send(socket::encode(msg, self.options.format))
     }
 
     /// Sends a caller's request. The request is registered before it is sent, so a send
     /// that fails leaves it for `fail_all` to answer.
-    async fn command(&mut self, command: Command, sink: &mut Sink) -> Result<(), ClientError> {
+    fn command(&mut self, command: Command, writer: &Writer) -> Result<(), ClientError> {
         match command {
             Command::Subscribe { scope, reply } => {
                 self.set_scope(Some(scope));
                 self.pending.add_subscribe(SnapshotWaiter::Caller(reply));
-                self.send(sink, &scope.message()).await
+                self.send(writer, &scope.message())
             }
             Command::Unsubscribe { reply } => {
                 self.unsubscribe_locally();
                 let _ = reply.send(Ok(()));
-                self.send(sink, &ClientMsg::Unsubscribe).await
+                self.send(writer, &ClientMsg::Unsubscribe)
             }
             Command::Edits { ops, reply } => {
                 let seq = self.pending.add_edits(reply);
-                self.send(sink, &ClientMsg::Edits { seq, ops }).await
+                self.send(writer, &ClientMsg::Edits { seq, ops })
             }
             Command::Query { query, reply } => {
                 let id = self.pending.add_query(AnswerKind::of(&query), reply);
-                self.send(sink, &ClientMsg::Query { id, query }).await
+                self.send(writer, &ClientMsg::Query { id, query })
             }
             Command::Ping { reply } => {
                 let nonce = self.pending.add_ping(reply);
-                self.send(sink, &ClientMsg::Ping { nonce }).await
+                self.send(writer, &ClientMsg::Ping { nonce })
             }
-            Command::Close { .. } => unreachable!("the serve loop handles Close"),
+            Command::Close { done } => {
+                // The serve loop takes Close before calling here; answering keeps the
+                // "every command is answered" invariant even so.
+                let _ = done.send(());
+                Ok(())
+            }
         }
     }
 
@@ -294,7 +303,7 @@ impl Driver {
 
     /// Resubscribes with the current scope to get a fresh snapshot, unless one is
     /// already on its way.
-    async fn resync(&mut self, sink: &mut Sink) -> Result<(), ClientError> {
+    fn resync(&mut self, writer: &Writer) -> Result<(), ClientError> {
         let Some(scope) = self.scope else {
             return Ok(());
         };
@@ -302,14 +311,14 @@ impl Driver {
             return Ok(());
         }
         self.pending.add_subscribe(SnapshotWaiter::Resync);
-        self.send(sink, &scope.message()).await
+        self.send(writer, &scope.message())
     }
 
     /// Handles one server message other than `closed`.
-    async fn message(
+    fn message(
         &mut self,
         msg: ServerMsg,
-        sink: &mut Sink,
+        writer: &Writer,
         backoff: &mut BackoffState,
     ) -> Result<(), ClientError> {
         match msg {
@@ -360,7 +369,7 @@ impl Driver {
                 self.publish(events);
                 if !consistent {
                     tracing::warn!(room = %self.room, tick, "delta names nodes the mirror lacks; resynchronising");
-                    self.resync(sink).await?;
+                    self.resync(writer)?;
                 }
             }
             ServerMsg::Ack { seq, tick, ids } => self.pending.ack(seq, tick, ids),
@@ -467,23 +476,27 @@ impl Driver {
             Command::Ping { reply } => {
                 let _ = reply.send(Err(ClientError::Disconnected));
             }
-            Command::Close { .. } => unreachable!("the reconnect loop handles Close"),
+            Command::Close { done } => {
+                // The reconnect loop takes Close before calling here; see `command`.
+                let _ = done.send(());
+            }
         }
     }
 }
 
 /// Closes the socket on the caller's behalf: a close frame, then the server's reply,
 /// within a bound.
-async fn close(mut sink: Sink, mut stream: Stream, done: Option<oneshot::Sender<()>>) -> End {
+async fn close(writer: Writer, mut stream: Stream, done: Option<oneshot::Sender<()>>) -> End {
     let frame = CloseFrame {
         code: CloseCode::Normal,
         reason: "client closed".into(),
     };
-    let _ = tokio::time::timeout(CLOSE_GRACE, async {
-        if sink.send(Message::Close(Some(frame))).await.is_ok() {
+    if writer.send(Message::Close(Some(frame))).is_ok() {
+        writer.finish(CLOSE_GRACE).await;
+        let _ = tokio::time::timeout(CLOSE_GRACE, async {
             while let Some(Ok(_)) = stream.next().await {}
-        }
-    })
-    .await;
+        })
+        .await;
+    }
     End::ByClient(done)
 }

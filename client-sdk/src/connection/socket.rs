@@ -1,20 +1,28 @@
 //! The WebSocket transport of a connection: opening the socket (turning a refused
-//! handshake into the contract's typed error) and converting messages to and from
-//! frames in the connection's format.
+//! handshake into the contract's typed error), converting messages to and from frames
+//! in the connection's format, and the [`Writer`] task that owns the sending half.
 //!
-//! Invariant: JSON messages travel as text frames and bincode messages as binary
+//! Invariants: JSON messages travel as text frames and bincode messages as binary
 //! frames, as the contract requires; an incoming frame is decoded by its own kind, so
-//! the client reads whatever the server sends.
+//! the client reads whatever the server sends. Writes happen on their own task, so a
+//! slow or blocked write never stops the driver from reading (a client that stopped
+//! reading while its write waited for a server that waits for its reads would hang).
+
+use std::time::Duration;
 
 use canopy_protocol::codec::{self, DecodeError};
 use canopy_protocol::{ClientMsg, Format, ServerMsg};
+use futures_util::SinkExt;
+use futures_util::stream::SplitSink;
 use reqwest::Url;
 use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite};
 
-use crate::error::Result;
+use crate::error::{ClientError, Result};
 use crate::http::error_from_body;
 
 /// An open WebSocket.
@@ -34,6 +42,76 @@ pub(crate) async fn open(url: &Url, max_message_bytes: usize) -> Result<Socket> 
             Err(error_from_body(status, body))
         }
         Err(e) => Err(e.into()),
+    }
+}
+
+/// The sending half of an open socket, drained by its own task.
+pub(crate) struct Writer {
+    queue: mpsc::UnboundedSender<Message>,
+    task: Option<JoinHandle<Result<(), tungstenite::Error>>>,
+}
+
+impl Writer {
+    /// Starts the task that writes queued frames to `sink`, flushing after each burst.
+    pub(crate) fn spawn(mut sink: SplitSink<Socket, Message>) -> Self {
+        let (queue, mut frames) = mpsc::unbounded_channel::<Message>();
+        let task = tokio::spawn(async move {
+            while let Some(frame) = frames.recv().await {
+                sink.feed(frame).await?;
+                while let Ok(frame) = frames.try_recv() {
+                    sink.feed(frame).await?;
+                }
+                sink.flush().await?;
+            }
+            // The driver is done with this socket: finish the closing handshake (or send
+            // the reply to the server's close, which tungstenite queued).
+            sink.close().await
+        });
+        Writer {
+            queue,
+            task: Some(task),
+        }
+    }
+
+    /// Queues a frame. Fails only when the writer has already stopped.
+    pub(crate) fn send(&self, frame: Message) -> Result<()> {
+        self.queue
+            .send(frame)
+            .map_err(|_| ClientError::Disconnected)
+    }
+
+    /// Completes when the writer stops by itself, which means a write failed; returns
+    /// why. Pending forever once taken.
+    pub(crate) async fn stopped(&mut self) -> String {
+        let Some(task) = self.task.as_mut() else {
+            return std::future::pending().await;
+        };
+        let outcome = task.await;
+        self.task = None;
+        match outcome {
+            Ok(Ok(())) => "the writer stopped".to_string(),
+            Ok(Err(e)) => e.to_string(),
+            Err(e) => format!("the writer task failed: {e}"),
+        }
+    }
+
+    /// Lets queued frames (a close frame, say) go out within `grace`, then stops.
+    pub(crate) async fn finish(mut self, grace: Duration) {
+        let Some(mut task) = self.task.take() else {
+            return;
+        };
+        drop(self);
+        if tokio::time::timeout(grace, &mut task).await.is_err() {
+            task.abort();
+        }
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
     }
 }
 
