@@ -77,6 +77,20 @@ pub enum DecodeError {
     TrailingBytes(usize),
 }
 
+impl DecodeError {
+    /// The contract's code for this failure: a JSON number too large for its type (an
+    /// `f32` beyond its range reads as infinite) is `invalid_value`, like any other
+    /// non-finite number; everything else is `bad_request`.
+    pub fn code(&self) -> crate::error::ErrorCode {
+        match self {
+            DecodeError::Json(e) if e.to_string().starts_with("number out of range") => {
+                crate::error::ErrorCode::InvalidValue
+            }
+            _ => crate::error::ErrorCode::BadRequest,
+        }
+    }
+}
+
 fn bincode_config() -> impl bincode::config::Config {
     bincode::config::standard().with_limit::<MAX_DECODE_BYTES>()
 }

@@ -71,6 +71,11 @@ pub struct RoomDetail {
     pub pending_batches: u64,
     /// Octree cells in use.
     pub octree_cells: u64,
+    /// The largest number of per-node entries merged for one slow subscriber and not yet
+    /// sent, over the room's life (bounded by the nodes in that subscriber's scope).
+    pub pending_merge_entries_peak: u64,
+    /// Frames sent to slow subscribers that merged several ticks.
+    pub merged_frames: u64,
 }
 
 /// `200` answer to `POST /rooms/{room}/edits`: the tick that applied the batch and the id

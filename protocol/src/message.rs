@@ -32,10 +32,18 @@ pub enum ClientMsg {
     },
     Unsubscribe,
     /// An edit batch, answered by `ack` or `error` with the same `seq`.
-    Edits { seq: u64, ops: Vec<Op> },
+    Edits {
+        seq: u64,
+        ops: Vec<Op>,
+    },
     /// A query, answered by `query_result` (or `error`) with the same `id`.
-    Query { id: u64, query: Query },
-    Ping { nonce: u64 },
+    Query {
+        id: u64,
+        query: Query,
+    },
+    Ping {
+        nonce: u64,
+    },
 }
 
 /// Server to client.
@@ -87,5 +95,7 @@ pub enum ServerMsg {
         tick: u64,
     },
     /// Sent before the server closes the connection on purpose.
-    Closed { reason: String },
+    Closed {
+        reason: String,
+    },
 }

@@ -88,8 +88,8 @@ mod tests {
 
     #[test]
     fn add_defaults_fill_in() {
-        let b: Batch = serde_json::from_str(r#"{"ops":[{"op":"add","local":{"t":[1,2,3]}}]}"#)
-            .unwrap();
+        let b: Batch =
+            serde_json::from_str(r#"{"ops":[{"op":"add","local":{"t":[1,2,3]}}]}"#).unwrap();
         assert_eq!(
             b.ops[0],
             Op::Add {
@@ -109,7 +109,13 @@ mod tests {
     fn set_parent_requires_parent_but_accepts_null() {
         assert!(serde_json::from_str::<Op>(r#"{"op":"set_parent","node":1}"#).is_err());
         let op: Op = serde_json::from_str(r#"{"op":"set_parent","node":1,"parent":null}"#).unwrap();
-        assert_eq!(op, Op::SetParent { node: 1, parent: None });
+        assert_eq!(
+            op,
+            Op::SetParent {
+                node: 1,
+                parent: None
+            }
+        );
     }
 
     #[test]

@@ -1,5 +1,26 @@
-//! The Canopy server as a library: the scene core ([`scene`], [`octree`]) and, around it,
-//! rooms, HTTP and WebSocket endpoints.
+//! The Canopy server as a library.
+//!
+//! * Scene core, no networking: [`scene`] (the transform hierarchy), [`octree`] (the
+//!   spatial index).
+//! * Rooms: [`room`] (synchronous state and tick), [`ticker`] (the async loop that drives
+//!   a room), [`registry`] (the rooms of a server and the shared application state).
+//! * Edges: [`http`] (the HTTP API and `app()`), [`ws`] (WebSocket connections),
+//!   [`server`] (`run(listener, state, shutdown)`), [`metrics`], [`config`], [`demo`].
+//!
+//! See ARCHITECTURE.md at the repository root for the data flow of a tick.
 
+pub mod config;
+pub mod demo;
+pub mod http;
+pub mod metrics;
 pub mod octree;
+pub mod registry;
+pub mod room;
 pub mod scene;
+pub mod server;
+pub mod ticker;
+pub mod ws;
+
+pub use http::app;
+pub use registry::AppState;
+pub use server::run;

@@ -1,1 +1,30 @@
-fn main() {}
+//! The `canopy` binary: parses flags, sets up logging, optionally seeds the demo room,
+//! and serves until SIGINT or SIGTERM.
+
+use anyhow::Context;
+use canopy_server::config::ServerConfig;
+use canopy_server::registry::AppState;
+use clap::Parser;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("CANOPY_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let config = ServerConfig::parse();
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .with_context(|| format!("binding {}", config.addr))?;
+    let addr = listener.local_addr()?;
+    let state = AppState::new(config.clone());
+    if config.demo {
+        let nodes = canopy_server::demo::create(&state).context("creating the demo room")?;
+        tracing::info!(nodes, "demo room `demo` is running");
+    }
+    tracing::info!(%addr, "canopy listening (the server runs open: no admin token)");
+    canopy_server::server::run(listener, state, canopy_server::server::shutdown_signal()).await?;
+    Ok(())
+}

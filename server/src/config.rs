@@ -1,0 +1,117 @@
+//! Every knob of the server, as command-line flags with `CANOPY_*` environment
+//! equivalents. The defaults follow the contract's limits (at least 65,536 ops and
+//! 8 MiB per batch accepted; nothing over 16 MiB).
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use crate::octree::OctreeConfig;
+use crate::room::RoomConfig;
+use crate::scene::HierarchyLimits;
+
+/// The server's configuration.
+#[derive(Debug, Clone, clap::Parser)]
+#[command(name = "canopy", version, about = "Canopy scene-state server")]
+pub struct ServerConfig {
+    /// Address to listen on.
+    #[arg(long, env = "CANOPY_ADDR", default_value = "127.0.0.1:7878")]
+    pub addr: SocketAddr,
+
+    /// Default tick rate of new rooms (1 to 240).
+    #[arg(long, env = "CANOPY_TICK_HZ", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
+    pub tick_hz: u32,
+
+    /// Start a room `demo` with a few thousand animated nodes.
+    #[arg(long, env = "CANOPY_DEMO")]
+    pub demo: bool,
+
+    /// Largest HTTP request body, in bytes; larger bodies answer `413 too_large`.
+    #[arg(long, env = "CANOPY_MAX_BODY_BYTES", default_value_t = 16 * 1024 * 1024)]
+    pub max_body_bytes: usize,
+
+    /// Largest WebSocket message, in bytes; a larger one closes the socket with 1009.
+    #[arg(long, env = "CANOPY_MAX_WS_MESSAGE_BYTES", default_value_t = 16 * 1024 * 1024)]
+    pub max_ws_message_bytes: usize,
+
+    /// Most ops in one edit batch; larger batches answer `too_large`.
+    #[arg(long, env = "CANOPY_MAX_OPS_PER_BATCH", default_value_t = 262_144)]
+    pub max_ops_per_batch: usize,
+
+    /// Most live nodes in one room; a batch that would exceed it answers `too_large`.
+    #[arg(long, env = "CANOPY_MAX_NODES_PER_ROOM", default_value_t = 4_000_000)]
+    pub max_nodes_per_room: usize,
+
+    /// Deepest hierarchy (a root has depth 1); deeper answers `too_large`.
+    #[arg(long, env = "CANOPY_MAX_DEPTH", default_value_t = 1024)]
+    pub max_depth: usize,
+
+    /// Most rooms on the server; more answer `overloaded`.
+    #[arg(long, env = "CANOPY_MAX_ROOMS", default_value_t = 1024)]
+    pub max_rooms: usize,
+
+    /// Most subscribers of one room; more answer `overloaded`.
+    #[arg(long, env = "CANOPY_MAX_SUBSCRIBERS", default_value_t = 10_000)]
+    pub max_subscribers_per_room: usize,
+
+    /// Edit batches that may wait for a room's next tick; more answer `503 overloaded`
+    /// at once.
+    #[arg(long, env = "CANOPY_MAX_PENDING_BATCHES", default_value_t = 4096)]
+    pub max_pending_batches: usize,
+
+    /// Delta frames that may wait for a slow WebSocket reader before the server merges
+    /// its changes (latest value per node) into one frame.
+    #[arg(long, env = "CANOPY_WS_QUEUE_FRAMES", default_value_t = 8)]
+    pub ws_queue_frames: usize,
+
+    /// A WebSocket client whose socket accepts nothing for this many seconds is
+    /// disconnected (close code 4000: resubscribe).
+    #[arg(long, env = "CANOPY_WS_WRITE_DEADLINE_SECS", default_value_t = 30)]
+    pub ws_write_deadline_secs: u64,
+
+    /// Seconds the server waits for connections and rooms to finish on shutdown.
+    #[arg(long, env = "CANOPY_SHUTDOWN_GRACE_SECS", default_value_t = 5)]
+    pub shutdown_grace_secs: u64,
+
+    /// Octree leaf capacity (objects per cell before it splits).
+    #[arg(long, env = "CANOPY_OCTREE_LEAF_CAPACITY", default_value_t = 16)]
+    pub octree_leaf_capacity: usize,
+
+    /// Octree looseness (cell bounds are this many times the cell size).
+    #[arg(long, env = "CANOPY_OCTREE_LOOSENESS", default_value_t = 2.0)]
+    pub octree_looseness: f32,
+
+    /// Octree maximum depth.
+    #[arg(long, env = "CANOPY_OCTREE_MAX_DEPTH", default_value_t = 12)]
+    pub octree_max_depth: u32,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        <Self as clap::Parser>::parse_from(["canopy"])
+    }
+}
+
+impl ServerConfig {
+    /// The per-room settings derived from the server's flags.
+    pub fn room_config(&self) -> RoomConfig {
+        RoomConfig {
+            max_pending_batches: self.max_pending_batches,
+            max_subscribers: self.max_subscribers_per_room,
+            outbox_frames: self.ws_queue_frames,
+            hierarchy: HierarchyLimits {
+                max_nodes: self.max_nodes_per_room,
+                max_depth: self.max_depth,
+            },
+            octree: OctreeConfig {
+                looseness: self.octree_looseness,
+                leaf_capacity: self.octree_leaf_capacity,
+                max_depth: self.octree_max_depth,
+                ..OctreeConfig::default()
+            },
+        }
+    }
+
+    pub fn ws_write_deadline(&self) -> Duration {
+        Duration::from_secs(self.ws_write_deadline_secs.max(1))
+    }
+}

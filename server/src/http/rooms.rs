@@ -1,0 +1,104 @@
+//! `POST /rooms`, `GET /rooms`, `GET /rooms/{room}` and `DELETE /rooms/{room}`.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use canopy_protocol::http::{CreateRoom, RoomCreated, RoomDetail, RoomList, RoomSummary};
+
+use super::body::JsonBody;
+use super::error::ApiError;
+use crate::registry::AppState;
+
+/// Creates a room; without an id the server picks one (`room-N`).
+#[utoipa::path(post, path = "/rooms", request_body(content = CreateRoom, description = "Both fields optional"),
+    responses(
+        (status = 201, description = "Created", body = RoomCreated),
+        (status = 400, description = "Malformed body or room id", body = canopy_protocol::ErrorBody),
+        (status = 409, description = "room_exists", body = canopy_protocol::ErrorBody),
+        (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
+        (status = 503, description = "overloaded: too many rooms", body = canopy_protocol::ErrorBody),
+    ))]
+pub async fn create_room(
+    State(app): State<AppState>,
+    JsonBody(body): JsonBody<CreateRoom>,
+) -> Result<(StatusCode, Json<RoomCreated>), ApiError> {
+    let room = app.create_room(body.id, body.tick_hz)?;
+    tracing::info!(room = %room.id, tick_hz = room.tick_hz, "room created");
+    Ok((
+        StatusCode::CREATED,
+        Json(RoomCreated {
+            id: room.id.clone(),
+            tick_hz: room.tick_hz,
+            editor_token: None,
+            viewer_token: None,
+        }),
+    ))
+}
+
+/// Every room with its tick, node and subscriber counts.
+#[utoipa::path(get, path = "/rooms", responses((status = 200, description = "The rooms", body = RoomList)))]
+pub async fn list_rooms(State(app): State<AppState>) -> Json<RoomList> {
+    let mut rooms: Vec<RoomSummary> = app
+        .rooms
+        .iter()
+        .map(|r| {
+            let s = r.stats.view();
+            RoomSummary {
+                id: r.id.clone(),
+                tick: s.tick,
+                nodes: s.nodes,
+                subscribers: s.subscribers,
+                tick_hz: r.tick_hz,
+            }
+        })
+        .collect();
+    rooms.sort_by(|a, b| a.id.cmp(&b.id));
+    Json(RoomList { rooms })
+}
+
+/// One room's summary and statistics.
+#[utoipa::path(get, path = "/rooms/{room}", params(("room" = String, Path, description = "Room id")),
+    responses(
+        (status = 200, description = "The room", body = RoomDetail),
+        (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
+    ))]
+pub async fn get_room(
+    State(app): State<AppState>,
+    Path(room): Path<String>,
+) -> Result<Json<RoomDetail>, ApiError> {
+    let r = app.room(&room)?;
+    let s = r.stats.view();
+    let octree_cells = r.scene.read().octree.cell_count() as u64;
+    Ok(Json(RoomDetail {
+        id: r.id.clone(),
+        tick: s.tick,
+        nodes: s.nodes,
+        subscribers: s.subscribers,
+        tick_hz: r.tick_hz,
+        tick_ms: s.tick_ms,
+        tick_ms_max: s.tick_ms_max,
+        slow_ticks: s.slow_ticks,
+        recomputed_last_tick: s.recomputed_last_tick,
+        batches_applied: s.batches_applied,
+        batches_rejected: s.batches_rejected,
+        pending_batches: r.pending_batches() as u64,
+        octree_cells,
+        pending_merge_entries_peak: s.pending_merge_entries_peak,
+        merged_frames: s.merged_frames,
+    }))
+}
+
+/// Deletes a room; its subscribers get `closed`.
+#[utoipa::path(delete, path = "/rooms/{room}", params(("room" = String, Path, description = "Room id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
+    ))]
+pub async fn delete_room(
+    State(app): State<AppState>,
+    Path(room): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    app.delete_room(&room)?;
+    tracing::info!(%room, "room deleted");
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,147 @@
+//! The server's Prometheus metrics, rendered as text by `GET /metrics`.
+//!
+//! Labels never carry client-chosen strings (room ids, tokens), so the number of series
+//! stays bounded whatever clients do.
+
+use prometheus::{
+    Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
+    TextEncoder,
+};
+
+use canopy_protocol::ErrorCode;
+
+/// Every metric the server exports.
+#[derive(Debug, Clone)]
+pub struct Metrics {
+    registry: Registry,
+    pub tick_seconds: Histogram,
+    pub slow_ticks: IntCounter,
+    pub nodes_recomputed: IntCounter,
+    pub delta_frames_sent: IntCounter,
+    pub delta_bytes_sent: IntCounter,
+    pub bytes_sent: IntCounter,
+    pub merged_frames: IntCounter,
+    pub subscribers: IntGauge,
+    pub connections: IntGauge,
+    pub rooms: IntGauge,
+    pub batches_applied: IntCounter,
+    pub batches_rejected: IntCounterVec,
+    pub queries: IntCounterVec,
+    pub process_rss_bytes: IntGauge,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    pub fn new() -> Self {
+        let registry = Registry::new();
+        let tick_seconds = Histogram::with_opts(
+            HistogramOpts::new("canopy_tick_duration_seconds", "Duration of one room tick")
+                .buckets(vec![
+                    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                    0.25, 1.0,
+                ]),
+        )
+        .expect("valid histogram");
+        let counter = |name: &str, help: &str| IntCounter::new(name, help).expect("valid counter");
+        let gauge = |name: &str, help: &str| IntGauge::new(name, help).expect("valid gauge");
+        let m = Self {
+            tick_seconds,
+            slow_ticks: counter(
+                "canopy_slow_ticks_total",
+                "Ticks that took longer than their period",
+            ),
+            nodes_recomputed: counter(
+                "canopy_nodes_recomputed_total",
+                "World transforms recomputed by ticks",
+            ),
+            delta_frames_sent: counter(
+                "canopy_delta_frames_sent_total",
+                "Delta frames written to WebSocket subscribers",
+            ),
+            delta_bytes_sent: counter(
+                "canopy_delta_bytes_sent_total",
+                "Bytes of delta frames written to WebSocket subscribers",
+            ),
+            bytes_sent: counter(
+                "canopy_ws_bytes_sent_total",
+                "Bytes of every message written to WebSocket clients",
+            ),
+            merged_frames: counter(
+                "canopy_merged_frames_total",
+                "Frames that merged several ticks for a slow subscriber",
+            ),
+            subscribers: gauge("canopy_subscribers", "Subscribed WebSocket connections"),
+            connections: gauge("canopy_ws_connections", "Open WebSocket connections"),
+            rooms: gauge("canopy_rooms", "Rooms"),
+            batches_applied: counter("canopy_batches_applied_total", "Edit batches applied"),
+            batches_rejected: IntCounterVec::new(
+                Opts::new(
+                    "canopy_batches_rejected_total",
+                    "Edit batches rejected, by code",
+                ),
+                &["code"],
+            )
+            .expect("valid counter"),
+            queries: IntCounterVec::new(
+                Opts::new("canopy_queries_total", "Spatial queries answered, by kind"),
+                &["kind"],
+            )
+            .expect("valid counter"),
+            process_rss_bytes: gauge(
+                "canopy_process_resident_memory_bytes",
+                "Resident memory of the server process",
+            ),
+            registry,
+        };
+        let r = &m.registry;
+        r.register(Box::new(m.tick_seconds.clone())).ok();
+        r.register(Box::new(m.slow_ticks.clone())).ok();
+        r.register(Box::new(m.nodes_recomputed.clone())).ok();
+        r.register(Box::new(m.delta_frames_sent.clone())).ok();
+        r.register(Box::new(m.delta_bytes_sent.clone())).ok();
+        r.register(Box::new(m.bytes_sent.clone())).ok();
+        r.register(Box::new(m.merged_frames.clone())).ok();
+        r.register(Box::new(m.subscribers.clone())).ok();
+        r.register(Box::new(m.connections.clone())).ok();
+        r.register(Box::new(m.rooms.clone())).ok();
+        r.register(Box::new(m.batches_applied.clone())).ok();
+        r.register(Box::new(m.batches_rejected.clone())).ok();
+        r.register(Box::new(m.queries.clone())).ok();
+        r.register(Box::new(m.process_rss_bytes.clone())).ok();
+        for code in ErrorCode::ALL {
+            m.batches_rejected.with_label_values(&[code.as_str()]);
+        }
+        m
+    }
+
+    /// Counts a rejected batch under its code.
+    pub fn rejected(&self, code: ErrorCode) {
+        self.batches_rejected
+            .with_label_values(&[code.as_str()])
+            .inc();
+    }
+
+    /// The Prometheus text exposition of every metric.
+    pub fn render(&self) -> String {
+        self.process_rss_bytes.set(resident_memory_bytes() as i64);
+        let mut buf = Vec::new();
+        TextEncoder::new()
+            .encode(&self.registry.gather(), &mut buf)
+            .expect("text encoding into a Vec cannot fail");
+        String::from_utf8(buf).expect("Prometheus text is UTF-8")
+    }
+}
+
+/// The process's resident set size, from `/proc/self/statm` (0 where there is no
+/// procfs).
+pub fn resident_memory_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
+}

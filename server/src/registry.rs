@@ -1,0 +1,168 @@
+//! The server's rooms: creation (which starts the room's tick task), lookup and
+//! deletion, and the state every HTTP and WebSocket handler shares.
+//!
+//! Invariant: a room is in the map exactly while its task runs; deleting it removes it
+//! from the map first, so no new request reaches it, then tells its task to close.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use canopy_protocol::ErrorCode;
+use dashmap::DashMap;
+use dashmap::mapref::entry::Entry;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::config::ServerConfig;
+use crate::metrics::Metrics;
+use crate::room::{Room, RoomCommand, RoomShared};
+
+/// Why a room could not be created, found or deleted.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RegistryError {
+    #[error("room id {0:?} is not 1 to 64 characters of [A-Za-z0-9_-]")]
+    BadRoomId(String),
+    #[error("tick_hz must be 1 to 240, got {0}")]
+    BadTickHz(u32),
+    #[error("room {0} already exists")]
+    RoomExists(String),
+    #[error("no room {0}")]
+    UnknownRoom(String),
+    #[error("the server has {0} rooms, the limit")]
+    TooManyRooms(usize),
+    #[error("the server is shutting down")]
+    ShuttingDown,
+}
+
+impl RegistryError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            RegistryError::BadRoomId(_) => ErrorCode::BadRequest,
+            RegistryError::BadTickHz(_) => ErrorCode::InvalidValue,
+            RegistryError::RoomExists(_) => ErrorCode::RoomExists,
+            RegistryError::UnknownRoom(_) => ErrorCode::UnknownRoom,
+            RegistryError::TooManyRooms(_) | RegistryError::ShuttingDown => ErrorCode::Overloaded,
+        }
+    }
+}
+
+/// A room id is 1 to 64 characters of `[A-Za-z0-9_-]`.
+pub fn valid_room_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// Shared by every handler: the rooms, the configuration, metrics and shutdown.
+#[derive(Debug)]
+pub struct Inner {
+    pub config: ServerConfig,
+    pub rooms: DashMap<String, Arc<RoomShared>>,
+    pub metrics: Arc<Metrics>,
+    /// Cancelled when the server begins to shut down.
+    pub shutdown: CancellationToken,
+    /// Room tasks and WebSocket connections, awaited on shutdown.
+    pub tasks: TaskTracker,
+    pub ready: AtomicBool,
+    next_conn: AtomicU64,
+    next_room: AtomicU64,
+}
+
+/// The application state, cheap to clone.
+#[derive(Debug, Clone)]
+pub struct AppState(pub Arc<Inner>);
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl AppState {
+    pub fn new(config: ServerConfig) -> Self {
+        AppState(Arc::new(Inner {
+            config,
+            rooms: DashMap::new(),
+            metrics: Arc::new(Metrics::new()),
+            shutdown: CancellationToken::new(),
+            tasks: TaskTracker::new(),
+            ready: AtomicBool::new(true),
+            next_conn: AtomicU64::new(1),
+            next_room: AtomicU64::new(1),
+        }))
+    }
+
+    /// A fresh connection id.
+    pub fn next_conn_id(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Creates a room and starts its tick task. Must be called inside a Tokio runtime.
+    pub fn create_room(
+        &self,
+        id: Option<String>,
+        tick_hz: Option<u32>,
+    ) -> Result<Arc<RoomShared>, RegistryError> {
+        if self.shutdown.is_cancelled() {
+            return Err(RegistryError::ShuttingDown);
+        }
+        let tick_hz = tick_hz.unwrap_or(self.config.tick_hz);
+        if !(1..=240).contains(&tick_hz) {
+            return Err(RegistryError::BadTickHz(tick_hz));
+        }
+        if let Some(id) = id.as_ref().filter(|id| !valid_room_id(id)) {
+            return Err(RegistryError::BadRoomId(id.clone()));
+        }
+        if self.rooms.len() >= self.config.max_rooms {
+            return Err(RegistryError::TooManyRooms(self.config.max_rooms));
+        }
+        let id = match id {
+            Some(id) => id,
+            None => loop {
+                let candidate = format!("room-{}", self.next_room.fetch_add(1, Ordering::Relaxed));
+                if !self.rooms.contains_key(&candidate) {
+                    break candidate;
+                }
+            },
+        };
+        match self.rooms.entry(id.clone()) {
+            Entry::Occupied(_) => Err(RegistryError::RoomExists(id)),
+            Entry::Vacant(slot) => {
+                let (room, rx) = Room::new(
+                    id,
+                    tick_hz,
+                    self.config.room_config(),
+                    Arc::clone(&self.metrics),
+                );
+                let shared = Arc::clone(room.shared());
+                slot.insert(Arc::clone(&shared));
+                self.metrics.rooms.inc();
+                self.tasks
+                    .spawn(crate::ticker::run_room(room, rx, self.shutdown.clone()));
+                Ok(shared)
+            }
+        }
+    }
+
+    /// The room named `id`.
+    pub fn room(&self, id: &str) -> Result<Arc<RoomShared>, RegistryError> {
+        self.rooms
+            .get(id)
+            .map(|r| Arc::clone(r.value()))
+            .ok_or_else(|| RegistryError::UnknownRoom(id.to_string()))
+    }
+
+    /// Deletes a room: its subscribers get `closed`, its waiting edits an error.
+    pub fn delete_room(&self, id: &str) -> Result<(), RegistryError> {
+        let (_, shared) = self
+            .rooms
+            .remove(id)
+            .ok_or_else(|| RegistryError::UnknownRoom(id.to_string()))?;
+        shared.mark_closed();
+        shared.send(RoomCommand::Delete);
+        self.metrics.rooms.dec();
+        Ok(())
+    }
+}

@@ -1,0 +1,77 @@
+//! One tick's changes, classified once per node, so that every subscriber scope can
+//! turn them into its delta in O(changed) without looking at the room.
+//!
+//! Invariant: each node appears once in `entries`, with the union of what happened to
+//! it this tick; `old_mask` is its mask before the tick (taken from the octree before the
+//! refit), which scopes with a mask need to tell whether a removed or re-layered node
+//! was in scope.
+
+use canopy_protocol::NodeId;
+use rustc_hash::FxHashMap;
+
+use crate::octree::Octree;
+use crate::scene::TickChanges;
+
+pub const ADDED: u8 = 1;
+pub const REMOVED: u8 = 2;
+pub const RESHAPED: u8 = 4;
+pub const REPARENTED: u8 = 8;
+pub const MOVED: u8 = 16;
+
+#[derive(Clone, Copy, Debug)]
+pub struct DiffEntry {
+    pub id: NodeId,
+    pub flags: u8,
+    /// The mask before this tick; meaningless for nodes added this tick.
+    pub old_mask: u32,
+}
+
+/// The classified changes of one tick. The buffers are reused from tick to tick.
+#[derive(Debug, Default)]
+pub struct TickDiff {
+    pub entries: Vec<DiffEntry>,
+    index: FxHashMap<NodeId, u32>,
+}
+
+impl TickDiff {
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Rebuilds the diff from the hierarchy's change set. Must run before the octree is
+    /// refitted, so that the octree still holds every node's previous mask.
+    pub fn rebuild(&mut self, changes: &TickChanges, octree: &Octree) {
+        self.entries.clear();
+        self.index.clear();
+        let old_mask = |id: NodeId| octree.get(id).map_or(0, |b| b.mask);
+        for &id in &changes.removed {
+            self.mark(id, REMOVED, old_mask(id));
+        }
+        for &id in &changes.added {
+            self.mark(id, ADDED, 0);
+        }
+        for &id in &changes.reshaped {
+            self.mark(id, RESHAPED, old_mask(id));
+        }
+        for &id in &changes.reparented {
+            self.mark(id, REPARENTED, old_mask(id));
+        }
+        for &id in &changes.moved {
+            self.mark(id, MOVED, old_mask(id));
+        }
+    }
+
+    fn mark(&mut self, id: NodeId, flag: u8, old_mask: u32) {
+        match self.index.get(&id) {
+            Some(&i) => self.entries[i as usize].flags |= flag,
+            None => {
+                self.index.insert(id, self.entries.len() as u32);
+                self.entries.push(DiffEntry {
+                    id,
+                    flags: flag,
+                    old_mask,
+                });
+            }
+        }
+    }
+}

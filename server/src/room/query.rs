@@ -1,0 +1,159 @@
+//! Spatial queries against one tick's state: validation of what the client sent, then
+//! the octree's answer in the contract's sort order.
+//!
+//! Invariant: a query that fails validation touches nothing; every answer is computed
+//! under one read of the scene, so it names exactly one tick.
+
+use canopy_protocol::query::{NearestQuery, RayQuery, RegionQuery, SphereQuery};
+use canopy_protocol::{NearestHit, NodeId, Query, RayHit};
+use glam::Vec3;
+
+use super::scene_state::SceneState;
+
+/// The most hits a nearest query may ask for; larger `k` is refused as `too_large`.
+pub const MAX_K: u32 = 100_000;
+
+/// Why a query was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum QueryError {
+    /// A non-finite number, an inverted box, a negative radius, a zero direction, `k` 0.
+    #[error("{0}")]
+    InvalidValue(String),
+    #[error("{0}")]
+    TooLarge(String),
+}
+
+/// A query's answer without its tick.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QueryOutput {
+    Nodes(Vec<NodeId>),
+    Ray(Vec<RayHit>),
+    Nearest(Vec<NearestHit>),
+}
+
+fn finite(name: &str, v: &[f32]) -> Result<(), QueryError> {
+    if v.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(QueryError::InvalidValue(format!("{name} must be finite")))
+    }
+}
+
+fn check_box(min: [f32; 3], max: [f32; 3]) -> Result<(), QueryError> {
+    finite("min", &min)?;
+    finite("max", &max)?;
+    for axis in 0..3 {
+        if min[axis] > max[axis] {
+            return Err(QueryError::InvalidValue(format!(
+                "min > max on axis {axis} ({} > {})",
+                min[axis], max[axis]
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a query against the contract's rules.
+pub fn validate(q: &Query) -> Result<(), QueryError> {
+    match q {
+        Query::Region(RegionQuery { min, max, .. }) => check_box(*min, *max),
+        Query::Sphere(SphereQuery { center, radius, .. }) => {
+            finite("center", center)?;
+            finite("radius", &[*radius])?;
+            if *radius < 0.0 {
+                return Err(QueryError::InvalidValue(format!(
+                    "radius must be >= 0, got {radius}"
+                )));
+            }
+            Ok(())
+        }
+        Query::Ray(RayQuery {
+            origin, dir, max_t, ..
+        }) => {
+            finite("origin", origin)?;
+            finite("dir", dir)?;
+            if let Some(m) = max_t {
+                // An infinite max_t is a non-finite number like any other.
+                finite("max_t", &[*m])?;
+            }
+            let d = Vec3::from_array(*dir);
+            if d.length_squared() == 0.0 || !d.normalize().is_finite() {
+                return Err(QueryError::InvalidValue("dir must be non-zero".into()));
+            }
+            Ok(())
+        }
+        Query::Nearest(NearestQuery {
+            point, k, max_dist, ..
+        }) => {
+            finite("point", point)?;
+            if let Some(m) = max_dist {
+                finite("max_dist", &[*m])?;
+            }
+            if *k == 0 {
+                return Err(QueryError::InvalidValue("k must be at least 1".into()));
+            }
+            if *k > MAX_K {
+                return Err(QueryError::TooLarge(format!(
+                    "k is {k}, the limit is {MAX_K}"
+                )));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Answers a validated query.
+pub fn run(scene: &SceneState, q: &Query) -> QueryOutput {
+    let tree = &scene.octree;
+    match q {
+        Query::Region(r) => {
+            let mut out = Vec::new();
+            tree.region(
+                Vec3::from_array(r.min),
+                Vec3::from_array(r.max),
+                r.mask,
+                &mut out,
+            );
+            QueryOutput::Nodes(out)
+        }
+        Query::Sphere(s) => {
+            let mut out = Vec::new();
+            tree.sphere(Vec3::from_array(s.center), s.radius, s.mask, &mut out);
+            QueryOutput::Nodes(out)
+        }
+        Query::Ray(r) => {
+            let origin = Vec3::from_array(r.origin);
+            let dir = Vec3::from_array(r.dir).normalize();
+            let max_t = r.max_t.unwrap_or(f32::INFINITY);
+            let hits = if r.all {
+                let mut out = Vec::new();
+                tree.ray_all(origin, dir, max_t, r.mask, &mut out);
+                out
+            } else {
+                tree.ray_first(origin, dir, max_t, r.mask)
+                    .into_iter()
+                    .collect()
+            };
+            QueryOutput::Ray(
+                hits.into_iter()
+                    .map(|(node, t)| RayHit { node, t })
+                    .collect(),
+            )
+        }
+        Query::Nearest(n) => {
+            let mut out = Vec::new();
+            tree.nearest(
+                Vec3::from_array(n.point),
+                n.k as usize,
+                n.max_dist,
+                n.mask,
+                &mut out,
+            );
+            QueryOutput::Nearest(
+                out.into_iter()
+                    .map(|(node, dist)| NearestHit { node, dist })
+                    .collect(),
+            )
+        }
+    }
+}
