@@ -455,3 +455,18 @@ async fn queries_answer_as_the_contract_says() {
     assert_eq!((st, code(&b)), (404, "unknown_room"));
     s.stop().await;
 }
+
+#[tokio::test]
+async fn the_demo_room_moves_on_its_own() {
+    let s = common::start(common::config()).await;
+    let n = canopy_server::demo::create(&s.state).unwrap();
+    assert!(n > 2000, "a few thousand nodes: {n}");
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let (_, a) = s.req("GET", "/rooms/demo/nodes/100", None).await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let (_, b) = s.req("GET", "/rooms/demo/nodes/100", None).await;
+    assert_ne!(a["world"], b["world"], "the planet orbits");
+    let (_, room) = s.req("GET", "/rooms/demo", None).await;
+    assert_eq!(room["nodes"].as_u64().unwrap() as usize, n);
+    s.stop().await;
+}

@@ -41,6 +41,7 @@ impl Room {
 
         let mut scene = shared.scene.write();
         let tick = scene.tick + 1;
+        let _span = tracing::debug_span!("tick", tick).entered();
         report.tick = tick;
         for p in self.pending.drain(..) {
             shared.pending_batches.fetch_sub(1, Ordering::AcqRel);
