@@ -10,7 +10,7 @@ use std::time::Duration;
 use canopy_client::protocol::query::RegionQuery;
 use canopy_client::{Client, ConnectOptions, Connection, Event, Events, Format, Node, Scope};
 use common::random_edits::RandomEditor;
-use common::{TestServer, add, converge, move_to, server_nodes, wait_for, within};
+use common::{TestServer, add, collect_until, converge, move_to, server_nodes, wait_for, within};
 
 /// A copy of the nodes built from events alone, as a game loop would keep one.
 #[derive(Default)]
@@ -187,6 +187,23 @@ async fn events_alone_rebuild_the_mirror() {
     .await;
 }
 
+/// Reads whole delta frames (up to and including their `Tick`) until the events read
+/// satisfy `done`.
+async fn frames_until(
+    events: &mut Events,
+    what: &str,
+    mut done: impl FnMut(&[Event]) -> bool,
+) -> Vec<Event> {
+    collect_until(events, what, |seen| {
+        matches!(seen.last(), Some(Event::Tick { .. })) && done(seen)
+    })
+    .await
+}
+
+fn node_changes(events: &[Event]) -> usize {
+    events.iter().filter(|e| e.is_node_change()).count()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn region_subscription_reports_entering_and_leaving() {
     within(Duration::from_secs(60), async {
@@ -216,11 +233,12 @@ async fn region_subscription_reports_entering_and_leaving() {
         ])
         .await
         .unwrap();
-        let (entered, _) = wait_for(&mut events, "1 to enter", |e| {
-            matches!(e, Event::Entered(_))
+        let seen = frames_until(&mut events, "1 to enter", |seen| {
+            seen.iter()
+                .any(|e| matches!(e, Event::Entered(n) if n.id == 1))
         })
         .await;
-        assert!(matches!(entered, Event::Entered(n) if n.id == 1));
+        assert_eq!(node_changes(&seen), 1, "{seen:?}");
         assert_eq!(conn.mirror().len(), 1);
 
         // Moving 1 out of the box makes it leave; moving 3 in makes it enter.
@@ -230,38 +248,30 @@ async fn region_subscription_reports_entering_and_leaving() {
         ])
         .await
         .unwrap();
-        let (_, before) = wait_for(&mut events, "the next tick", |e| {
-            matches!(e, Event::Tick { .. })
+        let seen = frames_until(&mut events, "1 to leave and 3 to enter", |seen| {
+            seen.contains(&Event::Left(1))
+                && seen
+                    .iter()
+                    .any(|e| matches!(e, Event::Entered(n) if n.id == 3))
         })
         .await;
-        assert!(before.contains(&Event::Left(1)), "{before:?}");
-        assert!(
-            before
-                .iter()
-                .any(|e| matches!(e, Event::Entered(n) if n.id == 3)),
-            "{before:?}"
-        );
+        assert_eq!(node_changes(&seen), 2, "{seen:?}");
 
         // A child follows its parent: adding 4 under 3 brings it in, and moving 3 away
         // takes both out.
         conn.edit(vec![add(4, Some(3), [0.0, 0.2, 0.0], 0.1, 0b01)])
             .await
             .unwrap();
-        wait_for(
-            &mut events,
-            "4 to enter",
-            |e| matches!(e, Event::Entered(n) if n.id == 4),
-        )
-        .await;
-        conn.edit(vec![move_to(3, [0.0, 50.0, 0.0])]).await.unwrap();
-        let (_, before) = wait_for(&mut events, "the next tick", |e| {
-            matches!(e, Event::Tick { .. })
+        frames_until(&mut events, "4 to enter", |seen| {
+            seen.iter()
+                .any(|e| matches!(e, Event::Entered(n) if n.id == 4))
         })
         .await;
-        assert!(
-            before.contains(&Event::Left(3)) && before.contains(&Event::Left(4)),
-            "{before:?}"
-        );
+        conn.edit(vec![move_to(3, [0.0, 50.0, 0.0])]).await.unwrap();
+        frames_until(&mut events, "3 and 4 to leave", |seen| {
+            seen.contains(&Event::Left(3)) && seen.contains(&Event::Left(4))
+        })
+        .await;
         assert!(conn.mirror().is_empty());
 
         // A layer change brings 2 in, as a whole node.
@@ -272,11 +282,10 @@ async fn region_subscription_reports_entering_and_leaving() {
         }])
         .await
         .unwrap();
-        wait_for(
-            &mut events,
-            "2 to enter",
-            |e| matches!(e, Event::Entered(n) if n.id == 2 && n.mask == 0b11),
-        )
+        frames_until(&mut events, "2 to enter", |seen| {
+            seen.iter()
+                .any(|e| matches!(e, Event::Entered(n) if n.id == 2 && n.mask == 0b11))
+        })
         .await;
 
         // Widening the scope to the whole room replaces the copy through a snapshot.

@@ -307,6 +307,13 @@ async fn a_server_shutdown_reconnects_to_the_next_server() {
         })
         .await;
         assert!(matches!(marker, Event::Resynced { len: 2, .. }));
+        assert!(
+            before.iter().any(|e| matches!(
+                e,
+                Event::Disconnected { error } if error.contains("server shutting down")
+            )),
+            "{before:?}"
+        );
         assert!(before.contains(&Event::Left(1)), "{before:?}");
         assert!(
             before

@@ -165,19 +165,19 @@ async fn forward(mut client: TcpStream, target: SocketAddr, mut frozen: watch::R
     let down = async {
         let mut buf = vec![0u8; 64 * 1024];
         loop {
-            // While frozen, hold the server's bytes back without reading them.
+            let n = match server_read.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => n,
+            };
+            // While frozen, hold the server's bytes back (a read already under way when
+            // the freeze began is held here too).
             while *frozen.borrow_and_update() {
                 if frozen.changed().await.is_err() {
                     return;
                 }
             }
-            match server_read.read(&mut buf).await {
-                Ok(0) | Err(_) => return,
-                Ok(n) => {
-                    if client_write.write_all(&buf[..n]).await.is_err() {
-                        return;
-                    }
-                }
+            if client_write.write_all(&buf[..n]).await.is_err() {
+                return;
             }
         }
     };
@@ -215,6 +215,27 @@ pub async fn wait_for(
         Ok(event) => (event, seen),
         Err(_) => panic!("timed out waiting for {what}"),
     }
+}
+
+/// Reads events until those read so far satisfy `done`, and returns them all.
+pub async fn collect_until(
+    events: &mut Events,
+    what: &str,
+    mut done: impl FnMut(&[Event]) -> bool,
+) -> Vec<Event> {
+    let mut seen = Vec::new();
+    let finished = tokio::time::timeout(PATIENCE, async {
+        while !done(&seen) {
+            match events.next().await {
+                Some(event) => seen.push(event),
+                None => return false,
+            }
+        }
+        true
+    })
+    .await;
+    assert!(finished == Ok(true), "never saw {what}; saw {seen:?}");
+    seen
 }
 
 /// Polls until the mirror of `conn` equals `expected()` (fetched anew each round).
