@@ -72,6 +72,41 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_SHUTDOWN_GRACE_SECS", default_value_t = 5)]
     pub shutdown_grace_secs: u64,
 
+    /// The admin token. With it, every request but `GET /healthz`, `/readyz` and
+    /// `/openapi.json` needs a token, and new rooms get editor and viewer tokens. Without
+    /// it the server runs open (and refuses a non-loopback address unless
+    /// `--insecure-open`).
+    #[arg(long, env = "CANOPY_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<Secret>,
+
+    /// Allow running without an admin token on a non-loopback address.
+    #[arg(long, env = "CANOPY_INSECURE_OPEN")]
+    pub insecure_open: bool,
+
+    /// WebSocket `Origin`s allowed to connect (comma-separated). Empty: any origin.
+    /// Requests without an `Origin` header (non-browser clients) are always allowed.
+    #[arg(long, env = "CANOPY_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+
+    /// Queries per second per caller (its token, else its address), with bursts of twice
+    /// that; more answer `429 rate_limited`. 0 turns the limit off.
+    #[arg(long, env = "CANOPY_QUERY_RATE", default_value_t = 2000)]
+    pub query_rate: u32,
+
+    /// Longest time an HTTP request may take (an edit waits for its tick), in seconds;
+    /// longer answers `503 overloaded`.
+    #[arg(long, env = "CANOPY_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
+    pub request_timeout_secs: u64,
+
+    /// Seconds between WebSocket pings the server sends.
+    #[arg(long, env = "CANOPY_WS_PING_SECS", default_value_t = 15)]
+    pub ws_ping_secs: u64,
+
+    /// A WebSocket connection from which nothing (not even a pong) arrives for this many
+    /// seconds is closed as idle or half-open.
+    #[arg(long, env = "CANOPY_WS_IDLE_SECS", default_value_t = 60)]
+    pub ws_idle_secs: u64,
+
     /// Octree leaf capacity (objects per cell before it splits).
     #[arg(long, env = "CANOPY_OCTREE_LEAF_CAPACITY", default_value_t = 16)]
     pub octree_leaf_capacity: usize,
@@ -83,6 +118,26 @@ pub struct ServerConfig {
     /// Octree maximum depth.
     #[arg(long, env = "CANOPY_OCTREE_MAX_DEPTH", default_value_t = 12)]
     pub octree_max_depth: u32,
+}
+
+/// A secret string (the admin token): never printed by `Debug`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.is_empty() {
+            return Err("the token must not be empty".into());
+        }
+        Ok(Secret(s.to_string()))
+    }
 }
 
 impl Default for ServerConfig {
@@ -109,6 +164,11 @@ impl ServerConfig {
                 ..OctreeConfig::default()
             },
         }
+    }
+
+    /// The admin token, if the server has one.
+    pub fn admin_token(&self) -> Option<&str> {
+        self.admin_token.as_ref().map(|s| s.0.as_str())
     }
 
     pub fn ws_write_deadline(&self) -> Duration {

@@ -9,11 +9,13 @@
 //!
 //! See ARCHITECTURE.md at the repository root for the data flow of a tick.
 
+pub mod access;
 pub mod config;
 pub mod demo;
 pub mod http;
 pub mod metrics;
 pub mod octree;
+pub mod rate;
 pub mod registry;
 pub mod room;
 pub mod scene;

@@ -15,6 +15,20 @@ async fn main() -> anyhow::Result<()> {
         )
         .init();
     let config = ServerConfig::parse();
+    if config.admin_token.is_none() {
+        if !config.addr.ip().is_loopback() && !config.insecure_open {
+            anyhow::bail!(
+                "refusing to listen on {} without an admin token: set --admin-token \
+                 (CANOPY_ADMIN_TOKEN), listen on a loopback address, or pass --insecure-open",
+                config.addr
+            );
+        }
+        tracing::warn!(
+            "NO ADMIN TOKEN: the server runs OPEN; anyone who can reach {} may create, \
+             edit and delete rooms",
+            config.addr
+        );
+    }
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("binding {}", config.addr))?;
@@ -24,7 +38,7 @@ async fn main() -> anyhow::Result<()> {
         let nodes = canopy_server::demo::create(&state).context("creating the demo room")?;
         tracing::info!(nodes, "demo room `demo` is running");
     }
-    tracing::info!(%addr, "canopy listening (the server runs open: no admin token)");
+    tracing::info!(%addr, open = config.admin_token.is_none(), "canopy listening");
     canopy_server::server::run(listener, state, canopy_server::server::shutdown_signal()).await?;
     Ok(())
 }

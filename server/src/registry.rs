@@ -65,6 +65,8 @@ pub struct Inner {
     /// Room tasks and WebSocket connections, awaited on shutdown.
     pub tasks: TaskTracker,
     pub ready: AtomicBool,
+    /// Query rate limits per caller.
+    pub query_limiter: crate::rate::QueryLimiter,
     next_conn: AtomicU64,
     next_room: AtomicU64,
 }
@@ -83,6 +85,7 @@ impl std::ops::Deref for AppState {
 impl AppState {
     pub fn new(config: ServerConfig) -> Self {
         AppState(Arc::new(Inner {
+            query_limiter: crate::rate::QueryLimiter::new(config.query_rate),
             config,
             rooms: DashMap::new(),
             metrics: Arc::new(Metrics::new()),
@@ -130,11 +133,16 @@ impl AppState {
         match self.rooms.entry(id.clone()) {
             Entry::Occupied(_) => Err(RegistryError::RoomExists(id)),
             Entry::Vacant(slot) => {
+                let tokens = self
+                    .config
+                    .admin_token()
+                    .map(|_| crate::access::RoomTokens::generate());
                 let (room, rx) = Room::new(
                     id,
                     tick_hz,
                     self.config.room_config(),
                     Arc::clone(&self.metrics),
+                    tokens,
                 );
                 let shared = Arc::clone(room.shared());
                 slot.insert(Arc::clone(&shared));

@@ -28,9 +28,24 @@ pub async fn run(
         token.cancel();
     };
     let router = app(state.clone());
-    axum::serve(listener, router)
-        .with_graceful_shutdown(signal)
-        .await?;
+    // Forget rate-limit buckets of callers that went quiet, so the limiter's memory
+    // follows the number of active callers.
+    let sweeper = state.clone();
+    state.tasks.spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(10));
+        loop {
+            tokio::select! {
+                _ = sweeper.shutdown.cancelled() => break,
+                _ = every.tick() => sweeper.query_limiter.sweep(),
+            }
+        }
+    });
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(signal)
+    .await?;
     state.shutdown.cancel();
     state.tasks.close();
     let grace = Duration::from_secs(state.config.shutdown_grace_secs.max(1));

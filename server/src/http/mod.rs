@@ -4,6 +4,7 @@
 //! extractors; handlers translate between JSON bodies and the room's calls, and every
 //! error becomes the contract's body in one place (`error.rs`).
 
+pub mod auth;
 pub mod body;
 pub mod edits;
 pub mod error;
@@ -65,6 +66,10 @@ pub fn app(state: AppState) -> Router {
         .route("/rooms/{room}/ws", get(crate::ws::upgrade))
         // Spans name the path only: the query string may hold a token, which must
         // never reach the logs.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::require,
+        ))
         .layer(
             TraceLayer::new_for_http().make_span_with(|req: &axum::extract::Request| {
                 tracing::info_span!("http", method = %req.method(), path = %req.uri().path())

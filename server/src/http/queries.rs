@@ -1,6 +1,7 @@
 //! `POST /rooms/{room}/query/{region,sphere,ray,nearest}`: spatial queries answered from
 //! one tick's state under a short read lock.
 
+use axum::Extension;
 use axum::Json;
 use axum::extract::{Path, State};
 use canopy_protocol::Query;
@@ -8,15 +9,30 @@ use canopy_protocol::query::{
     NearestQuery, NearestResult, NodesResult, RayQuery, RayResult, RegionQuery, SphereQuery,
 };
 
+use super::auth::Caller;
 use super::body::JsonBody;
 use super::error::ApiError;
 use crate::registry::AppState;
 use crate::room::query::{self, QueryOutput};
 
 /// Validates and runs a query against the room's current tick.
-pub fn answer(app: &AppState, room: &str, q: &Query) -> Result<(u64, QueryOutput), ApiError> {
+pub fn answer(
+    app: &AppState,
+    caller: &Caller,
+    room: &str,
+    q: &Query,
+) -> Result<(u64, QueryOutput), ApiError> {
     let room = app.room(room)?;
     query::validate(q)?;
+    if !app.query_limiter.check(&caller.rate_key) {
+        return Err(ApiError::new(
+            canopy_protocol::ErrorCode::RateLimited,
+            format!(
+                "more than {} queries per second from this caller",
+                app.config.query_rate
+            ),
+        ));
+    }
     let kind = match q {
         Query::Region(_) => "region",
         Query::Sphere(_) => "sphere",
@@ -43,13 +59,15 @@ fn nodes(out: (u64, QueryOutput)) -> Json<NodesResult> {
         (status = 400, description = "bad_request or invalid_value", body = canopy_protocol::ErrorBody),
         (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
+        (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
 pub async fn region(
     State(app): State<AppState>,
+    Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<RegionQuery>,
 ) -> Result<Json<NodesResult>, ApiError> {
-    answer(&app, &room, &Query::Region(q)).map(nodes)
+    answer(&app, &caller, &room, &Query::Region(q)).map(nodes)
 }
 
 /// Nodes whose world AABB is within `radius` of `center`, ids ascending.
@@ -60,13 +78,15 @@ pub async fn region(
         (status = 400, description = "bad_request or invalid_value", body = canopy_protocol::ErrorBody),
         (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
+        (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
 pub async fn sphere(
     State(app): State<AppState>,
+    Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<SphereQuery>,
 ) -> Result<Json<NodesResult>, ApiError> {
-    answer(&app, &room, &Query::Sphere(q)).map(nodes)
+    answer(&app, &caller, &room, &Query::Sphere(q)).map(nodes)
 }
 
 /// The nearest (or every) node the ray enters, sorted by `t` then id.
@@ -77,13 +97,15 @@ pub async fn sphere(
         (status = 400, description = "bad_request or invalid_value", body = canopy_protocol::ErrorBody),
         (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
+        (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
 pub async fn ray(
     State(app): State<AppState>,
+    Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<RayQuery>,
 ) -> Result<Json<RayResult>, ApiError> {
-    match answer(&app, &room, &Query::Ray(q))? {
+    match answer(&app, &caller, &room, &Query::Ray(q))? {
         (tick, QueryOutput::Ray(hits)) => Ok(Json(RayResult { tick, hits })),
         _ => unreachable!("ray queries answer ray hits"),
     }
@@ -97,13 +119,15 @@ pub async fn ray(
         (status = 400, description = "bad_request or invalid_value", body = canopy_protocol::ErrorBody),
         (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
+        (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
 pub async fn nearest(
     State(app): State<AppState>,
+    Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<NearestQuery>,
 ) -> Result<Json<NearestResult>, ApiError> {
-    match answer(&app, &room, &Query::Nearest(q))? {
+    match answer(&app, &caller, &room, &Query::Nearest(q))? {
         (tick, QueryOutput::Nearest(hits)) => Ok(Json(NearestResult { tick, hits })),
         _ => unreachable!("nearest queries answer nearest hits"),
     }

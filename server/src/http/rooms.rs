@@ -29,8 +29,8 @@ pub async fn create_room(
         Json(RoomCreated {
             id: room.id.clone(),
             tick_hz: room.tick_hz,
-            editor_token: None,
-            viewer_token: None,
+            editor_token: room.tokens.as_ref().map(|t| t.editor.clone()),
+            viewer_token: room.tokens.as_ref().map(|t| t.viewer.clone()),
         }),
     ))
 }

@@ -73,6 +73,8 @@ pub struct RoomShared {
     pub tick_hz: u32,
     pub scene: RwLock<SceneState>,
     pub stats: RoomStats,
+    /// The room's editor and viewer tokens, when the server has an admin token.
+    pub tokens: Option<crate::access::RoomTokens>,
     commands: mpsc::UnboundedSender<RoomCommand>,
     pending_batches: AtomicUsize,
     max_pending_batches: usize,
@@ -178,6 +180,7 @@ impl Room {
         tick_hz: u32,
         config: RoomConfig,
         metrics: Arc<Metrics>,
+        tokens: Option<crate::access::RoomTokens>,
     ) -> (Room, mpsc::UnboundedReceiver<RoomCommand>) {
         let (tx, rx) = mpsc::unbounded_channel();
         let shared = Arc::new(RoomShared {
@@ -185,6 +188,7 @@ impl Room {
             tick_hz,
             scene: RwLock::new(SceneState::new(config.hierarchy, config.octree)),
             stats: RoomStats::default(),
+            tokens,
             commands: tx,
             pending_batches: AtomicUsize::new(0),
             max_pending_batches: config.max_pending_batches,

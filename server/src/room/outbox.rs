@@ -33,6 +33,8 @@ pub enum Outgoing {
     Frame(Message),
     /// The merged changes of several ticks, encoded by the writer.
     Merged(ServerMsg, u64),
+    /// A WebSocket-level ping, to find half-open connections.
+    Ping,
     /// Send `closed` with this reason, then close the socket with `code`.
     Close { reason: String, code: u16 },
 }
@@ -79,6 +81,17 @@ impl Outbox {
             return;
         }
         st.queue.push_back(Outgoing::Msg(msg));
+        drop(st);
+        self.notify.notify_one();
+    }
+
+    /// Queues a WebSocket ping frame.
+    pub fn push_ping(&self) {
+        let mut st = self.state.lock();
+        if st.closing {
+            return;
+        }
+        st.queue.push_back(Outgoing::Ping);
         drop(st);
         self.notify.notify_one();
     }

@@ -10,11 +10,14 @@ mod writer;
 
 use std::collections::HashMap;
 
+use axum::Extension;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use canopy_protocol::Format;
+use canopy_protocol::{ErrorCode, Format};
 
+use crate::http::auth::Caller;
 use crate::http::error::ApiError;
 use crate::registry::AppState;
 
@@ -22,11 +25,23 @@ use crate::registry::AppState;
 /// before the upgrade with the contract's HTTP error.
 pub async fn upgrade(
     State(app): State<AppState>,
+    Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     Query(params): Query<HashMap<String, String>>,
+    headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let room = app.room(&room)?;
+    let allowed = &app.config.allowed_origins;
+    if let Some(origin) = headers.get(header::ORIGIN)
+        && !allowed.is_empty()
+        && !allowed.iter().any(|a| origin.as_bytes() == a.as_bytes())
+    {
+        return Err(ApiError::new(
+            ErrorCode::Forbidden,
+            "this Origin may not open WebSocket connections",
+        ));
+    }
     let format = match params.get("format") {
         None => Format::Bincode,
         Some(f) => Format::parse(f).ok_or_else(|| {
@@ -42,7 +57,7 @@ pub async fn upgrade(
             let conn = app.next_conn_id();
             let span = tracing::info_span!("ws", room = %room.id, conn, format = format.as_str());
             tracker.track_future(tracing::Instrument::instrument(
-                reader::serve(app, room, socket, format, conn),
+                reader::serve(app, room, socket, format, conn, caller),
                 span,
             ))
         })

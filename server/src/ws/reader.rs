@@ -16,6 +16,7 @@ use canopy_protocol::{ClientMsg, ErrorCode, Format, Query, ServerMsg};
 use futures_util::StreamExt;
 
 use super::writer;
+use crate::http::auth::Caller;
 use crate::registry::AppState;
 use crate::room::outbox::Outbox;
 use crate::room::query::{self, QueryError, QueryOutput};
@@ -34,6 +35,7 @@ pub async fn serve(
     socket: WebSocket,
     format: Format,
     conn: u64,
+    caller: Caller,
 ) {
     app.metrics.connections.inc();
     tracing::debug!("connected");
@@ -49,10 +51,24 @@ pub async fn serve(
         app: app.clone(),
         room: Arc::clone(&room),
         outbox: Arc::clone(&outbox),
+        caller,
     };
     let mut writer_done = false;
+    let ping_every = Duration::from_secs(app.config.ws_ping_secs.max(1));
+    let idle_limit = Duration::from_secs(app.config.ws_idle_secs.max(1));
+    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+    let mut last_heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
+            _ = pings.tick() => {
+                if last_heard.elapsed() > idle_limit {
+                    tracing::info!("idle or half-open: closing");
+                    outbox.close("idle: nothing heard within the deadline", writer::CLOSE_RESUBSCRIBE);
+                    break;
+                }
+                outbox.push_ping();
+                continue;
+            }
             _ = app.shutdown.cancelled() => {
                 // Give the room its last tick, so accepted edits are answered, then close.
                 let _ = tokio::time::timeout(Duration::from_secs(2), async {
@@ -67,7 +83,7 @@ pub async fn serve(
                 writer_done = true;
                 break;
             }
-            msg = stream.next() => match msg {
+            msg = stream.next() => match { last_heard = tokio::time::Instant::now(); msg } {
                 None | Some(Ok(Message::Close(_))) => break,
                 Some(Err(e)) => {
                     let text = e.to_string();
@@ -101,6 +117,7 @@ struct Conn {
     app: AppState,
     room: Arc<RoomShared>,
     outbox: Arc<Outbox>,
+    caller: Caller,
 }
 
 /// Reads `seq` (for `edits`) or `id` (for `query`) from a JSON message that failed to
@@ -177,6 +194,11 @@ impl Conn {
                 });
             }
             ClientMsg::Edits { seq, ops } => {
+                if !self.caller.role.may_edit() {
+                    let message = "a viewer token may not edit".to_string();
+                    self.error(Some(seq), None, ErrorCode::Forbidden, message);
+                    return;
+                }
                 let limit = self.app.config.max_ops_per_batch;
                 if ops.len() > limit {
                     let message = format!("the batch has {} ops, the limit is {limit}", ops.len());
@@ -212,6 +234,14 @@ impl Conn {
                 QueryError::TooLarge(_) => ErrorCode::TooLarge,
             };
             self.error(None, Some(id), code, e.to_string());
+            return;
+        }
+        if !self.app.query_limiter.check(&self.caller.rate_key) {
+            let message = format!(
+                "more than {} queries per second from this caller",
+                self.app.config.query_rate
+            );
+            self.error(None, Some(id), ErrorCode::RateLimited, message);
             return;
         }
         let (tick, out) = {

@@ -46,6 +46,7 @@ pub async fn run(
             let (msg, is_delta) = match item {
                 Outgoing::Msg(m) => (outbox.encode(&m), false),
                 Outgoing::Frame(m) => (m, true),
+                Outgoing::Ping => (Message::Ping(bytes::Bytes::new()), false),
                 Outgoing::Merged(m, _ticks) => {
                     metrics.merged_frames.inc();
                     (outbox.encode(&m), true)
@@ -69,7 +70,8 @@ pub async fn run(
             let len = message_len(&msg) as u64;
             match timeout(deadline, sink.feed(msg)).await {
                 Ok(Ok(())) => {}
-                _ => return WriterEnd::Broken,
+                Ok(Err(_)) => return WriterEnd::Broken,
+                Err(_) => return give_up(&mut sink, deadline).await,
             }
             fed = true;
             metrics.bytes_sent.inc_by(len);
@@ -81,9 +83,30 @@ pub async fn run(
         if fed {
             match timeout(deadline, sink.flush()).await {
                 Ok(Ok(())) => {}
-                _ => return WriterEnd::Broken,
+                Ok(Err(_)) => return WriterEnd::Broken,
+                Err(_) => return give_up(&mut sink, deadline).await,
             }
         }
         outbox.notifier().notified().await;
     }
+}
+
+/// The close code that tells a client to reconnect and subscribe again: used for a
+/// client that made no progress for the write deadline, and for idle connections.
+pub const CLOSE_RESUBSCRIBE: u16 = 4000;
+
+/// A client made no progress for the whole write deadline: try briefly to tell it to
+/// resubscribe, then drop it. Its merged state is dropped with it, so a stalled client
+/// costs nothing once it is gone.
+async fn give_up(sink: &mut SplitSink<WebSocket, Message>, deadline: Duration) -> WriterEnd {
+    tracing::info!(
+        secs = deadline.as_secs(),
+        "no write progress: disconnecting"
+    );
+    let frame = Message::Close(Some(CloseFrame {
+        code: CLOSE_RESUBSCRIBE,
+        reason: Utf8Bytes::from_static("no progress: reconnect and resubscribe"),
+    }));
+    let _ = timeout(Duration::from_secs(1), sink.send(frame)).await;
+    WriterEnd::Broken
 }
