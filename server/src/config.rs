@@ -22,7 +22,7 @@ pub struct ServerConfig {
     pub tick_hz: u32,
 
     /// Start a room `demo` with a few thousand animated nodes.
-    #[arg(long, env = "CANOPY_DEMO")]
+    #[arg(long, env = "CANOPY_DEMO", value_parser = clap::builder::BoolishValueParser::new())]
     pub demo: bool,
 
     /// Largest HTTP request body, in bytes; larger bodies answer `413 too_large`.
@@ -80,7 +80,7 @@ pub struct ServerConfig {
     pub admin_token: Option<Secret>,
 
     /// Allow running without an admin token on a non-loopback address.
-    #[arg(long, env = "CANOPY_INSECURE_OPEN")]
+    #[arg(long, env = "CANOPY_INSECURE_OPEN", value_parser = clap::builder::BoolishValueParser::new())]
     pub insecure_open: bool,
 
     /// WebSocket `Origin`s allowed to connect (comma-separated). Empty: any origin.
