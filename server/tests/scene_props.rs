@@ -323,7 +323,7 @@ fn scale() -> impl Strategy<Value = f32> {
 
 fn aop() -> impl Strategy<Value = AOp> {
     prop_oneof![
-        3 => (prop::option::weighted(0.8, any::<usize>()), prop::option::of(0u32..600), vec3(), quat(), scale())
+        3 => (prop::option::weighted(0.8, any::<usize>()), prop::option::of(prop_oneof![0u32..600, 4_000_000_000u32..4_000_000_600]), vec3(), quat(), scale())
             .prop_map(|(parent, id, t, r, s)| AOp::Add { parent, id, t, r, s }),
         4 => (any::<usize>(), prop::option::of(vec3()), prop::option::of(quat()), prop::option::of(scale()))
             .prop_map(|(pick, t, r, s)| AOp::SetLocal { pick, t, r, s }),
@@ -350,9 +350,13 @@ fn tick() -> impl Strategy<Value = Tick> {
         .prop_map(|(batches, full)| Tick { batches, full })
 }
 
+/// One node of a generated forest: a pick of its parent among the earlier nodes, and its
+/// local transform.
+type ForestNode = (Option<usize>, [f32; 3], [f32; 4], f32);
+
 /// A forest: each node's parent is an earlier node (or none), within depth 12 and
 /// fan-out 8.
-fn forest() -> impl Strategy<Value = Vec<(Option<usize>, [f32; 3], [f32; 4], f32)>> {
+fn forest() -> impl Strategy<Value = Vec<ForestNode>> {
     prop::collection::vec(
         (
             prop::option::weighted(0.9, any::<usize>()),
@@ -554,7 +558,7 @@ fn sorted(mut v: Vec<u32>) -> Vec<u32> {
     v
 }
 
-fn run(forest: Vec<(Option<usize>, [f32; 3], [f32; 4], f32)>, ticks: Vec<Tick>) {
+fn run(forest: Vec<ForestNode>, ticks: Vec<Tick>) {
     let mut h = Hierarchy::new();
     let mut m = Model::default();
     h.set_record_recomputed(true);

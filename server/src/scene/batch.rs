@@ -187,7 +187,7 @@ impl Hierarchy {
         };
         let extent = validate::extent(extent)?;
         let (id, assigned) = match id {
-            Some(id) if self.slots.contains_key(&id) => return Err(SceneError::DuplicateId(id)),
+            Some(id) if self.slots.contains_key(id) => return Err(SceneError::DuplicateId(id)),
             Some(id) => (id, false),
             None => (self.assign_id()?, true),
         };
@@ -231,7 +231,7 @@ impl Hierarchy {
     /// The smallest never-used id at or after the counter (see the module docs).
     fn assign_id(&self) -> Result<NodeId, SceneError> {
         let mut id = self.next_id;
-        while id <= u64::from(u32::MAX) && self.slots.contains_key(&(id as u32)) {
+        while id <= u64::from(u32::MAX) && self.slots.contains_key(id as u32) {
             id += 1;
         }
         u32::try_from(id).map_err(|_| SceneError::TooLarge("no unused node ids left".into()))

@@ -27,7 +27,7 @@ pub struct UpdateContext<'a> {
 }
 
 /// A per-node update callback.
-pub trait UpdateCallback: Send {
+pub trait UpdateCallback: Send + Sync {
     /// Runs for `node` once per tick. Call `next(ctx)` to run the rest of the node's chain
     /// (not calling it stops the chain here).
     fn update(
@@ -113,7 +113,7 @@ impl Hierarchy {
         }
         let slots = &self.slots;
         self.callbacks
-            .retain(|id, _| slots.get(id).is_some_and(|&s| s != NONE));
+            .retain(|id, _| slots.get(*id).is_some_and(|s| s != NONE));
     }
 }
 

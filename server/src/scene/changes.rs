@@ -113,7 +113,7 @@ impl Hierarchy {
             return;
         }
         let slots = &self.slots;
-        let alive = |id: &NodeId| slots.get(id).is_some_and(|&s| s != NONE);
+        let alive = |id: &NodeId| slots.get(*id).is_some_and(|s| s != NONE);
         self.changes.added.retain(alive);
         self.changes.reparented.retain(alive);
         self.changes.reshaped.retain(alive);

@@ -30,11 +30,7 @@ impl Hierarchy {
             }
             live += 1;
             let id = t.id;
-            assert_eq!(
-                self.slots.get(&id),
-                Some(&(s as u32)),
-                "id map of node {id}"
-            );
+            assert_eq!(self.slots.get(id), Some(s as u32), "id map of node {id}");
             if t.parent != NONE {
                 let p = &st.topo[t.parent as usize];
                 assert!(p.alive(), "node {id} has a dead parent");
@@ -89,7 +85,7 @@ impl Hierarchy {
         }
         assert_eq!(live, self.live, "live count");
         assert_eq!(n - live, self.dead, "dead count");
-        let mapped = self.slots.values().filter(|&&s| s != NONE).count();
+        let mapped = self.slots.iter().filter(|&(_, s)| s != NONE).count();
         assert_eq!(mapped, live, "id map has entries for dead slots");
         // Per-tick flags match the lists.
         for (flag, list, name) in [
@@ -177,7 +173,7 @@ impl Hierarchy {
                 st.mask[s]
             );
         }
-        let mut map: Vec<(u32, u32)> = self.slots.iter().map(|(&k, &v)| (k, v)).collect();
+        let mut map: Vec<(u32, u32)> = self.slots.iter().collect();
         map.sort_unstable();
         let _ = writeln!(out, "map {map:?}");
         let _ = writeln!(

@@ -104,15 +104,24 @@ impl Hierarchy {
         let max_depth = self.limits.max_depth;
         let mut starts = Vec::with_capacity(self.touched.len());
         let mut chain = Vec::new();
+        // World transforms (and depths) of ancestors already composed in this check, so
+        // that many touches under one chain (a batch building a deep branch) cost O(1)
+        // each instead of a walk to the root each.
+        let mut memo: FxHashMap<u32, (DTrs, usize)> = FxHashMap::default();
         for k in 0..self.touched.len() {
             let touch = self.touched[k];
             if !self.store.topo[touch.slot as usize].alive() {
                 continue;
             }
-            // The ancestors, nearest first, at most `max_depth` of them.
+            // The ancestors, nearest first, up to the first one already composed.
             chain.clear();
+            let mut base = (DTrs::IDENTITY, 0);
             let mut cur = self.store.topo[touch.slot as usize].parent;
             while cur != NONE {
+                if let Some(&known) = memo.get(&cur) {
+                    base = known;
+                    break;
+                }
                 if chain.len() >= max_depth {
                     return Err(self.blame(
                         touch.slot,
@@ -122,12 +131,20 @@ impl Hierarchy {
                 chain.push(cur);
                 cur = self.store.topo[cur as usize].parent;
             }
-            let mut w = DTrs::IDENTITY;
+            let (mut w, mut depth) = base;
             for &a in chain.iter().rev() {
                 w = w.then(&self.store.local[a as usize]);
+                depth += 1;
+                memo.insert(a, (w, depth));
+            }
+            if depth >= max_depth {
+                return Err(self.blame(
+                    touch.slot,
+                    too_deep(self.store.topo[touch.slot as usize].id, max_depth),
+                ));
             }
             starts.push(Start {
-                depth: chain.len() + 1,
+                depth: depth + 1,
                 slot: touch.slot,
                 subtree: touch.subtree,
                 parent_world: w,

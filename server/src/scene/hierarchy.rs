@@ -20,6 +20,7 @@ use rustc_hash::FxHashMap;
 use super::callbacks::CallbackChain;
 use super::changes::TickChanges;
 use super::guard::Touch;
+use super::idmap::IdMap;
 use super::journal::Journal;
 use super::store::{NONE, Store};
 
@@ -53,7 +54,7 @@ pub struct Hierarchy {
     pub(crate) limits: HierarchyLimits,
     pub(crate) store: Store,
     /// Id to slot; `NONE` for a retired id.
-    pub(crate) slots: FxHashMap<NodeId, u32>,
+    pub(crate) slots: IdMap,
     pub(crate) live: usize,
     /// Dead slots (holes) in the store, reclaimed by compaction.
     pub(crate) dead: usize,
@@ -121,7 +122,7 @@ impl Hierarchy {
         Hierarchy {
             limits,
             store: Store::default(),
-            slots: FxHashMap::default(),
+            slots: IdMap::default(),
             live: 0,
             dead: 0,
             next_id: 0,
@@ -157,7 +158,7 @@ impl Hierarchy {
     /// The id the server would assign next if no client took it first.
     pub fn next_assigned_id(&self) -> Option<NodeId> {
         let mut id = self.next_id;
-        while id <= u64::from(u32::MAX) && self.slots.contains_key(&(id as u32)) {
+        while id <= u64::from(u32::MAX) && self.slots.contains_key(id as u32) {
             id += 1;
         }
         u32::try_from(id).ok()
@@ -166,14 +167,14 @@ impl Hierarchy {
     /// The slot of a live node, or `NONE`.
     #[inline]
     pub(crate) fn slot_of(&self, id: NodeId) -> u32 {
-        self.slots.get(&id).copied().unwrap_or(NONE)
+        self.slots.get(id).unwrap_or(NONE)
     }
 
     /// The slot of a live node.
     #[inline]
     pub(crate) fn live_slot(&self, id: NodeId) -> Option<usize> {
-        match self.slots.get(&id) {
-            Some(&s) if s != NONE => Some(s as usize),
+        match self.slots.get(id) {
+            Some(s) if s != NONE => Some(s as usize),
             _ => None,
         }
     }
@@ -185,7 +186,7 @@ impl Hierarchy {
     /// True if `id` belongs to a live node or to one that was removed (ids are never
     /// reused).
     pub fn was_used(&self, id: NodeId) -> bool {
-        self.slots.contains_key(&id)
+        self.slots.contains_key(id)
     }
 
     /// World transform as of the last update, O(1). A node added since then reads as its

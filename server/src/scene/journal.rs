@@ -134,7 +134,7 @@ impl Hierarchy {
                     self.slots.insert(id, old);
                 }
                 Undo::Map(id, None) => {
-                    self.slots.remove(&id);
+                    self.slots.remove(id);
                 }
             }
         }

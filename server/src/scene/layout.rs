@@ -19,7 +19,7 @@ impl Hierarchy {
             self.filter_removed_from_changes();
             let slots = &self.slots;
             self.callbacks
-                .retain(|id, _| slots.get(id).is_some_and(|&s| s != NONE));
+                .retain(|id, _| slots.get(*id).is_some_and(|s| s != NONE));
         }
         for i in 0..self.misordered.len() {
             let id = self.misordered[i];
@@ -106,9 +106,9 @@ impl Hierarchy {
             remap.resize(len, NONE);
         }
         let mut w = 0;
-        for s in 0..len {
+        for (s, new) in remap.iter_mut().enumerate().take(len) {
             if self.store.topo[s].alive() {
-                remap[s] = w as u32;
+                *new = w as u32;
                 if s != w {
                     self.store.move_down(s, w);
                 }
@@ -123,7 +123,7 @@ impl Hierarchy {
             t.last_child = map(t.last_child);
             t.next = map(t.next);
             t.prev = map(t.prev);
-            if let Some(v) = self.slots.get_mut(&t.id) {
+            if let Some(v) = self.slots.get_mut(t.id) {
                 *v = s as u32;
             }
         }

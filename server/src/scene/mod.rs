@@ -7,7 +7,7 @@
 //!
 //! Files, one concept each:
 //! - `hierarchy.rs`: the [`Hierarchy`] type, its limits and read accessors;
-//! - `store.rs`: the flat structure-of-arrays storage;
+//! - `store.rs`: the flat structure-of-arrays storage; `idmap.rs`: the id → slot index;
 //! - `links.rs`: first-child / next-sibling links;
 //! - `batch.rs`: atomic edit batches and single edits; `validate.rs`: value checks;
 //!   `journal.rs`: the undo log behind atomicity; `guard.rs`: the end-of-batch world-range
@@ -26,6 +26,7 @@ mod check;
 mod error;
 mod guard;
 mod hierarchy;
+mod idmap;
 mod iter;
 mod journal;
 mod layout;

@@ -23,13 +23,14 @@ impl Hierarchy {
         let mut roots = std::mem::take(&mut self.scratch.root_slots);
         roots.clear();
         for &id in &self.dirty_roots {
-            if let Some(&slot) = self.slots.get(&id)
+            if let Some(slot) = self.slots.get(id)
                 && slot != NONE
             {
                 roots.push(slot);
             }
         }
         roots.sort_unstable();
+        self.warm_roots(&roots);
         let mut recomputed = 0;
         for &root in &roots {
             if self.store.topo[root as usize].stamp == stamp {
@@ -50,15 +51,61 @@ impl Hierarchy {
     /// forward sweep.
     pub fn update_all(&mut self) -> &TickChanges {
         self.begin_update();
-        let stamp = self.fresh_stamp();
+        let record = self.record_recomputed;
+        let st = &mut self.store;
+        let moved = &mut self.changes.moved;
         let mut recomputed = 0;
-        for slot in 0..self.store.len() {
-            if self.store.topo[slot].alive() {
-                self.recompute(slot, stamp);
-                recomputed += 1;
+        // No stamps here: the next dirty update takes a fresh stamp anyway, and not
+        // writing the links back keeps the sweep to one written stream.
+        for slot in 0..st.topo.len() {
+            let t = st.topo[slot];
+            if !t.alive() {
+                continue;
             }
+            let local = &st.local[slot];
+            let world = if t.parent == NONE {
+                *local
+            } else {
+                Trs::compose(&st.world[t.parent as usize], local)
+            };
+            let old = &mut st.world[slot];
+            if !world.same_bits(old) {
+                *old = world;
+                if t.flags & NEW == 0 {
+                    moved.push(t.id);
+                }
+            }
+            if record {
+                self.recomputed_ids.push(t.id);
+            }
+            recomputed += 1;
         }
         self.end_update(recomputed)
+    }
+
+    /// In a room too large for the caches, the dirty roots are scattered and each costs
+    /// a chain of cache misses (its links, then its parent's world transform). Reading
+    /// those lines for all roots in two tight passes first lets the misses of different
+    /// roots overlap instead of queueing one root after another; the recompute pass then
+    /// finds them in cache.
+    fn warm_roots(&self, roots: &[u32]) {
+        const SMALL_ROOM: usize = 1 << 15;
+        if roots.len() < 2 || self.store.len() < SMALL_ROOM {
+            return;
+        }
+        let topo = &self.store.topo;
+        let world = &self.store.world;
+        let mut acc = 0u32;
+        for &r in roots {
+            acc ^= topo[r as usize].parent ^ world[r as usize].s.to_bits();
+        }
+        for &r in roots {
+            let p = topo[r as usize].parent;
+            if p != NONE {
+                acc ^= world[p as usize].s.to_bits();
+            }
+        }
+        std::hint::black_box(acc);
     }
 
     fn begin_update(&mut self) {
