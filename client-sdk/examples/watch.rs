@@ -21,13 +21,8 @@ struct Args {
     #[arg(long)]
     json: bool,
     /// Watch only a region: minx,miny,minz,maxx,maxy,maxz.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        num_args = 6,
-        allow_negative_numbers = true
-    )]
-    region: Option<Vec<f32>>,
+    #[arg(long, value_parser = parse_region, allow_hyphen_values = true)]
+    region: Option<Scope>,
     /// Layer mask of the subscription.
     #[arg(long, default_value_t = u32::MAX)]
     mask: u32,
@@ -37,6 +32,20 @@ struct Args {
     /// Print only one line per delta frame instead of every node change.
     #[arg(long)]
     summary: bool,
+}
+
+/// Parses `minx,miny,minz,maxx,maxy,maxz` into a region scope.
+fn parse_region(text: &str) -> Result<Scope, String> {
+    let v: Vec<f32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<f32>().map_err(|e| format!("{p:?}: {e}")))
+        .collect::<Result<_, _>>()?;
+    let [a, b, c, d, e, f] = v[..] else {
+        return Err(format!("expected 6 numbers, got {}", v.len()));
+    };
+    let scope = Scope::region([a, b, c], [d, e, f]);
+    scope.validate().map_err(|e| e.to_string())?;
+    Ok(scope)
 }
 
 #[tokio::main]
@@ -51,11 +60,7 @@ async fn main() -> anyhow::Result<()> {
     } else {
         ConnectOptions::default()
     };
-    let scope = match args.region.as_deref() {
-        Some([a, b, c, d, e, f]) => Scope::region([*a, *b, *c], [*d, *e, *f]),
-        _ => Scope::room(),
-    }
-    .with_mask(args.mask);
+    let scope = args.region.unwrap_or_default().with_mask(args.mask);
 
     let conn = client.connect(&args.room, options).await?;
     let mut events = conn.events();
