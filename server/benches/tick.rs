@@ -27,6 +27,7 @@ fn room() -> Room {
         30,
         RoomConfig::default(),
         Arc::new(Metrics::new()),
+        None,
     );
     std::mem::forget(_rx);
     let mut ops = Vec::with_capacity(NODES as usize);
