@@ -417,3 +417,9 @@ fn update_all_and_update_dirty_agree() {
     assert_eq!(na, nb);
     assert_eq!(sorted(&a.changes().moved), sorted(&b.changes().moved));
 }
+
+#[test]
+fn hierarchy_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Hierarchy>();
+}
