@@ -158,6 +158,74 @@ async fn a_cut_in_the_middle_of_a_stream_resynchronises_the_mirror() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_held_back_gets_merged_frames_and_still_converges() {
+    within(Duration::from_secs(120), async {
+        let server = TestServer::start().await;
+        let proxy = Proxy::start(server.addr).await;
+        let client = server.client();
+        let room = "slow";
+        client.ensure_room(room, Some(60)).await.unwrap();
+        // Two roots with many children each: moving a root changes every child's world
+        // transform, so one small op per batch makes large delta frames.
+        let roots = [1_000_000u32, 2_000_000];
+        for root in roots {
+            let mut ops = vec![add(root, None, [0.0; 3], 0.5, 1)];
+            ops.extend(
+                (1..=4000).map(|i| add(root + i, Some(root), [i as f32 * 0.01, 0.0, 0.0], 0.1, 1)),
+            );
+            client.edit(room, ops).await.unwrap();
+        }
+        let conn = Connection::connect(&proxy.url(), room, ConnectOptions::default())
+            .await
+            .unwrap();
+        let mut events = conn.events();
+        conn.subscribe(Scope::room()).await.unwrap();
+
+        // While the proxy holds the server's bytes back, the server's socket fills up
+        // and it merges ticks for this reader.
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let animators: Vec<_> = roots
+            .iter()
+            .map(|&root| {
+                tokio::spawn(animate(
+                    client.clone(),
+                    room.to_string(),
+                    vec![root],
+                    stop_rx.clone(),
+                ))
+            })
+            .collect();
+        proxy.freeze(true);
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        proxy.freeze(false);
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        stop_tx.send_replace(true);
+        for animator in animators {
+            animator.await.unwrap();
+        }
+
+        converge(&conn, || server_nodes(&client, room)).await;
+        assert_eq!(conn.mirror().inconsistencies(), 0);
+        // Merged frames are plain deltas to the client: no resync was needed.
+        let seen = events.drain();
+        assert!(
+            !seen
+                .iter()
+                .any(|e| matches!(e, Event::Resynced { .. } | Event::Disconnected { .. }))
+        );
+        let merged = client.get_room(room).await.unwrap().merged_frames;
+        println!(
+            "ticks seen: {}",
+            seen.iter()
+                .filter(|e| matches!(e, Event::Tick { .. }))
+                .count()
+        );
+        println!("merged frames: {merged}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_flight_requests_fail_with_disconnected_and_never_hang() {
     within(Duration::from_secs(60), async {
         let server = TestServer::start().await;

@@ -156,7 +156,14 @@ impl Drop for Proxy {
 }
 
 async fn forward(mut client: TcpStream, target: SocketAddr, mut frozen: watch::Receiver<bool>) {
-    let Ok(mut server) = TcpStream::connect(target).await else {
+    // A small receive buffer on the proxy's side of the server connection, so that a
+    // freeze fills the server's socket quickly and the server treats the client as a
+    // slow reader, as a congested network would make it.
+    let Ok(socket) = tokio::net::TcpSocket::new_v4() else {
+        return;
+    };
+    let _ = socket.set_recv_buffer_size(32 * 1024);
+    let Ok(mut server) = socket.connect(target).await else {
         return;
     };
     let (mut client_read, mut client_write) = client.split();
