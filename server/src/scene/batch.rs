@@ -201,11 +201,14 @@ impl Hierarchy {
                 self.limits.max_nodes
             )));
         }
-        if parent_slot != NONE
-            && self
-                .depth_within(parent_slot, self.limits.max_depth - 1)
-                .is_none()
-        {
+        // The new node's depth is its parent's plus one (a root's is 1).
+        let max_depth = self.limits.max_depth;
+        let depth_ok = if parent_slot == NONE {
+            max_depth >= 1
+        } else {
+            max_depth >= 2 && self.depth_within(parent_slot, max_depth - 1).is_some()
+        };
+        if !depth_ok {
             return Err(SceneError::TooLarge(format!(
                 "node {id} would be deeper than the maximum depth {}",
                 self.limits.max_depth

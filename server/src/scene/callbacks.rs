@@ -90,7 +90,9 @@ impl Hierarchy {
         }
         // The chains leave the hierarchy while they run, so that they may edit it.
         let mut chains = std::mem::take(&mut self.callbacks);
-        let mut order: Vec<NodeId> = chains.keys().copied().collect();
+        let mut order = std::mem::take(&mut self.scratch.callback_order);
+        order.clear();
+        order.extend(chains.keys().copied());
         order.sort_unstable();
         let mut ctx = UpdateContext {
             tick,
@@ -98,7 +100,7 @@ impl Hierarchy {
             time: tick as f64 * f64::from(dt),
             hierarchy: self,
         };
-        for id in order {
+        for &id in &order {
             if !ctx.hierarchy.contains(id) {
                 continue;
             }
@@ -106,6 +108,7 @@ impl Hierarchy {
                 run_chain(chain, id, &mut ctx);
             }
         }
+        self.scratch.callback_order = order;
         // Callbacks set while the chains ran go after the existing ones.
         let added = std::mem::replace(&mut self.callbacks, chains);
         for (id, mut list) in added {

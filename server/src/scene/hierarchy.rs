@@ -94,6 +94,8 @@ pub(crate) struct Scratch {
     pub root_slots: Vec<u32>,
     /// Old slot to new slot during relocation and compaction.
     pub remap: Vec<u32>,
+    /// The nodes with callbacks, in the order the update traversal runs them.
+    pub callback_order: Vec<NodeId>,
 }
 
 impl std::fmt::Debug for Hierarchy {
