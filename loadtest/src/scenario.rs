@@ -1,0 +1,349 @@
+//! The scenario: every command-line flag of the harness, parsed with clap, and the
+//! checks that make a scenario runnable.
+//!
+//! Invariant: the defaults are issue 5's target run (one room of 20,000 nodes, 500
+//! whole-room and 50 region subscribers, 10 editors at 30 batches/s of 20 edits, 200
+//! queries/s, 60 s), so `canopy-loadtest --spawn` alone reproduces it; a `Scenario` that
+//! passed [`Scenario::validate`] never makes the harness divide by zero or build an
+//! empty world.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use anyhow::{Context, bail, ensure};
+use canopy_protocol::Format;
+use clap::{Parser, ValueEnum};
+use serde::Serialize;
+
+use crate::queries::QueryKind;
+
+/// The wire format of every WebSocket the harness opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FormatArg {
+    Bincode,
+    Json,
+}
+
+impl FormatArg {
+    pub fn format(self) -> Format {
+        match self {
+            FormatArg::Bincode => Format::Bincode,
+            FormatArg::Json => Format::Json,
+        }
+    }
+}
+
+/// How queries reach the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueryVia {
+    /// `query` messages on WebSocket connections (in `--format`).
+    Ws,
+    /// `POST /rooms/{room}/query/{kind}` with JSON bodies.
+    Http,
+}
+
+/// Relative weights of the four query kinds, parsed from `region=1,sphere=1,ray=1,nearest=1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct QueryMix {
+    /// Indexed by [`QueryKind::index`].
+    pub weights: [u32; 4],
+}
+
+impl Default for QueryMix {
+    fn default() -> Self {
+        QueryMix { weights: [1; 4] }
+    }
+}
+
+impl QueryMix {
+    /// The sum of the weights; a mix that is all zeros sends no queries.
+    pub fn total(&self) -> u32 {
+        self.weights.iter().sum()
+    }
+
+    /// The kind that a uniform draw `r` in `0..total()` lands on.
+    pub fn pick(&self, mut r: u32) -> QueryKind {
+        for kind in QueryKind::ALL {
+            let w = self.weights[kind.index()];
+            if r < w {
+                return kind;
+            }
+            r -= w;
+        }
+        QueryKind::Nearest
+    }
+}
+
+impl FromStr for QueryMix {
+    type Err = anyhow::Error;
+
+    fn from_str(s: &str) -> anyhow::Result<Self> {
+        // Kinds that are not named get weight 0, so `ray=1` means rays only.
+        let mut weights = [0u32; 4];
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, weight) = part
+                .split_once('=')
+                .with_context(|| format!("{part:?} is not kind=weight"))?;
+            let kind = QueryKind::ALL
+                .into_iter()
+                .find(|k| k.name() == name.trim())
+                .with_context(|| format!("unknown query kind {name:?}"))?;
+            weights[kind.index()] = weight
+                .trim()
+                .parse()
+                .with_context(|| format!("weight of {name} is not a whole number"))?;
+        }
+        Ok(QueryMix { weights })
+    }
+}
+
+/// The load-test scenario.
+#[derive(Clone, Debug, Parser, Serialize)]
+#[command(
+    name = "canopy-loadtest",
+    version,
+    about = "Load-test harness for the Canopy server: measures edit-to-delta latency, \
+             delta throughput, query latency and server tick time, then checks that every \
+             subscriber's mirror converged to the server's state."
+)]
+pub struct Scenario {
+    /// Start a server inside this process on 127.0.0.1 (an ephemeral port).
+    #[arg(long, conflicts_with = "url", required_unless_present = "url")]
+    pub spawn: bool,
+
+    /// Target a running server instead (`http://host:port`).
+    #[arg(long)]
+    pub url: Option<String>,
+
+    /// Bearer token (admin) for a server that runs with one.
+    #[arg(long, env = "CANOPY_TOKEN", hide_env_values = true)]
+    #[serde(skip)]
+    pub token: Option<String>,
+
+    /// Extra flag for the spawned server, as on `canopy`'s command line; repeatable
+    /// (`--server-arg=--ws-queue-frames=4`).
+    #[arg(long = "server-arg", allow_hyphen_values = true)]
+    pub server_args: Vec<String>,
+
+    /// Rooms to create; subscribers, editors and queries are spread over them.
+    #[arg(long, default_value_t = 1)]
+    pub rooms: usize,
+
+    /// Nodes per room.
+    #[arg(long, default_value_t = 20_000)]
+    pub nodes: usize,
+
+    /// Children per interior node.
+    #[arg(long, default_value_t = 8)]
+    pub fanout: usize,
+
+    /// Levels per tree (1: every node is a root). A room holds as many trees as its node
+    /// count needs.
+    #[arg(long, default_value_t = 4)]
+    pub depth: usize,
+
+    /// Whole-room subscribers (in total, over all rooms).
+    #[arg(long, default_value_t = 500)]
+    pub subscribers: usize,
+
+    /// Region subscribers (in total, over all rooms).
+    #[arg(long, default_value_t = 50)]
+    pub region_subscribers: usize,
+
+    /// Side length of a region subscriber's box on the ground plane (the box spans the
+    /// world's full height).
+    #[arg(long, default_value_t = 60.0)]
+    pub region_size: f32,
+
+    /// Editors (one WebSocket each, in total over all rooms).
+    #[arg(long, default_value_t = 10)]
+    pub editors: usize,
+
+    /// Edit batches per second per editor.
+    #[arg(long, default_value_t = 30.0)]
+    pub edit_rate: f64,
+
+    /// `set_local` ops per batch.
+    #[arg(long, default_value_t = 20)]
+    pub batch_size: usize,
+
+    /// Queries per second (in total).
+    #[arg(long, default_value_t = 200.0)]
+    pub queries: f64,
+
+    /// Relative weights of the query kinds.
+    #[arg(long, default_value = "region=1,sphere=1,ray=1,nearest=1")]
+    #[serde(serialize_with = "serialize_display_mix")]
+    pub query_mix: QueryMix,
+
+    /// Whether queries go over WebSocket or HTTP.
+    #[arg(long, value_enum, default_value_t = QueryVia::Ws)]
+    pub query_via: QueryVia,
+
+    /// Fraction (0 to 1) of subscribers of each kind that read with pauses.
+    #[arg(long, default_value_t = 0.05)]
+    pub slow_readers: f64,
+
+    /// How long a slow reader stops reading, once per `--slow-period-ms`.
+    #[arg(long, default_value_t = 1500)]
+    pub slow_pause_ms: u64,
+
+    /// The cycle of a slow reader's pauses.
+    #[arg(long, default_value_t = 4000)]
+    pub slow_period_ms: u64,
+
+    /// Socket receive buffer of a slow reader, in bytes: small, so that its pauses back
+    /// up into the server instead of into the kernel.
+    #[arg(long, default_value_t = 16 * 1024)]
+    pub slow_recv_buffer: u32,
+
+    /// Seconds of load.
+    #[arg(long, default_value_t = 60.0)]
+    pub duration: f64,
+
+    /// Tick rate of the rooms the harness creates.
+    #[arg(long, default_value_t = 30)]
+    pub tick_hz: u32,
+
+    /// Wire format of every WebSocket.
+    #[arg(long, value_enum, default_value_t = FormatArg::Bincode)]
+    pub format: FormatArg,
+
+    /// Print the report as JSON on stdout instead of a table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Seed of every random choice (tree jitter, edit values, queries, regions).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Fail when the p99 edit-to-delta latency reaches this many ticks.
+    #[arg(long, default_value_t = 3.0)]
+    pub max_p99_ticks: f64,
+
+    /// Seconds the final check waits for every mirror to converge after the load stops.
+    #[arg(long, default_value_t = 30.0)]
+    pub settle_timeout: f64,
+
+    /// Subscribers connecting at the same time while the run starts.
+    #[arg(long, default_value_t = 16)]
+    pub connect_concurrency: usize,
+
+    /// Keep the rooms on the server after the run (they are deleted by default).
+    #[arg(long)]
+    pub keep_rooms: bool,
+}
+
+fn serialize_display_mix<S: serde::Serializer>(mix: &QueryMix, s: S) -> Result<S::Ok, S::Error> {
+    let text = QueryKind::ALL
+        .iter()
+        .map(|k| format!("{}={}", k.name(), mix.weights[k.index()]))
+        .collect::<Vec<_>>()
+        .join(",");
+    s.serialize_str(&text)
+}
+
+impl Scenario {
+    /// Refuses scenarios the harness cannot run meaningfully.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        ensure!(self.rooms >= 1, "--rooms must be at least 1");
+        ensure!(self.nodes >= 1, "--nodes must be at least 1");
+        ensure!(self.fanout >= 1, "--fanout must be at least 1");
+        ensure!(self.depth >= 1, "--depth must be at least 1");
+        ensure!(
+            (1..=240).contains(&self.tick_hz),
+            "--tick-hz must be 1 to 240"
+        );
+        ensure!(
+            self.duration > 0.0 && self.duration.is_finite(),
+            "--duration must be positive"
+        );
+        ensure!(
+            (0.0..=1.0).contains(&self.slow_readers),
+            "--slow-readers is a fraction from 0 to 1"
+        );
+        ensure!(
+            self.slow_pause_ms < self.slow_period_ms,
+            "--slow-pause-ms must be shorter than --slow-period-ms"
+        );
+        ensure!(
+            self.edit_rate >= 0.0 && self.edit_rate.is_finite(),
+            "--edit-rate must be >= 0"
+        );
+        ensure!(
+            self.queries >= 0.0 && self.queries.is_finite(),
+            "--queries must be >= 0"
+        );
+        ensure!(self.region_size > 0.0, "--region-size must be positive");
+        ensure!(
+            self.connect_concurrency >= 1,
+            "--connect-concurrency must be >= 1"
+        );
+        if self.queries > 0.0 && self.query_mix.total() == 0 {
+            bail!(
+                "--query-mix gives every kind weight 0 but --queries is {}",
+                self.queries
+            );
+        }
+        if self.editors > 0 && self.batch_size == 0 {
+            bail!("--batch-size must be at least 1 when there are editors");
+        }
+        Ok(())
+    }
+
+    /// One tick of the rooms the harness creates.
+    pub fn tick(&self) -> Duration {
+        Duration::from_secs_f64(1.0 / f64::from(self.tick_hz))
+    }
+
+    /// The load phase's length.
+    pub fn load_duration(&self) -> Duration {
+        Duration::from_secs_f64(self.duration)
+    }
+
+    /// Whether subscriber `index` of a kind with `count` members reads slowly. The slow
+    /// ones are spread evenly over the indices, so each room gets its share.
+    pub fn is_slow(&self, index: usize) -> bool {
+        let f = self.slow_readers;
+        ((index + 1) as f64 * f).floor() > (index as f64 * f).floor()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_mix_parses_and_picks_by_weight() {
+        let mix: QueryMix = "region=2, ray=1".parse().unwrap();
+        assert_eq!(mix.weights, [2, 0, 1, 0]);
+        assert_eq!(mix.pick(0), QueryKind::Region);
+        assert_eq!(mix.pick(1), QueryKind::Region);
+        assert_eq!(mix.pick(2), QueryKind::Ray);
+        assert!("cone=1".parse::<QueryMix>().is_err());
+        assert!("region".parse::<QueryMix>().is_err());
+    }
+
+    #[test]
+    fn defaults_are_the_issue_5_target_and_valid() {
+        let s = Scenario::parse_from(["canopy-loadtest", "--spawn"]);
+        s.validate().unwrap();
+        assert_eq!(
+            (s.nodes, s.subscribers, s.region_subscribers, s.editors),
+            (20_000, 500, 50, 10)
+        );
+        assert_eq!((s.edit_rate, s.batch_size, s.queries), (30.0, 20, 200.0));
+    }
+
+    #[test]
+    fn slow_readers_are_spread_evenly() {
+        let mut s = Scenario::parse_from(["canopy-loadtest", "--spawn"]);
+        s.slow_readers = 0.1;
+        let slow: Vec<usize> = (0..30).filter(|&i| s.is_slow(i)).collect();
+        assert_eq!(slow, vec![9, 19, 29]);
+        s.slow_readers = 0.0;
+        assert!((0..100).all(|i| !s.is_slow(i)));
+    }
+}
