@@ -1,1 +1,111 @@
-fn main() {}
+//! `canopy-loadtest`: the bundled load-test harness of Canopy (issue 5).
+//!
+//! It starts a server in this process (`--spawn`) or targets one (`--url`), builds
+//! rooms of a chosen tree shape, connects whole-room and region subscribers (some of
+//! them slow readers), editors and a query runner, measures edit-to-delta latency,
+//! delta traffic, query latency, acks, errors and the server's tick time, then checks
+//! that every subscriber's mirror converged to the server's state.
+//!
+//! Exit status (CI relies on it): 0 when every check passed, 1 when a check failed, 2
+//! when the run could not be carried out at all. The module map: `scenario` (flags),
+//! `spawn` (in-process server), `world` and `setup` (the rooms), `stamps`, `editor`,
+//! `subscriber`, `wsopen` and `fleet` (the load and its observers), `queries`,
+//! `metrics_scrape` and `cpu` (the server's side), `verify` and `scope` (the final
+//! check), `latency`, `errors`, `report`, `checks` and `progress` (the output), `run`
+//! (the phases).
+
+mod checks;
+mod cpu;
+mod editor;
+mod errors;
+mod fleet;
+mod latency;
+mod metrics_scrape;
+mod progress;
+mod queries;
+mod report;
+mod run;
+mod scenario;
+mod scope;
+mod setup;
+mod spawn;
+mod stamps;
+mod stop;
+mod subscriber;
+mod verify;
+mod world;
+mod wsopen;
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+
+use crate::scenario::Scenario;
+use crate::spawn::SpawnedServer;
+
+fn main() -> ExitCode {
+    // The spawned server logs through the same subscriber; by default only errors, so
+    // its per-tick warnings under overload do not bury the report (RUST_LOG overrides).
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
+        )
+        .init();
+    let scenario = Scenario::parse();
+    match run(scenario) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("canopy-loadtest: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the scenario and prints its report; returns whether every check passed.
+fn run(scenario: Scenario) -> anyhow::Result<bool> {
+    scenario.validate()?;
+    let server = if scenario.spawn {
+        Some(SpawnedServer::start(
+            &scenario.server_args,
+            scenario.tick_hz,
+        )?)
+    } else {
+        None
+    };
+    let target = match (&server, &scenario.url) {
+        (Some(server), _) => run::Target {
+            url: server.url(),
+            label: format!("in-process server on {}", server.addr),
+        },
+        (None, Some(url)) => run::Target {
+            url: url.clone(),
+            label: url.clone(),
+        },
+        (None, None) => anyhow::bail!("give --spawn or --url"),
+    };
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .thread_name("lt-worker")
+        .enable_all()
+        .build()
+        .context("building the harness runtime")?;
+    let json = scenario.json;
+    let report = runtime.block_on(run::run(scenario, target));
+    // Dropping the runtime closes the harness's sockets before the server shuts down.
+    drop(runtime);
+    if let Some(server) = server {
+        server.stop()?;
+    }
+    let report = report?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report::render_table(&report));
+    }
+    Ok(report.passed)
+}

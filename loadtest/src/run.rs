@@ -1,0 +1,401 @@
+//! One run, phase by phase: build the rooms, connect the subscribers (each synced to
+//! its snapshot), connect editors and query connections, run the load for the
+//! scenario's duration while scraping the server before and after, quiesce (stop the
+//! load, let slow readers catch up, let traffic settle), check every mirror, and
+//! gather the report.
+//!
+//! Invariant: the measured window is exactly the time editors and queries were sending;
+//! the server's numbers (tick histogram, merged frames, CPU) are differences over that
+//! window, and the final check only starts once nothing is being sent any more.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use canopy_client::{Client, ConnectOptions, Connection};
+use canopy_protocol::NodeId;
+use hdrhistogram::Histogram;
+
+use crate::checks;
+use crate::cpu::CpuTimes;
+use crate::editor::{self, EditStats, Editor, EditorContext};
+use crate::errors::ErrorTally;
+use crate::fleet::{self, Connect, Fleet};
+use crate::latency::{self, Summary};
+use crate::metrics_scrape::{self, ServerWindow};
+use crate::progress;
+use crate::queries::{self, QueryKind, QueryPlan, QueryStats, QueryTarget};
+use crate::report::{
+    CpuReport, DeltaGroup, EditReport, KindReport, LatencyReport, QueryReport, Report, Spread,
+};
+use crate::scenario::{QueryVia, Scenario};
+use crate::setup;
+use crate::stamps::{Clock, Stamps};
+use crate::stop;
+use crate::subscriber::{SubContext, SubShared};
+use crate::verify;
+use crate::world::World;
+
+/// WebSocket connections per room that carry queries.
+const QUERY_CONNS_PER_ROOM: usize = 2;
+
+/// Where the run points.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub url: String,
+    /// Shown in the report.
+    pub label: String,
+}
+
+/// Per-subscriber counters at one moment.
+fn counters(subs: &[Arc<SubShared>]) -> Vec<(u64, u64)> {
+    subs.iter()
+        .map(|s| {
+            (
+                s.delta_frames.load(Ordering::Relaxed),
+                s.delta_bytes.load(Ordering::Relaxed),
+            )
+        })
+        .collect()
+}
+
+/// Runs the scenario against `target` and returns its report (checks included).
+pub async fn run(s: Scenario, target: Target) -> anyhow::Result<Report> {
+    let mut client = Client::new(&target.url)?;
+    if let Some(token) = &s.token {
+        client = client.with_token(token.clone());
+    }
+    setup::wait_healthy(&client, Duration::from_secs(10)).await?;
+    let setup_started = Instant::now();
+    let world = World::build(s.nodes, s.fanout, s.depth);
+    let rooms = setup::room_ids(s.rooms, s.seed);
+    setup::create_rooms(&client, &rooms, s.tick_hz, &world).await?;
+    let result = load_and_check(&s, &target, &client, &world, &rooms, setup_started).await;
+    if !s.keep_rooms {
+        setup::delete_rooms(&client, &rooms).await;
+    }
+    result
+}
+
+async fn load_and_check(
+    s: &Scenario,
+    target: &Target,
+    client: &Client,
+    world: &World,
+    rooms: &[String],
+    setup_started: Instant,
+) -> anyhow::Result<Report> {
+    let clock = Clock::start();
+    let errors = Arc::new(ErrorTally::default());
+    let stamps: Vec<Arc<Stamps>> = rooms
+        .iter()
+        .map(|_| Arc::new(Stamps::new(world.nodes.len())))
+        .collect();
+    let format = s.format.format();
+
+    let sub_ctx = Arc::new(SubContext {
+        format,
+        clock,
+        errors: Arc::clone(&errors),
+        pausing: AtomicBool::new(true),
+        pause: Duration::from_millis(s.slow_pause_ms),
+        period: Duration::from_millis(s.slow_period_ms),
+    });
+    let fleet = Fleet::connect(
+        fleet::specs(s, world),
+        Connect {
+            client,
+            rooms,
+            stamps: &stamps,
+            ctx: Arc::clone(&sub_ctx),
+            slow_recv_buffer: s.slow_recv_buffer,
+            concurrency: s.connect_concurrency,
+        },
+    )
+    .await?;
+
+    let options = ConnectOptions::default().format(format);
+    let editors = connect_editors(s, client, world, rooms, &stamps, &options).await?;
+    let query_target = match s.query_via {
+        QueryVia::Http => QueryTarget::Http(client.clone(), rooms.to_vec()),
+        QueryVia::Ws => {
+            let mut per_room = Vec::new();
+            for room in rooms {
+                let mut conns = Vec::new();
+                for _ in 0..QUERY_CONNS_PER_ROOM {
+                    conns.push(client.connect(room, options.clone()).await?);
+                }
+                per_room.push(conns);
+            }
+            QueryTarget::Ws(per_room)
+        }
+    };
+    let query_conns: Vec<Connection> = match &query_target {
+        QueryTarget::Ws(c) => c.iter().flatten().cloned().collect(),
+        QueryTarget::Http(..) => Vec::new(),
+    };
+    let editor_conns: Vec<Connection> = editors.iter().map(|e| e.conn.clone()).collect();
+    let setup_s = setup_started.elapsed().as_secs_f64();
+
+    // The load window.
+    let edit_stats = Arc::new(EditStats::default());
+    let query_stats = Arc::new(QueryStats::default());
+    let (stop_tx, stop_rx) = stop::channel();
+    let scrape_start = metrics_scrape::scrape(client).await?;
+    let cpu_start = CpuTimes::now();
+    let counters_start = counters(&fleet.subs);
+    let window_started = Instant::now();
+    let edit_ctx = EditorContext {
+        rate: s.edit_rate,
+        batch_size: s.batch_size,
+        clock,
+        stats: Arc::clone(&edit_stats),
+        errors: Arc::clone(&errors),
+    };
+    let mut load = Vec::new();
+    for (i, ed) in editors.into_iter().enumerate() {
+        let seed = s.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
+        load.push(tokio::spawn(editor::run(
+            ed,
+            edit_ctx.clone(),
+            seed,
+            stop_rx.clone(),
+        )));
+    }
+    let plan = QueryPlan {
+        rate: s.queries,
+        mix: s.query_mix,
+        seed: s.seed ^ 0x9e37_79b9,
+        min: world.min,
+        max: world.max,
+        clock,
+        stats: Arc::clone(&query_stats),
+        errors: Arc::clone(&errors),
+    };
+    load.push(tokio::spawn(queries::run(
+        query_target,
+        plan,
+        stop_rx.clone(),
+    )));
+    let shown = tokio::spawn(progress::run(
+        progress::Sources {
+            edits: Arc::clone(&edit_stats),
+            queries: Arc::clone(&query_stats),
+            errors: Arc::clone(&errors),
+            subs: fleet.subs.clone(),
+        },
+        s.load_duration(),
+        stop_rx.clone(),
+    ));
+    tokio::time::sleep(s.load_duration()).await;
+    stop_tx.raise();
+    let window = window_started.elapsed().as_secs_f64();
+    let counters_end = counters(&fleet.subs);
+    for task in load {
+        task.await.context("a load task panicked")?;
+    }
+    let _ = shown.await;
+    let cpu = CpuTimes::now().since(&cpu_start);
+    let scrape_end = metrics_scrape::scrape(client).await?;
+
+    // Quiesce: slow readers read at full speed again, then traffic settles.
+    sub_ctx.pausing.store(false, Ordering::Relaxed);
+    let settle_timeout = Duration::from_secs_f64(s.settle_timeout);
+    let settled_in = settle(&fleet.subs, clock, s.tick(), settle_timeout).await;
+    let verify = verify::verify(
+        client,
+        rooms,
+        &fleet.subs,
+        settle_timeout.saturating_sub(settled_in),
+    )
+    .await?;
+    let mut details = Vec::new();
+    for room in rooms {
+        details.push(client.get_room(room).await?);
+    }
+    for conn in editor_conns.iter().chain(&query_conns) {
+        conn.close().await;
+    }
+    let subs = fleet.subs.clone();
+    fleet.stop().await;
+
+    let mut report = Report {
+        scenario: s.clone(),
+        target: target.label.clone(),
+        setup_s,
+        window_s: window,
+        edits: edit_report(&edit_stats, window),
+        latency: latency_report(&subs, s),
+        deltas: delta_groups(&subs, &counters_start, &counters_end, window),
+        queries: query_report(&query_stats, window),
+        errors: errors.snapshot(),
+        server: ServerWindow::between(&scrape_start, &scrape_end, &details),
+        cpu: CpuReport::new(
+            cpu,
+            window,
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+        ),
+        verify,
+        checks: Vec::new(),
+        passed: false,
+    };
+    report.checks = checks::evaluate(&report);
+    report.passed = report.checks.iter().all(|c| c.passed);
+    Ok(report)
+}
+
+/// Connects the editors, each with its share of its room's leaves.
+async fn connect_editors(
+    s: &Scenario,
+    client: &Client,
+    world: &World,
+    rooms: &[String],
+    stamps: &[Arc<Stamps>],
+    options: &ConnectOptions,
+) -> anyhow::Result<Vec<Editor>> {
+    let leaves: Vec<(NodeId, [f32; 3])> = world.leaves().map(|n| (n.id, n.local_t)).collect();
+    let mut editors = Vec::with_capacity(s.editors);
+    for (r, room) in rooms.iter().enumerate() {
+        let here = (r..s.editors).step_by(rooms.len()).count();
+        for share in editor::share_out(&leaves, here) {
+            editors.push(Editor {
+                conn: client
+                    .connect(room, options.clone())
+                    .await
+                    .with_context(|| format!("connecting an editor to {room}"))?,
+                leaves: share,
+                stamps: Arc::clone(&stamps[r]),
+            });
+        }
+    }
+    Ok(editors)
+}
+
+/// Waits until no subscriber has received a frame for a few ticks (at least a second
+/// after the load stopped), or until `timeout`. Returns how long it waited.
+async fn settle(
+    subs: &[Arc<SubShared>],
+    clock: Clock,
+    tick: Duration,
+    timeout: Duration,
+) -> Duration {
+    let started = Instant::now();
+    let quiet = (tick * 5).max(Duration::from_millis(300)).as_micros() as u64;
+    tokio::time::sleep(Duration::from_secs(1).min(timeout)).await;
+    while started.elapsed() < timeout {
+        let last = subs
+            .iter()
+            .map(|s| s.last_frame_us.load(Ordering::Relaxed))
+            .max()
+            .unwrap_or(0);
+        if clock.now_us().saturating_sub(last) >= quiet {
+            break;
+        }
+        tokio::time::sleep(tick).await;
+    }
+    started.elapsed()
+}
+
+fn edit_report(stats: &EditStats, window: f64) -> EditReport {
+    let batches_sent = stats.batches_sent.load(Ordering::Relaxed);
+    let ops_sent = stats.ops_sent.load(Ordering::Relaxed);
+    let acks = stats.acks.load(Ordering::Relaxed);
+    EditReport {
+        batches_sent,
+        ops_sent,
+        acks,
+        batches_per_s: batches_sent as f64 / window,
+        ops_per_s: ops_sent as f64 / window,
+        acks_per_s: acks as f64 / window,
+        ack_latency: Summary::of(&stats.ack_latency.lock().unwrap_or_else(|e| e.into_inner())),
+    }
+}
+
+fn latency_report(subs: &[Arc<SubShared>], s: &Scenario) -> LatencyReport {
+    let mut fast = latency::histogram();
+    let mut slow = latency::histogram();
+    let mut fast_subscribers = 0;
+    for sub in subs {
+        let st = sub.lock();
+        let into: &mut Histogram<u64> = if sub.spec.slow {
+            &mut slow
+        } else {
+            fast_subscribers += 1;
+            &mut fast
+        };
+        // Same bounds everywhere (see `latency`), so adding cannot fail.
+        let _ = into.add(&st.latency);
+    }
+    let tick_ms = s.tick().as_secs_f64() * 1000.0;
+    let fast = Summary::of(&fast);
+    LatencyReport {
+        tick_ms,
+        fast_subscribers,
+        p99_ticks: fast.p99_ms / tick_ms,
+        fast,
+        slow: Summary::of(&slow),
+    }
+}
+
+/// Whether a subscriber belongs to a report group.
+type Membership = fn(&SubShared) -> bool;
+
+fn delta_groups(
+    subs: &[Arc<SubShared>],
+    start: &[(u64, u64)],
+    end: &[(u64, u64)],
+    window: f64,
+) -> Vec<DeltaGroup> {
+    let groups: [(&str, Membership); 3] = [
+        ("room", |s| !s.spec.slow && s.spec.region.is_none()),
+        ("region", |s| !s.spec.slow && s.spec.region.is_some()),
+        ("slow", |s| s.spec.slow),
+    ];
+    groups
+        .iter()
+        .filter_map(|(name, member)| {
+            let (frames, bytes): (Vec<f64>, Vec<f64>) = subs
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| member(s))
+                .map(|(i, _)| {
+                    (
+                        (end[i].0 - start[i].0) as f64 / window,
+                        (end[i].1 - start[i].1) as f64 / window,
+                    )
+                })
+                .unzip();
+            (!frames.is_empty()).then(|| DeltaGroup {
+                group: name.to_string(),
+                subscribers: frames.len(),
+                frames_per_s: Spread::of(&frames),
+                bytes_per_s: Spread::of(&bytes),
+            })
+        })
+        .collect()
+}
+
+fn query_report(stats: &QueryStats, window: f64) -> QueryReport {
+    let sent = stats.sent.load(Ordering::Relaxed);
+    let kinds: Vec<KindReport> = QueryKind::ALL
+        .iter()
+        .map(|k| {
+            let ks = &stats.kinds[k.index()];
+            let answered = ks.answered.load(Ordering::Relaxed);
+            KindReport {
+                kind: k.name().to_string(),
+                answered,
+                per_s: answered as f64 / window,
+                latency: Summary::of(&ks.latency.lock().unwrap_or_else(|e| e.into_inner())),
+            }
+        })
+        .filter(|k| k.answered > 0)
+        .collect();
+    QueryReport {
+        sent,
+        answered: kinds.iter().map(|k| k.answered).sum(),
+        per_s: sent as f64 / window,
+        kinds,
+    }
+}
