@@ -284,6 +284,76 @@ async fn in_flight_requests_fail_with_disconnected_and_never_hang() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_while_reconnecting_fail_at_once_but_the_new_scope_is_kept() {
+    within(Duration::from_secs(60), async {
+        let server = TestServer::start().await;
+        let proxy = Proxy::start(server.addr).await;
+        let client = server.client();
+        client.ensure_room("away", Some(60)).await.unwrap();
+        client
+            .edit(
+                "away",
+                vec![
+                    add(1, None, [0.0; 3], 0.5, 1),
+                    add(2, None, [50.0, 0.0, 0.0], 0.5, 1),
+                ],
+            )
+            .await
+            .unwrap();
+        let conn = Connection::connect(
+            &proxy.url(),
+            "away",
+            ConnectOptions::default()
+                .backoff(fast_backoff())
+                .request_timeout(Duration::from_secs(30)),
+        )
+        .await
+        .unwrap();
+        let mut events = conn.events();
+        conn.subscribe(Scope::room()).await.unwrap();
+        assert_eq!(conn.mirror().len(), 2);
+
+        // Nothing listens behind the proxy: the client keeps trying to reconnect.
+        let dead = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        proxy.set_upstream(dead.local_addr().unwrap());
+        drop(dead);
+        proxy.cut();
+        wait_for(&mut events, "the drop", |e| {
+            matches!(e, Event::Disconnected { .. })
+        })
+        .await;
+        let asked = tokio::time::Instant::now();
+        assert!(matches!(conn.ping().await, Err(ClientError::Disconnected)));
+        assert!(matches!(
+            conn.edit(vec![move_to(1, [1.0; 3])]).await,
+            Err(ClientError::Disconnected)
+        ));
+        let region = Scope::region([-1.0; 3], [1.0; 3]);
+        assert!(matches!(
+            conn.subscribe(region).await,
+            Err(ClientError::Disconnected)
+        ));
+        assert!(asked.elapsed() < Duration::from_secs(2));
+        assert!(matches!(conn.state(), ConnState::Reconnecting { .. }));
+        assert_eq!(conn.scope(), Some(region));
+        // The mirror keeps its last state until the resync.
+        assert_eq!(conn.mirror().len(), 2);
+
+        // The server is back: the client subscribes with the scope asked for meanwhile.
+        proxy.set_upstream(server.addr);
+        let (marker, before) = wait_for(&mut events, "the resync", |e| {
+            matches!(e, Event::Resynced { .. })
+        })
+        .await;
+        assert!(matches!(marker, Event::Resynced { len: 1, .. }));
+        assert!(before.contains(&Event::Left(2)), "{before:?}");
+        let want = vec![server_nodes(&client, "away").await[0]];
+        assert_eq!(conn.mirror().to_sorted_vec(), want);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_connection_is_detected_by_the_keepalive() {
     within(Duration::from_secs(60), async {
         let server = TestServer::start().await;

@@ -415,19 +415,8 @@ impl Driver {
             self.state.send_replace(ConnState::Reconnecting {
                 attempt: backoff.attempts(),
             });
-            let sleep = tokio::time::sleep(delay);
-            tokio::pin!(sleep);
-            loop {
-                tokio::select! {
-                    _ = &mut sleep => break,
-                    command = self.commands.recv() => match command {
-                        None => return Reconnect::Stop(StopReason::ClosedByClient, None),
-                        Some(Command::Close { done }) => {
-                            return Reconnect::Stop(StopReason::ClosedByClient, Some(done));
-                        }
-                        Some(command) => self.refuse_offline(command),
-                    },
-                }
+            if let Err(stop) = self.offline(tokio::time::sleep(delay)).await {
+                return stop;
             }
             let url = self.endpoint.ws(
                 &self.room,
@@ -437,8 +426,11 @@ impl Driver {
             let attempt = tokio::time::timeout(
                 self.options.connect_timeout,
                 socket::open(&url, self.options.max_message_bytes),
-            )
-            .await;
+            );
+            let attempt = match self.offline(attempt).await {
+                Ok(attempt) => attempt,
+                Err(stop) => return stop,
+            };
             match attempt {
                 Ok(Ok(socket)) => return Reconnect::Open(Box::new(socket)),
                 Ok(Err(e)) => {
@@ -452,6 +444,24 @@ impl Driver {
                 }
             }
             tracing::debug!(room = %self.room, attempt = backoff.attempts(), error = %last_error, "reconnect failed");
+        }
+    }
+
+    /// Runs `work` (a backoff delay or a connect attempt) while answering requests as
+    /// there is no connection, so none waits on it; `Err` when the caller closes.
+    async fn offline<F: std::future::Future>(&mut self, work: F) -> Result<F::Output, Reconnect> {
+        tokio::pin!(work);
+        loop {
+            tokio::select! {
+                output = &mut work => return Ok(output),
+                command = self.commands.recv() => match command {
+                    None => return Err(Reconnect::Stop(StopReason::ClosedByClient, None)),
+                    Some(Command::Close { done }) => {
+                        return Err(Reconnect::Stop(StopReason::ClosedByClient, Some(done)));
+                    }
+                    Some(command) => self.refuse_offline(command),
+                },
+            }
         }
     }
 
