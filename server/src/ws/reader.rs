@@ -83,7 +83,10 @@ pub async fn serve(
                 writer_done = true;
                 break;
             }
-            msg = stream.next() => match { last_heard = tokio::time::Instant::now(); msg } {
+            msg = stream.next() => {
+                // Anything that arrives, pongs included, proves the peer is alive.
+                last_heard = tokio::time::Instant::now();
+                match msg {
                 None | Some(Ok(Message::Close(_))) => break,
                 Some(Err(e)) => {
                     let text = e.to_string();
@@ -96,6 +99,7 @@ pub async fn serve(
                 Some(Ok(Message::Text(t))) => conn_state.handle(t.as_bytes(), Format::Json),
                 Some(Ok(Message::Binary(b))) => conn_state.handle(&b, Format::Bincode),
                 Some(Ok(_)) => {}
+                }
             }
         }
         while outbox.queued() > MAX_QUEUED_CONTROL && !outbox.is_closing() {
