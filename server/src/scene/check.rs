@@ -17,10 +17,7 @@ impl Hierarchy {
         let st = &self.store;
         let n = st.len();
         assert!(
-            st.local.len() == n
-                && st.world.len() == n
-                && st.extent.len() == n
-                && st.mask.len() == n,
+            st.xf.len() == n && st.extent.len() == n && st.mask.len() == n,
             "store arrays differ in length"
         );
         let mut live = 0;
@@ -125,12 +122,12 @@ impl Hierarchy {
                     continue;
                 }
                 let want = if t.parent == NONE {
-                    st.local[s]
+                    st.xf[s].local
                 } else {
-                    Trs::compose(&st.world[t.parent as usize], &st.local[s])
+                    Trs::compose(&st.xf[t.parent as usize].world, &st.xf[s].local)
                 };
                 assert!(
-                    want.same_bits(&st.world[s]),
+                    want.same_bits(&st.xf[s].world),
                     "world transform of node {} is stale after an update",
                     t.id
                 );
@@ -167,8 +164,8 @@ impl Hierarchy {
                 t.next,
                 t.prev,
                 t.flags & (ALIVE | NEW | REPARENTED | RESHAPED),
-                bits(&st.local[s]),
-                bits(&st.world[s]),
+                bits(&st.xf[s].local),
+                bits(&st.xf[s].world),
                 st.extent[s].to_array().map(f32::to_bits),
                 st.mask[s]
             );

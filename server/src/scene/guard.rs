@@ -133,7 +133,7 @@ impl Hierarchy {
             }
             let (mut w, mut depth) = base;
             for &a in chain.iter().rev() {
-                w = w.then(&self.store.local[a as usize]);
+                w = w.then(&self.store.xf[a as usize].local);
                 depth += 1;
                 memo.insert(a, (w, depth));
             }
@@ -188,7 +188,7 @@ impl Hierarchy {
         if depth > self.limits.max_depth {
             return Err(too_deep(id, self.limits.max_depth));
         }
-        let w = parent_world.then(&self.store.local[s]);
+        let w = parent_world.then(&self.store.xf[s].local);
         let half = w.s * f64::from(self.store.extent[s].max_element());
         let len = w.t.length();
         if len > WORLD_LIMIT || w.s > WORLD_LIMIT || half > WORLD_LIMIT {

@@ -194,20 +194,20 @@ impl Hierarchy {
     /// World transform as of the last update, O(1). A node added since then reads as its
     /// local transform until the next update.
     pub fn world(&self, id: NodeId) -> Option<Transform> {
-        self.live_slot(id).map(|s| self.store.world[s].to_wire())
+        self.live_slot(id).map(|s| self.store.xf[s].world.to_wire())
     }
 
     /// World transform as glam values `(t, r, s)`, for the octree.
     pub fn world_glam(&self, id: NodeId) -> Option<(Vec3, Quat, f32)> {
         self.live_slot(id).map(|s| {
-            let w = &self.store.world[s];
+            let w = &self.store.xf[s].world;
             (w.t, w.r, w.s)
         })
     }
 
     /// Local transform (rotation normalized when it was set).
     pub fn local(&self, id: NodeId) -> Option<Transform> {
-        self.live_slot(id).map(|s| self.store.local[s].to_wire())
+        self.live_slot(id).map(|s| self.store.xf[s].local.to_wire())
     }
 
     /// `Some(None)` for a root, `Some(Some(p))` for a child of `p`, `None` for an unknown
@@ -238,7 +238,7 @@ impl Hierarchy {
         Node {
             id: self.store.topo[slot].id,
             parent: self.parent_id_of_slot(slot),
-            world: self.store.world[slot].to_wire(),
+            world: self.store.xf[slot].world.to_wire(),
             extent: self.store.extent[slot].to_array(),
             mask: self.store.mask[slot],
         }

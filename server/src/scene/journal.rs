@@ -67,10 +67,10 @@ impl Hierarchy {
     #[inline]
     pub(crate) fn local_mut(&mut self, slot: u32) -> &mut Trs {
         if self.journal.active && slot < self.journal.base_len {
-            let old = self.store.local[slot as usize];
+            let old = self.store.xf[slot as usize].local;
             self.journal.entries.push(Undo::Local(slot, old));
         }
-        &mut self.store.local[slot as usize]
+        &mut self.store.xf[slot as usize].local
     }
 
     pub(crate) fn set_shape_fields(&mut self, slot: u32, extent: Vec3, mask: u32) {
@@ -125,7 +125,7 @@ impl Hierarchy {
         while let Some(undo) = self.journal.entries.pop() {
             match undo {
                 Undo::Topo(slot, old) => self.store.topo[slot as usize] = old,
-                Undo::Local(slot, old) => self.store.local[slot as usize] = old,
+                Undo::Local(slot, old) => self.store.xf[slot as usize].local = old,
                 Undo::Shape(slot, extent, mask) => {
                     self.store.extent[slot as usize] = extent;
                     self.store.mask[slot as usize] = mask;

@@ -62,13 +62,13 @@ impl Hierarchy {
             if !t.alive() {
                 continue;
             }
-            let local = &st.local[slot];
+            let local = &st.xf[slot].local;
             let world = if t.parent == NONE {
                 *local
             } else {
-                Trs::compose(&st.world[t.parent as usize], local)
+                Trs::compose(&st.xf[t.parent as usize].world, local)
             };
-            let old = &mut st.world[slot];
+            let old = &mut st.xf[slot].world;
             if !world.same_bits(old) {
                 *old = world;
                 if t.flags & NEW == 0 {
@@ -94,15 +94,15 @@ impl Hierarchy {
             return;
         }
         let topo = &self.store.topo;
-        let world = &self.store.world;
+        let xf = &self.store.xf;
         let mut acc = 0u32;
         for &r in roots {
-            acc ^= topo[r as usize].parent ^ world[r as usize].s.to_bits();
+            acc ^= topo[r as usize].parent ^ xf[r as usize].world.s.to_bits();
         }
         for &r in roots {
             let p = topo[r as usize].parent;
             if p != NONE {
-                acc ^= world[p as usize].s.to_bits();
+                acc ^= xf[p as usize].world.s.to_bits();
             }
         }
         std::hint::black_box(acc);
@@ -133,13 +133,13 @@ impl Hierarchy {
         let parent = topo.parent;
         let flags = topo.flags;
         let id = topo.id;
-        let local = &self.store.local[slot];
+        let local = &self.store.xf[slot].local;
         let world = if parent == NONE {
             *local
         } else {
-            Trs::compose(&self.store.world[parent as usize], local)
+            Trs::compose(&self.store.xf[parent as usize].world, local)
         };
-        let old = &mut self.store.world[slot];
+        let old = &mut self.store.xf[slot].world;
         if !world.same_bits(old) {
             *old = world;
             if flags & NEW == 0 {

@@ -1,11 +1,12 @@
 //! Flat storage of the hierarchy: one record per storage slot in a few parallel arrays.
 //!
 //! The store owns the per-slot data and the sibling-list primitives. It is a
-//! structure of arrays grouped by access pattern: `topo` (ids, links, flags), `local` and
-//! `world` (glam TRS records of 32 bytes each), `extent` and `mask`. Grouping the links
-//! and the transforms into 32-byte records rather than one array per scalar means a random
-//! dirty node costs about four cache lines instead of a dozen, while the forward sweep
-//! still streams a handful of arrays.
+//! structure of arrays grouped by access pattern: `topo` (id, links, flags: 32 bytes),
+//! `xf` (local and world TRS as glam types: one 64-byte line), `extent` and `mask`.
+//! Grouping by access rather than one array per scalar means a scattered dirty node costs
+//! two or three cache lines instead of a dozen, which is what keeps the dirty update of a
+//! room far larger than the caches close to its cost in a small one; the forward sweep
+//! still streams just two arrays.
 //!
 //! Invariant kept here: the arrays always have the same length, and the sibling links of
 //! live slots form consistent doubly linked lists (`first_child`/`last_child` of the
@@ -74,8 +75,9 @@ impl Trs {
 }
 
 /// Identity, tree links and bookkeeping of one slot: everything a traversal reads, in one
-/// 32-byte record.
+/// 32-byte record (aligned so that it never straddles two cache lines).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
 pub(crate) struct Topo {
     pub id: NodeId,
     pub parent: u32,
@@ -109,12 +111,21 @@ impl Topo {
     }
 }
 
+/// A node's local and world transforms, together in one 64-byte cache line: an edit
+/// writes the local half, and the update that follows reads it and rewrites the world
+/// half, so a scattered dirty node costs one line here instead of two.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(64))]
+pub(crate) struct Xf {
+    pub local: Trs,
+    pub world: Trs,
+}
+
 /// The parallel arrays. Slots are `u32` indices into every one of them.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Store {
     pub topo: Vec<Topo>,
-    pub local: Vec<Trs>,
-    pub world: Vec<Trs>,
+    pub xf: Vec<Xf>,
     pub extent: Vec<Vec3>,
     pub mask: Vec<u32>,
 }
@@ -128,8 +139,7 @@ impl Store {
     pub fn push(&mut self, topo: Topo, local: Trs, world: Trs, extent: Vec3, mask: u32) -> u32 {
         let slot = self.topo.len() as u32;
         self.topo.push(topo);
-        self.local.push(local);
-        self.world.push(world);
+        self.xf.push(Xf { local, world });
         self.extent.push(extent);
         self.mask.push(mask);
         slot
@@ -141,8 +151,8 @@ impl Store {
         let f = from as usize;
         self.push(
             self.topo[f],
-            self.local[f],
-            self.world[f],
+            self.xf[f].local,
+            self.xf[f].world,
             self.extent[f],
             self.mask[f],
         )
@@ -151,16 +161,14 @@ impl Store {
     /// Moves slot `from` down to slot `to` (`to <= from`), for compaction.
     pub fn move_down(&mut self, from: usize, to: usize) {
         self.topo[to] = self.topo[from];
-        self.local[to] = self.local[from];
-        self.world[to] = self.world[from];
+        self.xf[to] = self.xf[from];
         self.extent[to] = self.extent[from];
         self.mask[to] = self.mask[from];
     }
 
     pub fn truncate(&mut self, len: usize) {
         self.topo.truncate(len);
-        self.local.truncate(len);
-        self.world.truncate(len);
+        self.xf.truncate(len);
         self.extent.truncate(len);
         self.mask.truncate(len);
     }
