@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use canopy_protocol::{ErrorCode, NodeId, Op, Transform};
 use canopy_server::scene::Hierarchy;
-use glam::{DQuat, DVec3};
+use glam::{DQuat, DVec3, Quat, Vec3};
 use proptest::prelude::*;
 
 mod scene_model;
@@ -83,17 +83,42 @@ fn aop() -> impl Strategy<Value = AOp> {
 }
 
 #[derive(Clone, Debug)]
+enum Step {
+    /// An edit batch.
+    Batch(Vec<AOp>),
+    /// Library `set_local` calls (only `SetLocal` and the `Bad` kinds that resolve to a
+    /// `set_local` are used), sometimes more than the edit buffer holds.
+    Calls(Vec<AOp>),
+}
+
+#[derive(Clone, Debug)]
 struct Tick {
-    batches: Vec<Vec<AOp>>,
+    steps: Vec<Step>,
     full: bool,
+}
+
+fn call() -> impl Strategy<Value = AOp> {
+    prop_oneof![
+        8 => (any::<usize>(), prop::option::of(vec3()), prop::option::of(quat()), prop::option::of(scale()))
+            .prop_map(|(pick, t, r, s)| AOp::SetLocal { pick, t, r, s }),
+        1 => (prop_oneof![Just(0u8), Just(1), Just(2), Just(4)], any::<usize>())
+            .prop_map(|(kind, pick)| AOp::Bad { kind, pick }),
+    ]
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        3 => prop::collection::vec(aop(), 1..8).prop_map(Step::Batch),
+        1 => prop::collection::vec(call(), 1..100).prop_map(Step::Calls),
+    ]
 }
 
 fn tick() -> impl Strategy<Value = Tick> {
     (
-        prop::collection::vec(prop::collection::vec(aop(), 1..8), 1..4),
+        prop::collection::vec(step(), 1..5),
         prop::bool::weighted(0.2),
     )
-        .prop_map(|(batches, full)| Tick { batches, full })
+        .prop_map(|(steps, full)| Tick { steps, full })
 }
 
 /// One node of a generated forest: a pick of its parent among the earlier nodes, and its
@@ -265,7 +290,21 @@ fn check_worlds(h: &Hierarchy, m: &Model) {
     }
 }
 
+/// Local transforms, buffered edits included.
+fn check_locals(h: &Hierarchy, m: &Model) {
+    for (&id, n) in &m.nodes {
+        let l = h.local(id).unwrap();
+        assert_eq!(l.t, n.t, "local t of {id}");
+        assert_eq!(l.s, n.s, "local s of {id}");
+        let want = DQuat::from_xyzw(n.r[0].into(), n.r[1].into(), n.r[2].into(), n.r[3].into())
+            .normalize();
+        let got = DQuat::from_xyzw(l.r[0].into(), l.r[1].into(), l.r[2].into(), l.r[3].into());
+        assert!((got - want).length() < 1e-6, "local r of {id}");
+    }
+}
+
 fn check_structure(h: &Hierarchy, m: &Model) {
+    check_locals(h, m);
     h.assert_well_formed();
     assert_eq!(h.len(), m.nodes.len());
     for (&id, n) in &m.nodes {
@@ -348,7 +387,23 @@ fn run(forest: Vec<ForestNode>, ticks: Vec<Tick>) {
         let mut added: Vec<u32> = Vec::new();
         let mut reparented = BTreeSet::new();
         let mut reshaped = BTreeSet::new();
-        for batch in &tick.batches {
+        for step in &tick.steps {
+            let batch = match step {
+                Step::Batch(batch) => batch,
+                Step::Calls(calls) => {
+                    for a in calls {
+                        let Op::SetLocal { node, t, r, s } = resolve(&m, a) else {
+                            continue;
+                        };
+                        let expect = m.apply(&Op::SetLocal { node, t, r, s }, &mut edits);
+                        let got =
+                            h.set_local(node, t.map(Vec3::from_array), r.map(Quat::from_array), s);
+                        assert_eq!(expect.map(|_| ()), got.map_err(|e| e.code()), "set_local");
+                    }
+                    check_locals(&h, &m);
+                    continue;
+                }
+            };
             let mut trial = m.clone();
             let mut trial_edits = Vec::new();
             let mut ops = Vec::new();

@@ -19,6 +19,7 @@ use super::Hierarchy;
 use super::error::{BatchError, SceneError};
 use super::guard::Touch;
 use super::iter::next_preorder;
+use super::pending::PendingLocal;
 use super::store::{ALIVE, NEW, NONE, REPARENTED, RESHAPED, Topo, Trs};
 use super::validate;
 
@@ -32,6 +33,8 @@ impl Hierarchy {
         if ops.is_empty() {
             return Ok(Vec::new());
         }
+        // The batch reads and journals stored local transforms: they must be current.
+        self.flush_pending();
         self.begin_batch();
         self.touched.clear();
         let mut ids = Vec::new();
@@ -75,7 +78,9 @@ impl Hierarchy {
         let s = s.map(validate::scale).transpose()?;
         let slot = self.live_slot(id).ok_or(SceneError::UnknownNode(id))? as u32;
         self.open_tick();
-        self.write_local(slot, id, t, r, s);
+        // Written out with other edits later (see `pending.rs`); reads see it at once.
+        self.defer_local(PendingLocal::new(slot, t, r, s));
+        self.dirty_roots.push(id);
         Ok(())
     }
 

@@ -108,7 +108,17 @@ impl Hierarchy {
             let listed_live = list.iter().filter(|&&id| self.contains(id)).count();
             assert_eq!(flagged, listed_live, "{name} flags and list disagree");
         }
+        for p in &self.pending {
+            assert!(
+                st.topo[p.slot() as usize].alive(),
+                "a buffered edit names a dead slot"
+            );
+        }
         if self.tick_closed {
+            assert!(
+                self.pending.is_empty(),
+                "edits left unwritten after an update"
+            );
             assert!(
                 self.dirty_roots.is_empty(),
                 "dirty roots left after an update"
@@ -164,7 +174,7 @@ impl Hierarchy {
                 t.next,
                 t.prev,
                 t.flags & (ALIVE | NEW | REPARENTED | RESHAPED),
-                bits(&st.xf[s].local),
+                bits(&self.effective_local(s)),
                 bits(&st.xf[s].world),
                 st.extent[s].to_array().map(f32::to_bits),
                 st.mask[s]

@@ -22,6 +22,7 @@ use super::changes::TickChanges;
 use super::guard::Touch;
 use super::idmap::IdMap;
 use super::journal::Journal;
+use super::pending::{PENDING_MAX, PendingLocal};
 use super::store::{NONE, Store};
 
 /// Limits on the size of one hierarchy; going over them is `too_large`.
@@ -66,6 +67,8 @@ pub struct Hierarchy {
     pub(crate) misordered: Vec<NodeId>,
     /// Roots of subtrees whose world transforms must be recomputed (duplicates allowed).
     pub(crate) dirty_roots: Vec<NodeId>,
+    /// Library `set_local` edits not yet written to the store (see `pending.rs`).
+    pub(crate) pending: Vec<PendingLocal>,
     /// Something was removed this tick: the change lists need filtering before they are
     /// final, and callbacks of removed nodes need dropping.
     pub(crate) removed_this_tick: bool,
@@ -130,6 +133,7 @@ impl Hierarchy {
             next_id: 0,
             misordered: Vec::new(),
             dirty_roots: Vec::new(),
+            pending: Vec::with_capacity(PENDING_MAX),
             removed_this_tick: false,
             changes: TickChanges::default(),
             spare: TickChanges::default(),
@@ -207,7 +211,8 @@ impl Hierarchy {
 
     /// Local transform (rotation normalized when it was set).
     pub fn local(&self, id: NodeId) -> Option<Transform> {
-        self.live_slot(id).map(|s| self.store.xf[s].local.to_wire())
+        self.live_slot(id)
+            .map(|s| self.effective_local(s).to_wire())
     }
 
     /// `Some(None)` for a root, `Some(Some(p))` for a child of `p`, `None` for an unknown

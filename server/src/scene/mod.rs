@@ -9,7 +9,8 @@
 //! - `hierarchy.rs`: the [`Hierarchy`] type, its limits and read accessors;
 //! - `store.rs`: the flat structure-of-arrays storage; `idmap.rs`: the id → slot index;
 //! - `links.rs`: first-child / next-sibling links;
-//! - `batch.rs`: atomic edit batches and single edits; `validate.rs`: value checks;
+//! - `batch.rs`: atomic edit batches and single edits; `pending.rs`: deferred writes of
+//!   single edits; `validate.rs`: value checks;
 //!   `journal.rs`: the undo log behind atomicity; `guard.rs`: the end-of-batch world-range
 //!   and depth check;
 //! - `layout.rs`: keeping the slot order parent-before-child;
@@ -31,6 +32,7 @@ mod iter;
 mod journal;
 mod layout;
 mod links;
+mod pending;
 mod propagate;
 mod store;
 mod validate;

@@ -112,6 +112,7 @@ impl Hierarchy {
         // An update with no mutation since the previous one is a tick of its own, which
         // changed nothing.
         self.open_tick();
+        self.flush_pending();
         self.settle();
         if self.record_recomputed {
             self.recomputed_ids.clear();
