@@ -5,14 +5,21 @@
 //! live node comes after its parent in the flat slot order and its world transform is its
 //! parent's world composed with its local transform (API.md §1).
 //!
+//! A room's tick: [`Hierarchy::apply_batch`] for each accepted batch (atomic; ids of the
+//! adds back), [`Hierarchy::run_update_callbacks`], then [`Hierarchy::update_dirty`], whose
+//! [`TickChanges`] (added, removed, reparented, reshaped, moved: ids only) feed the octree
+//! and the delta stream. Children are listed in attachment order; server-assigned ids are
+//! the smallest never-used id at or after a running counter (`batch.rs`); batches that
+//! would push a world transform past [`WORLD_LIMIT`] or a node past the depth limit are
+//! refused whole (`guard.rs`).
+//!
 //! Files, one concept each:
 //! - `hierarchy.rs`: the [`Hierarchy`] type, its limits and read accessors;
 //! - `store.rs`: the flat structure-of-arrays storage; `idmap.rs`: the id → slot index;
 //! - `links.rs`: first-child / next-sibling links;
 //! - `batch.rs`: atomic edit batches and single edits; `pending.rs`: deferred writes of
-//!   single edits; `validate.rs`: value checks;
-//!   `journal.rs`: the undo log behind atomicity; `guard.rs`: the end-of-batch world-range
-//!   and depth check;
+//!   single edits; `validate.rs`: value checks; `journal.rs`: the undo log behind
+//!   atomicity; `guard.rs`: the end-of-batch world-range and depth check;
 //! - `layout.rs`: keeping the slot order parent-before-child;
 //! - `propagate.rs`: dirty and full world-transform updates;
 //! - `changes.rs`: the per-tick change set;
