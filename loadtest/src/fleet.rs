@@ -86,6 +86,8 @@ pub struct Connect<'a> {
     pub ctx: Arc<SubContext>,
     pub slow_recv_buffer: u32,
     pub concurrency: usize,
+    /// Nodes per room (ids `0..room_nodes`), the size of each mirror.
+    pub room_nodes: usize,
 }
 
 impl Fleet {
@@ -105,7 +107,7 @@ impl Fleet {
             .collect::<anyhow::Result<_>>()?;
         for chunk in specs.chunks(c.concurrency.max(1)) {
             let starts = chunk.iter().map(|spec| {
-                let me = Arc::new(SubShared::new(*spec));
+                let me = Arc::new(SubShared::new(*spec, c.room_nodes));
                 let url = urls[spec.room].clone();
                 let recv = spec.slow.then_some(c.slow_recv_buffer);
                 let ctx = Arc::clone(&c.ctx);

@@ -9,7 +9,7 @@
 //! Exit status (CI relies on it): 0 when every check passed, 1 when a check failed, 2
 //! when the run could not be carried out at all. The module map: `scenario` (flags),
 //! `spawn` (in-process server), `world` and `setup` (the rooms), `stamps`, `editor`,
-//! `subscriber`, `wsopen` and `fleet` (the load and its observers), `queries`,
+//! `subscriber`, `mirror`, `wsopen` and `fleet` (the load and its observers), `queries`,
 //! `metrics_scrape` and `cpu` (the server's side), `verify` and `scope` (the final
 //! check), `latency`, `errors`, `report`, `checks` and `progress` (the output), `run`
 //! (the phases).
@@ -21,6 +21,7 @@ mod errors;
 mod fleet;
 mod latency;
 mod metrics_scrape;
+mod mirror;
 mod progress;
 mod queries;
 mod report;

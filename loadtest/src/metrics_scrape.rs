@@ -224,10 +224,12 @@ pub struct ServerWindow {
 }
 
 impl ServerWindow {
-    /// The window between two scrapes, with the rooms' own statistics.
+    /// The window between two scrapes, with a scrape after the final check and the
+    /// rooms' own statistics.
     pub fn between(
         start: &ServerScrape,
         end: &ServerScrape,
+        after_check: &ServerScrape,
         rooms: &[canopy_protocol::http::RoomDetail],
     ) -> Self {
         let ticks = end.tick_seconds.since(&start.tick_seconds);
@@ -237,7 +239,7 @@ impl ServerWindow {
             tick_p99_ms_upper: ticks.quantile_upper(0.99) * 1000.0,
             tick_max_ms: rooms.iter().map(|r| r.tick_ms_max).fold(0.0, f64::max),
             slow_ticks: (end.slow_ticks - start.slow_ticks) as u64,
-            merged_frames: (end.merged_frames - start.merged_frames) as u64,
+            merged_frames: (after_check.merged_frames - start.merged_frames) as u64,
             pending_merge_entries_peak: rooms
                 .iter()
                 .map(|r| r.pending_merge_entries_peak)

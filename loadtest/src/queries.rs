@@ -155,7 +155,8 @@ pub async fn run(target: QueryTarget, plan: QueryPlan, mut stop: Stop) {
     let target = Arc::new(target);
     let mut rng = SmallRng::seed_from_u64(plan.seed);
     let mut interval = tokio::time::interval(Duration::from_secs_f64(1.0 / plan.rate));
-    interval.set_missed_tick_behavior(MissedTickBehavior::Skip);
+    // Open-loop, like the editors: late ticks are caught up, not skipped.
+    interval.set_missed_tick_behavior(MissedTickBehavior::Burst);
     let mut in_flight = JoinSet::new();
     let mut n = 0usize;
     loop {

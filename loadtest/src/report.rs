@@ -70,6 +70,8 @@ pub struct DeltaGroup {
     pub subscribers: usize,
     pub frames_per_s: Spread,
     pub bytes_per_s: Spread,
+    /// Seconds each subscriber of the group spent not reading during the window.
+    pub paused_s: Spread,
 }
 
 /// One query kind.
@@ -212,10 +214,15 @@ pub fn rows(r: &Report) -> Vec<(String, String)> {
     );
     row("  edit ack latency", lat(&e.ack_latency));
     for g in &r.deltas {
+        let paused = if g.paused_s.max > 0.0 {
+            format!(", paused {:.1} s each on average", g.paused_s.mean)
+        } else {
+            String::new()
+        };
         row(
             &format!("deltas per {} subscriber", g.group),
             format!(
-                "{:.1} frames/s, {}/s (min {}/s, max {}/s; {} subscribers)",
+                "{:.1} frames/s, {}/s (min {}/s, max {}/s; {} subscribers{paused})",
                 g.frames_per_s.mean,
                 bytes(g.bytes_per_s.mean),
                 bytes(g.bytes_per_s.min),
@@ -349,6 +356,7 @@ mod tests {
                 subscribers: 500,
                 frames_per_s: Spread::of(&[30.0, 30.0]),
                 bytes_per_s: Spread::of(&[2048.0, 4096.0]),
+                paused_s: Spread::default(),
             }],
             queries: QueryReport::default(),
             errors: BTreeMap::from([("overloaded".to_string(), 2)]),

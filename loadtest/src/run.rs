@@ -16,6 +16,7 @@ use anyhow::Context;
 use canopy_client::{Client, ConnectOptions, Connection};
 use canopy_protocol::NodeId;
 use hdrhistogram::Histogram;
+use tokio::sync::Notify;
 
 use crate::checks;
 use crate::cpu::CpuTimes;
@@ -48,14 +49,16 @@ pub struct Target {
     pub label: String,
 }
 
-/// Per-subscriber counters at one moment.
-fn counters(subs: &[Arc<SubShared>]) -> Vec<(u64, u64)> {
+/// Per-subscriber counters at one moment: delta frames, delta bytes, microseconds
+/// paused.
+fn counters(subs: &[Arc<SubShared>]) -> Vec<[u64; 3]> {
     subs.iter()
         .map(|s| {
-            (
+            [
                 s.delta_frames.load(Ordering::Relaxed),
                 s.delta_bytes.load(Ordering::Relaxed),
-            )
+                s.paused_us.load(Ordering::Relaxed),
+            ]
         })
         .collect()
 }
@@ -98,7 +101,10 @@ async fn load_and_check(
         format,
         clock,
         errors: Arc::clone(&errors),
-        pausing: AtomicBool::new(true),
+        // Slow readers read at full speed until the load starts, so that they sync
+        // their snapshot as fast as anyone.
+        pausing: AtomicBool::new(false),
+        resume: Notify::new(),
         pause: Duration::from_millis(s.slow_pause_ms),
         period: Duration::from_millis(s.slow_period_ms),
     });
@@ -111,6 +117,7 @@ async fn load_and_check(
             ctx: Arc::clone(&sub_ctx),
             slow_recv_buffer: s.slow_recv_buffer,
             concurrency: s.connect_concurrency,
+            room_nodes: world.nodes.len(),
         },
     )
     .await?;
@@ -145,6 +152,7 @@ async fn load_and_check(
     let scrape_start = metrics_scrape::scrape(client).await?;
     let cpu_start = CpuTimes::now();
     let counters_start = counters(&fleet.subs);
+    sub_ctx.start_pauses();
     let window_started = Instant::now();
     let edit_ctx = EditorContext {
         rate: s.edit_rate,
@@ -200,7 +208,7 @@ async fn load_and_check(
     let scrape_end = metrics_scrape::scrape(client).await?;
 
     // Quiesce: slow readers read at full speed again, then traffic settles.
-    sub_ctx.pausing.store(false, Ordering::Relaxed);
+    sub_ctx.end_pauses();
     let settle_timeout = Duration::from_secs_f64(s.settle_timeout);
     let settled_in = settle(&fleet.subs, clock, s.tick(), settle_timeout).await;
     let verify = verify::verify(
@@ -210,6 +218,7 @@ async fn load_and_check(
         settle_timeout.saturating_sub(settled_in),
     )
     .await?;
+    let scrape_after = metrics_scrape::scrape(client).await?;
     let mut details = Vec::new();
     for room in rooms {
         details.push(client.get_room(room).await?);
@@ -230,7 +239,7 @@ async fn load_and_check(
         deltas: delta_groups(&subs, &counters_start, &counters_end, window),
         queries: query_report(&query_stats, window),
         errors: errors.snapshot(),
-        server: ServerWindow::between(&scrape_start, &scrape_end, &details),
+        server: ServerWindow::between(&scrape_start, &scrape_end, &scrape_after, &details),
         cpu: CpuReport::new(
             cpu,
             window,
@@ -343,8 +352,8 @@ type Membership = fn(&SubShared) -> bool;
 
 fn delta_groups(
     subs: &[Arc<SubShared>],
-    start: &[(u64, u64)],
-    end: &[(u64, u64)],
+    start: &[[u64; 3]],
+    end: &[[u64; 3]],
     window: f64,
 ) -> Vec<DeltaGroup> {
     let groups: [(&str, Membership); 3] = [
@@ -355,22 +364,19 @@ fn delta_groups(
     groups
         .iter()
         .filter_map(|(name, member)| {
-            let (frames, bytes): (Vec<f64>, Vec<f64>) = subs
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| member(s))
-                .map(|(i, _)| {
-                    (
-                        (end[i].0 - start[i].0) as f64 / window,
-                        (end[i].1 - start[i].1) as f64 / window,
-                    )
-                })
-                .unzip();
-            (!frames.is_empty()).then(|| DeltaGroup {
+            let members: Vec<usize> = (0..subs.len()).filter(|&i| member(&subs[i])).collect();
+            let per = |k: usize, scale: f64| -> Vec<f64> {
+                members
+                    .iter()
+                    .map(|&i| (end[i][k] - start[i][k]) as f64 * scale)
+                    .collect()
+            };
+            (!members.is_empty()).then(|| DeltaGroup {
                 group: name.to_string(),
-                subscribers: frames.len(),
-                frames_per_s: Spread::of(&frames),
-                bytes_per_s: Spread::of(&bytes),
+                subscribers: members.len(),
+                frames_per_s: Spread::of(&per(0, 1.0 / window)),
+                bytes_per_s: Spread::of(&per(1, 1.0 / window)),
+                paused_s: Spread::of(&per(2, 1e-6)),
             })
         })
         .collect()

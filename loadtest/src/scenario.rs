@@ -186,12 +186,16 @@ pub struct Scenario {
     #[arg(long, default_value_t = 0.05)]
     pub slow_readers: f64,
 
-    /// How long a slow reader stops reading, once per `--slow-period-ms`.
-    #[arg(long, default_value_t = 1500)]
+    /// How long a slow reader stops reading, once per `--slow-period-ms`. It must
+    /// outlast the kernel's socket buffers before the server's outbox fills and starts
+    /// merging: on loopback the server's send buffer grows to `tcp_wmem` max (4 MiB
+    /// here), about 20 s of the target run's deltas. Keep it under the server's write
+    /// deadline (30 s), or the server drops the reader.
+    #[arg(long, default_value_t = 25_000)]
     pub slow_pause_ms: u64,
 
     /// The cycle of a slow reader's pauses.
-    #[arg(long, default_value_t = 4000)]
+    #[arg(long, default_value_t = 30_000)]
     pub slow_period_ms: u64,
 
     /// Socket receive buffer of a slow reader, in bytes: small, so that its pauses back

@@ -2,11 +2,11 @@
 //! its scope and measuring edit-to-delta latency on every frame.
 //!
 //! They read raw frames (tokio-tungstenite and the protocol codec) instead of using the
-//! SDK's `Connection`, for three reasons: the harness must count the bytes of each
+//! SDK's `Connection`, for four reasons: the harness must count the bytes of each
 //! frame, a slow reader must control when it reads (and its socket buffer, see
-//! `wsopen`), and every row of every frame must be checked against the edit stamps
-//! before it is applied, without the per-frame event lists the SDK builds. The mirror
-//! itself is the SDK's [`Mirror`], so the harness checks the SDK's apply rules too.
+//! `wsopen`), every row of every frame must be checked against the edit stamps before
+//! it is applied, and 550 copies of the SDK's mirror cost more CPU than this machine
+//! has to spare (see `mirror`).
 //!
 //! Invariants: every frame is decoded and applied, in order, by every subscriber (slow
 //! ones only read later); frame ticks must grow strictly and deltas must only name
@@ -18,16 +18,16 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use canopy_client::Mirror;
 use canopy_protocol::message::Region;
 use canopy_protocol::{ClientMsg, Format, ServerMsg, codec};
 use futures_util::{SinkExt, StreamExt};
 use hdrhistogram::Histogram;
-use tokio::sync::oneshot;
+use tokio::sync::{Notify, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::errors::ErrorTally;
 use crate::latency;
+use crate::mirror::DenseMirror;
 use crate::stamps::{Clock, Stamps};
 use crate::stop::Stop;
 use crate::wsopen::RawSocket;
@@ -46,7 +46,7 @@ pub struct SubSpec {
 /// The mirror and the latency samples, behind one lock taken once per frame.
 #[derive(Debug)]
 pub struct SubState {
-    pub mirror: Mirror,
+    pub mirror: DenseMirror,
     pub synced: bool,
     /// Edit-to-delta latency samples, microseconds.
     pub latency: Histogram<u64>,
@@ -61,20 +61,24 @@ pub struct SubShared {
     pub spec: SubSpec,
     pub delta_frames: AtomicU64,
     pub delta_bytes: AtomicU64,
+    /// Time a slow reader spent not reading, microseconds.
+    pub paused_us: AtomicU64,
     /// When the last frame arrived (run clock, microseconds), to see traffic settle.
     pub last_frame_us: AtomicU64,
     pub state: Mutex<SubState>,
 }
 
 impl SubShared {
-    pub fn new(spec: SubSpec) -> Self {
+    /// A subscriber of a room whose ids are `0..room_nodes`.
+    pub fn new(spec: SubSpec, room_nodes: usize) -> Self {
         SubShared {
             spec,
             delta_frames: AtomicU64::new(0),
             delta_bytes: AtomicU64::new(0),
+            paused_us: AtomicU64::new(0),
             last_frame_us: AtomicU64::new(0),
             state: Mutex::new(SubState {
-                mirror: Mirror::new(),
+                mirror: DenseMirror::new(room_nodes),
                 synced: false,
                 latency: latency::histogram(),
                 ended: None,
@@ -93,10 +97,25 @@ pub struct SubContext {
     pub format: Format,
     pub clock: Clock,
     pub errors: Arc<ErrorTally>,
-    /// While true, slow readers take their pauses.
+    /// While true (the load window), slow readers take their pauses.
     pub pausing: AtomicBool,
+    /// Wakes slow readers out of a pause when the load window ends.
+    pub resume: Notify,
     pub pause: Duration,
     pub period: Duration,
+}
+
+impl SubContext {
+    /// Slow readers start taking pauses.
+    pub fn start_pauses(&self) {
+        self.pausing.store(true, Ordering::Release);
+    }
+
+    /// Slow readers stop pausing, at once, even in the middle of a pause.
+    pub fn end_pauses(&self) {
+        self.pausing.store(false, Ordering::Release);
+        self.resume.notify_waiters();
+    }
 }
 
 /// Subscribes on `socket` and reads until `stop` turns true or the socket ends.
@@ -201,19 +220,29 @@ impl Reader<'_> {
     /// A slow reader stops reading for `pause` once per `period`, at an offset of its
     /// own so that slow readers do not all pause together.
     async fn maybe_pause(&self, stop: &mut Stop) {
-        if !self.ctx.pausing.load(Ordering::Relaxed) {
+        // Registered before the flag is read, so an `end_pauses` in between still wakes
+        // this reader.
+        let resumed = self.ctx.resume.notified();
+        tokio::pin!(resumed);
+        resumed.as_mut().enable();
+        if !self.ctx.pausing.load(Ordering::Acquire) {
             return;
         }
         let period = self.ctx.period.as_micros().max(1) as u64;
         let pause = self.ctx.pause.as_micros() as u64;
-        let offset = (self.me.spec.index as u64 * 997_000) % period;
-        let phase = (self.ctx.clock.now_us() + offset) % period;
+        // Golden-ratio offsets spread any number of readers evenly over the period.
+        let offset = ((self.me.spec.index as f64 * 0.618_034).fract() * period as f64) as u64;
+        let now = self.ctx.clock.now_us();
+        let phase = (now + offset) % period;
         if phase < pause {
             let wait = Duration::from_micros(pause - phase);
             tokio::select! {
                 _ = stop.raised() => {}
+                _ = &mut resumed => {}
                 _ = tokio::time::sleep(wait) => {}
             }
+            let paused = self.ctx.clock.now_us().saturating_sub(now);
+            self.me.paused_us.fetch_add(paused, Ordering::Relaxed);
         }
     }
 
@@ -221,10 +250,12 @@ impl Reader<'_> {
     fn handle(&mut self, msg: ServerMsg, len: u64) -> Option<String> {
         let now = self.ctx.clock.now_us();
         match msg {
-            ServerMsg::Snapshot { tick, time, nodes } => {
+            ServerMsg::Snapshot { tick, nodes, .. } => {
                 self.check_tick(tick);
                 let mut st = self.me.lock();
-                st.mirror.apply_snapshot(tick, time, nodes, None);
+                if !st.mirror.apply_snapshot(&nodes) {
+                    self.ctx.errors.record("mirror_inconsistency");
+                }
                 st.synced = true;
                 drop(st);
                 if let Some(synced) = self.synced.take() {
@@ -233,10 +264,10 @@ impl Reader<'_> {
             }
             ServerMsg::Delta {
                 tick,
-                time,
                 upsert,
                 update,
                 remove,
+                ..
             } => {
                 self.check_tick(tick);
                 self.me.delta_frames.fetch_add(1, Ordering::Relaxed);
@@ -254,10 +285,7 @@ impl Reader<'_> {
                         latency::record(&mut st.latency, us);
                     }
                 }
-                if !st
-                    .mirror
-                    .apply_delta(tick, time, upsert, &update, &remove, None)
-                {
+                if !st.mirror.apply_delta(&upsert, &update, &remove) {
                     self.ctx.errors.record("mirror_inconsistency");
                 }
             }

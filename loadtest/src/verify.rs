@@ -13,11 +13,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use canopy_client::{Client, Mirror};
+use canopy_client::Client;
 use canopy_protocol::Node;
 use canopy_protocol::message::Region;
 use serde::Serialize;
 
+use crate::mirror::DenseMirror;
 use crate::scope::{Membership, classify};
 use crate::subscriber::SubShared;
 
@@ -40,7 +41,11 @@ pub struct VerifyOutcome {
 
 /// Compares a mirror with the server's nodes (sorted by id) for a whole-room scope or
 /// a region. Returns the borderline nodes accepted, or the first difference.
-pub fn compare(mirror: &Mirror, server: &[Node], region: Option<&Region>) -> Result<u64, String> {
+pub fn compare(
+    mirror: &DenseMirror,
+    server: &[Node],
+    region: Option<&Region>,
+) -> Result<u64, String> {
     let mut held = 0usize;
     let mut borderline = 0u64;
     for node in server {
@@ -146,7 +151,7 @@ pub async fn verify(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use canopy_protocol::{ServerMsg, Transform};
+    use canopy_protocol::Transform;
 
     fn node(id: u32, x: f32) -> Node {
         Node {
@@ -161,13 +166,9 @@ mod tests {
         }
     }
 
-    fn mirror_of(nodes: Vec<Node>) -> Mirror {
-        let mut m = Mirror::new();
-        m.apply(ServerMsg::Snapshot {
-            tick: 1,
-            time: 0,
-            nodes,
-        });
+    fn mirror_of(nodes: Vec<Node>) -> DenseMirror {
+        let mut m = DenseMirror::new(8);
+        m.apply_snapshot(&nodes);
         m
     }
 

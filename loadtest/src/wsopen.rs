@@ -18,6 +18,10 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 /// The largest message a subscriber accepts: snapshots of big rooms are big.
 const MAX_MESSAGE_BYTES: usize = 512 * 1024 * 1024;
 
+/// Bytes read from the socket at a time. A delta of the target run is about 8 KiB; the
+/// reader zero-fills this much before each read, so it is kept small.
+const READ_BUFFER_BYTES: usize = 16 * 1024;
+
 /// An open subscriber socket.
 pub type RawSocket = WebSocketStream<TcpStream>;
 
@@ -69,6 +73,7 @@ pub async fn open(url: &str, recv_buffer: Option<u32>) -> anyhow::Result<RawSock
         .with_context(|| format!("connecting to {addr}"))?;
     stream.set_nodelay(true)?;
     let config = WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER_BYTES)
         .max_message_size(Some(MAX_MESSAGE_BYTES))
         .max_frame_size(Some(MAX_MESSAGE_BYTES));
     let (socket, _response) =
