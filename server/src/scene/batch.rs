@@ -165,13 +165,13 @@ impl Hierarchy {
     ) {
         let l = self.local_mut(slot);
         if let Some(t) = t {
-            l.t = t;
+            l.set_t(t);
         }
         if let Some(r) = r {
             l.r = r;
         }
         if let Some(s) = s {
-            l.s = s;
+            l.set_s(s);
         }
         self.dirty_roots.push(id);
     }
@@ -185,11 +185,11 @@ impl Hierarchy {
         extent: [f32; 3],
         mask: u32,
     ) -> Result<NodeId, SceneError> {
-        let local = Trs {
-            t: validate::translation(local.t)?,
-            r: validate::rotation(local.r)?,
-            s: validate::scale(local.s)?,
-        };
+        let local = Trs::new(
+            validate::translation(local.t)?,
+            validate::rotation(local.r)?,
+            validate::scale(local.s)?,
+        );
         let extent = validate::extent(extent)?;
         let (id, assigned) = match id {
             Some(id) if self.slots.contains_key(id) => return Err(SceneError::DuplicateId(id)),

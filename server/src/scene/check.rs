@@ -160,8 +160,8 @@ impl Hierarchy {
             let t = &st.topo[s];
             let bits = |x: &Trs| {
                 let mut v: Vec<u32> = x.r.to_array().iter().map(|f| f.to_bits()).collect();
-                v.extend(x.t.to_array().iter().map(|f| f.to_bits()));
-                v.push(x.s.to_bits());
+                v.extend(x.t().to_array().iter().map(|f| f.to_bits()));
+                v.push(x.s().to_bits());
                 v
             };
             let _ = writeln!(

@@ -72,8 +72,8 @@ impl DTrs {
     fn of(l: &Trs) -> DTrs {
         DTrs {
             r: l.r.as_dquat(),
-            t: l.t.as_dvec3(),
-            s: f64::from(l.s),
+            t: l.t().as_dvec3(),
+            s: f64::from(l.s()),
         }
     }
 

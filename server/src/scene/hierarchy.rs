@@ -205,7 +205,7 @@ impl Hierarchy {
     pub fn world_glam(&self, id: NodeId) -> Option<(Vec3, Quat, f32)> {
         self.live_slot(id).map(|s| {
             let w = &self.store.xf[s].world;
-            (w.t, w.r, w.s)
+            (w.t(), w.r, w.s())
         })
     }
 

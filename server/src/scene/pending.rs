@@ -48,11 +48,11 @@ impl PendingLocal {
         PendingLocal {
             slot,
             parts,
-            value: Trs {
-                r: r.unwrap_or(Quat::IDENTITY),
-                t: t.unwrap_or(Vec3::ZERO),
-                s: s.unwrap_or(1.0),
-            },
+            value: Trs::new(
+                t.unwrap_or(Vec3::ZERO),
+                r.unwrap_or(Quat::IDENTITY),
+                s.unwrap_or(1.0),
+            ),
         }
     }
 
@@ -62,13 +62,13 @@ impl PendingLocal {
 
     fn apply(&self, l: &mut Trs) {
         if self.parts & SET_T != 0 {
-            l.t = self.value.t;
+            l.set_t(self.value.t());
         }
         if self.parts & SET_R != 0 {
             l.r = self.value.r;
         }
         if self.parts & SET_S != 0 {
-            l.s = self.value.s;
+            l.set_s(self.value.s());
         }
     }
 }
@@ -95,7 +95,7 @@ impl Hierarchy {
         // Read every target line first, so that their misses overlap (see the module docs).
         let mut acc = 0u32;
         for p in &self.pending {
-            acc ^= xf[p.slot as usize].local.s.to_bits();
+            acc ^= xf[p.slot as usize].local.s().to_bits();
         }
         std::hint::black_box(acc);
         for p in self.pending.drain(..) {

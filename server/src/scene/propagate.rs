@@ -97,12 +97,12 @@ impl Hierarchy {
         let xf = &self.store.xf;
         let mut acc = 0u32;
         for &r in roots {
-            acc ^= topo[r as usize].parent ^ xf[r as usize].world.s.to_bits();
+            acc ^= topo[r as usize].parent ^ xf[r as usize].world.s().to_bits();
         }
         for &r in roots {
             let p = topo[r as usize].parent;
             if p != NONE {
-                acc ^= xf[p as usize].world.s.to_bits();
+                acc ^= xf[p as usize].world.s().to_bits();
             }
         }
         std::hint::black_box(acc);

@@ -14,7 +14,7 @@
 //! is the layout module's business (see `layout.rs`).
 
 use canopy_protocol::{NodeId, Transform};
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec3A, Vec4};
 
 /// The "no slot" value of every link.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -28,48 +28,70 @@ pub(crate) const REPARENTED: u32 = 1 << 2;
 /// The node is already listed in this tick's `reshaped` list.
 pub(crate) const RESHAPED: u32 = 1 << 3;
 
-/// Translation, rotation and uniform scale, packed in one 32-byte record so that a node's
-/// transform is a single cache line fetch.
+/// Translation, rotation and uniform scale in one 32-byte record: the rotation, then the
+/// translation and the scale together in one `Vec4` (`x, y, z` = t, `w` = s), so that the
+/// update loads each half with one aligned SIMD load and computes on whole lanes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Trs {
     pub r: Quat,
-    pub t: Vec3,
-    pub s: f32,
+    ts: Vec4,
 }
 
 impl Trs {
+    pub fn new(t: Vec3, r: Quat, s: f32) -> Trs {
+        Trs { r, ts: t.extend(s) }
+    }
+
+    #[inline(always)]
+    pub fn t(&self) -> Vec3 {
+        self.ts.truncate()
+    }
+
+    #[inline(always)]
+    pub fn s(&self) -> f32 {
+        self.ts.w
+    }
+
+    pub fn set_t(&mut self, t: Vec3) {
+        self.ts = t.extend(self.ts.w);
+    }
+
+    pub fn set_s(&mut self, s: f32) {
+        self.ts.w = s;
+    }
+
     /// The world transform of a child from its parent's world transform and its own local
-    /// transform, exactly as API.md §1 defines it.
+    /// transform, exactly as API.md §1 defines it:
+    /// `s = ps * ls`, `r = normalize(pr * lr)`, `t = pt + rotate(pr, ps * lt)`.
     #[inline(always)]
     pub fn compose(parent: &Trs, local: &Trs) -> Trs {
+        // (ps * lt, ps * ls) in one multiply.
+        let scaled = local.ts * parent.ts.w;
+        let t = Vec3A::from_vec4(parent.ts) + parent.r * Vec3A::from_vec4(scaled);
         Trs {
             r: (parent.r * local.r).normalize(),
-            t: parent.t + parent.r * (parent.s * local.t),
-            s: parent.s * local.s,
+            ts: t.extend(scaled.w),
         }
     }
 
     /// Bitwise equality: what "the world transform changed" means for the change lists,
     /// so that `-0.0` and `0.0` count as different and nothing is lost to a tolerance.
+    /// Computed as equal values with equal signs, lane-wise, which is the same thing for
+    /// every non-NaN float (a NaN simply counts as a change).
     #[inline(always)]
     pub fn same_bits(&self, other: &Trs) -> bool {
-        let a = self.r.to_array();
-        let b = other.r.to_array();
-        a[0].to_bits() == b[0].to_bits()
-            && a[1].to_bits() == b[1].to_bits()
-            && a[2].to_bits() == b[2].to_bits()
-            && a[3].to_bits() == b[3].to_bits()
-            && self.t.x.to_bits() == other.t.x.to_bits()
-            && self.t.y.to_bits() == other.t.y.to_bits()
-            && self.t.z.to_bits() == other.t.z.to_bits()
-            && self.s.to_bits() == other.s.to_bits()
+        let (a, b) = (Vec4::from(self.r), Vec4::from(other.r));
+        a.cmpeq(b).all()
+            && self.ts.cmpeq(other.ts).all()
+            && a.is_negative_bitmask() == b.is_negative_bitmask()
+            && self.ts.is_negative_bitmask() == other.ts.is_negative_bitmask()
     }
 
     pub fn to_wire(self) -> Transform {
         Transform {
-            t: self.t.to_array(),
+            t: self.t().to_array(),
             r: self.r.to_array(),
-            s: self.s,
+            s: self.s(),
         }
     }
 }
