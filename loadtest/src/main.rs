@@ -81,10 +81,12 @@ fn run(scenario: Scenario) -> anyhow::Result<bool> {
         (Some(server), _) => run::Target {
             url: server.url(),
             label: format!("in-process server on {}", server.addr),
+            in_process: true,
         },
         (None, Some(url)) => run::Target {
             url: url.clone(),
             label: url.clone(),
+            in_process: false,
         },
         (None, None) => anyhow::bail!("give --spawn or --url"),
     };

@@ -220,6 +220,8 @@ pub struct ServerWindow {
     pub pending_merge_entries_peak: u64,
     pub delta_frames_sent: u64,
     pub delta_bytes_sent: u64,
+    /// Resident memory of the server's process: with `--spawn` that process is the
+    /// harness too, mirrors included.
     pub rss_mb: f64,
 }
 

@@ -96,6 +96,8 @@ pub struct QueryReport {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct CpuReport {
     pub seconds: CpuTimes,
+    /// Whether the server's threads were this process's (`--spawn`).
+    pub server_in_process: bool,
     /// Cores of the machine.
     pub cores: usize,
     /// Cores' worth of CPU: seconds divided by the window's length.
@@ -108,10 +110,11 @@ pub struct CpuReport {
 }
 
 impl CpuReport {
-    pub fn new(seconds: CpuTimes, window_s: f64, cores: usize) -> Self {
+    pub fn new(seconds: CpuTimes, window_s: f64, cores: usize, server_in_process: bool) -> Self {
         let per = |s: f64| s / window_s.max(1e-9);
         CpuReport {
             seconds,
+            server_in_process,
             cores,
             server_cores: per(seconds.server.cpu_s),
             harness_cores: per(seconds.harness.cpu_s),
@@ -253,7 +256,8 @@ pub fn rows(r: &Report) -> Vec<(String, String)> {
     row(
         "server fan-out",
         format!(
-            "{} delta frames ({}), {} merged frames, merge peak {} entries, RSS {:.0} MiB",
+            "{} delta frames ({}), {} merged frames, merge peak {} entries, \
+             server process RSS {:.0} MiB",
             sv.delta_frames_sent,
             bytes(sv.delta_bytes_sent as f64),
             sv.merged_frames,
@@ -262,13 +266,19 @@ pub fn rows(r: &Report) -> Vec<(String, String)> {
         ),
     );
     let c = &r.cpu;
+    let server = if c.server_in_process {
+        format!(
+            "server {:.2} cores (waited {:.1} s for a core), ",
+            c.server_cores, c.seconds.server.wait_s
+        )
+    } else {
+        String::new()
+    };
     row(
         "cpu (load window)",
         format!(
-            "server {:.2} cores (waited {:.1} s for a core), harness {:.2} cores (waited {:.1} s); \
+            "{server}harness {:.2} cores (waited {:.1} s); \
              machine {:.2} of {} cores busy, {:.2} of them other processes",
-            c.server_cores,
-            c.seconds.server.wait_s,
             c.harness_cores,
             c.seconds.harness.wait_s,
             c.machine_busy_cores,

@@ -47,6 +47,8 @@ pub struct Target {
     pub url: String,
     /// Shown in the report.
     pub label: String,
+    /// Whether the server runs in this process (only then is its CPU time ours to see).
+    pub in_process: bool,
 }
 
 /// Per-subscriber counters at one moment: delta frames, delta bytes, microseconds
@@ -244,6 +246,7 @@ async fn load_and_check(
             cpu,
             window,
             std::thread::available_parallelism().map_or(1, |n| n.get()),
+            target.in_process,
         ),
         verify,
         checks: Vec::new(),
