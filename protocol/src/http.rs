@@ -7,12 +7,22 @@ use serde::{Deserialize, Serialize};
 use crate::model::{Node, NodeId, Transform};
 
 /// `POST /rooms` body; both fields optional.
+///
+/// The schema states the contract's bounds (API.md §1) so that schema-driven clients and
+/// test generators send what the server accepts; the server still checks them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CreateRoom {
+    /// 1 to 64 characters of `[A-Za-z0-9_-]`; without it the server picks one.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9_-]{1,64}$")
+    )]
     pub id: Option<String>,
+    /// Ticks per second, 1 to 240; without it the server's default.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 240))]
     pub tick_hz: Option<u32>,
 }
 
@@ -96,6 +106,7 @@ pub struct NodeDetail {
     pub children: Vec<NodeId>,
     pub local: Transform,
     pub world: Transform,
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub extent: [f32; 3],
     pub mask: u32,
     pub tick: u64,

@@ -15,7 +15,9 @@ use crate::query::{Hits, Query};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Region {
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub min: [f32; 3],
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub max: [f32; 3],
 }
 

@@ -2,7 +2,10 @@
 //! rows of a delta's `update` list.
 //!
 //! Geometry is always `f32` and ids and masks `u32`, as the contract fixes; the types are
-//! plain arrays so that this crate needs no math library.
+//! plain arrays so that this crate needs no math library. Every fixed-size array field
+//! (here and in the other modules) states its length in the OpenAPI schema
+//! (`min_items`/`max_items`): utoipa writes a bare array otherwise, and schema-driven
+//! clients and test generators would send lengths that the server refuses.
 
 use bincode::{Decode, Encode};
 use serde::de::{self, SeqAccess, Visitor};
@@ -38,8 +41,10 @@ fn one() -> f32 {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Transform {
     #[serde(default = "zero3")]
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub t: [f32; 3],
     #[serde(default = "identity_quat")]
+    #[cfg_attr(feature = "openapi", schema(min_items = 4, max_items = 4))]
     pub r: [f32; 4],
     #[serde(default = "one")]
     pub s: f32,
@@ -68,6 +73,7 @@ pub struct Node {
     /// The parent's id, or `null` for a root.
     pub parent: Option<NodeId>,
     pub world: Transform,
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub extent: [f32; 3],
     pub mask: u32,
 }

@@ -30,6 +30,7 @@ pub enum Op {
         #[serde(default)]
         local: Transform,
         #[serde(default)]
+        #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
         extent: [f32; 3],
         #[serde(default = "all_layers")]
         mask: u32,
@@ -38,8 +39,10 @@ pub enum Op {
     SetLocal {
         node: NodeId,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
         t: Option<[f32; 3]>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(min_items = 4, max_items = 4))]
         r: Option<[f32; 4]>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         s: Option<f32>,
@@ -49,12 +52,14 @@ pub enum Op {
     SetParent {
         node: NodeId,
         #[serde(deserialize_with = "present_nullable")]
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         parent: Option<NodeId>,
     },
     /// Changes the box or the layers.
     SetShape {
         node: NodeId,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
         extent: Option<[f32; 3]>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mask: Option<u32>,

@@ -10,7 +10,9 @@ use crate::model::{NodeId, all_layers};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RegionQuery {
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub min: [f32; 3],
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub max: [f32; 3],
     #[serde(default = "all_layers")]
     pub mask: u32,
@@ -20,7 +22,10 @@ pub struct RegionQuery {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SphereQuery {
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub center: [f32; 3],
+    /// At least 0 (a negative radius answers `invalid_value`).
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
     pub radius: f32,
     #[serde(default = "all_layers")]
     pub mask: u32,
@@ -30,7 +35,9 @@ pub struct SphereQuery {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RayQuery {
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub origin: [f32; 3],
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub dir: [f32; 3],
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_t: Option<f32>,
@@ -44,7 +51,10 @@ pub struct RayQuery {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NearestQuery {
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub point: [f32; 3],
+    /// At least 1 (a `k` of 0 answers `invalid_value`).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub k: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_dist: Option<f32>,
