@@ -76,10 +76,12 @@ impl Hierarchy {
         let t = t.map(|t| validate::translation(t.to_array())).transpose()?;
         let r = r.map(|r| validate::rotation(r.to_array())).transpose()?;
         let s = s.map(validate::scale).transpose()?;
-        let slot = self.live_slot(id).ok_or(SceneError::UnknownNode(id))? as u32;
+        if !self.slots.is_live(id) {
+            return Err(SceneError::UnknownNode(id));
+        }
         self.open_tick();
         // Written out with other edits later (see `pending.rs`); reads see it at once.
-        self.defer_local(PendingLocal::new(slot, t, r, s));
+        self.defer_local(PendingLocal::new(id, t, r, s));
         self.dirty_roots.push(id);
         Ok(())
     }

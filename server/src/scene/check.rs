@@ -108,10 +108,13 @@ impl Hierarchy {
             let listed_live = list.iter().filter(|&&id| self.contains(id)).count();
             assert_eq!(flagged, listed_live, "{name} flags and list disagree");
         }
+        for (id, v) in self.slots.iter() {
+            assert_eq!(self.slots.is_live(id), v != NONE, "live bit of id {id}");
+        }
         for p in &self.pending {
             assert!(
-                st.topo[p.slot() as usize].alive(),
-                "a buffered edit names a dead slot"
+                self.contains(p.id()),
+                "a buffered edit names a removed node"
             );
         }
         if self.tick_closed {
@@ -174,7 +177,13 @@ impl Hierarchy {
                 t.next,
                 t.prev,
                 t.flags & (ALIVE | NEW | REPARENTED | RESHAPED),
-                bits(&self.effective_local(s)),
+                // Buffered edits belong to the live slot of their node, not to a hole
+                // that still holds the same id.
+                bits(&if t.alive() {
+                    self.effective_local(s)
+                } else {
+                    st.xf[s].local
+                }),
                 bits(&st.xf[s].world),
                 st.extent[s].to_array().map(f32::to_bits),
                 st.mask[s]

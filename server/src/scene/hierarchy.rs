@@ -99,6 +99,8 @@ pub(crate) struct Scratch {
     pub remap: Vec<u32>,
     /// The nodes with callbacks, in the order the update traversal runs them.
     pub callback_order: Vec<NodeId>,
+    /// The slots of the buffered edits while they are written out.
+    pub pending_slots: Vec<u32>,
 }
 
 impl std::fmt::Debug for Hierarchy {
@@ -186,7 +188,7 @@ impl Hierarchy {
     }
 
     pub fn contains(&self, id: NodeId) -> bool {
-        self.live_slot(id).is_some()
+        self.slots.is_live(id)
     }
 
     /// True if `id` belongs to a live node or to one that was removed (ids are never

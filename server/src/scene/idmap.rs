@@ -7,12 +7,17 @@
 //! the hash map's two dependent ones (control bytes, then the bucket), which is what a
 //! dirty update of a room far larger than the caches waits on. The table only grows while
 //! it stays at least a quarter full (counting retired ids), so it never costs more than
-//! 16 bytes per id it holds, about what a hash map entry costs. Invariant: an id is in
-//! exactly one of the two parts.
+//! 16 bytes per id it holds, about what a hash map entry costs. Beside the table, one bit
+//! per id says whether it is live (its value is a slot, not `RETIRED`): at one bit per
+//! id that set stays in the caches of even a million-node room, so checking that an id
+//! exists costs no memory round trip. Invariant: an id is in exactly one of the two
+//! parts, and its live bit (dense range only) is set exactly when its value is a slot.
 
 use canopy_protocol::NodeId;
 use rustc_hash::FxHashMap;
 
+/// The value the hierarchy stores for a removed id.
+pub(crate) const RETIRED: u32 = u32::MAX;
 /// A table entry for an id that was never used.
 const VACANT: u32 = u32::MAX - 1;
 /// The table never shrinks below this size once created.
@@ -23,6 +28,8 @@ pub(crate) struct IdMap {
     dense: Vec<u32>,
     /// Entries of `dense` that are not `VACANT`.
     dense_used: usize,
+    /// Bit `id` is set when `dense[id]` is a slot (neither `VACANT` nor `RETIRED`).
+    live: Vec<u64>,
     sparse: FxHashMap<NodeId, u32>,
 }
 
@@ -42,6 +49,27 @@ impl IdMap {
         self.get(id).is_some()
     }
 
+    /// True if `id` maps to a slot (a live node). For ids in the table this reads only the
+    /// live bits.
+    #[inline]
+    pub fn is_live(&self, id: NodeId) -> bool {
+        let i = id as usize;
+        if i < self.dense.len() {
+            self.live[i / 64] & (1 << (i % 64)) != 0
+        } else {
+            self.sparse.get(&id).is_some_and(|&v| v != RETIRED)
+        }
+    }
+
+    fn set_live(&mut self, i: usize, value: u32) {
+        let bit = 1u64 << (i % 64);
+        if value == VACANT || value == RETIRED {
+            self.live[i / 64] &= !bit;
+        } else {
+            self.live[i / 64] |= bit;
+        }
+    }
+
     /// Sets the value of `id`, returning the old one. `value` must not be `VACANT`.
     pub fn insert(&mut self, id: NodeId, value: u32) -> Option<u32> {
         debug_assert!(value != VACANT);
@@ -52,6 +80,7 @@ impl IdMap {
         match self.dense.get_mut(i) {
             Some(v) => {
                 let old = std::mem::replace(v, value);
+                self.set_live(i, value);
                 if old == VACANT {
                     self.dense_used += 1;
                     None
@@ -67,19 +96,24 @@ impl IdMap {
     pub fn remove(&mut self, id: NodeId) -> Option<u32> {
         match self.dense.get_mut(id as usize) {
             Some(v) if *v != VACANT => {
+                let old = std::mem::replace(v, VACANT);
                 self.dense_used -= 1;
-                Some(std::mem::replace(v, VACANT))
+                self.set_live(id as usize, VACANT);
+                Some(old)
             }
             Some(_) => None,
             None => self.sparse.remove(&id),
         }
     }
 
-    pub fn get_mut(&mut self, id: NodeId) -> Option<&mut u32> {
+    /// Moves a live id to another slot (the live bit does not change).
+    pub fn relocate(&mut self, id: NodeId, slot: u32) {
+        debug_assert!(slot != VACANT && slot != RETIRED);
         match self.dense.get_mut(id as usize) {
-            Some(v) if *v != VACANT => Some(v),
-            Some(_) => None,
-            None => self.sparse.get_mut(&id),
+            Some(v) => *v = slot,
+            None => {
+                self.sparse.insert(id, slot);
+            }
         }
     }
 
@@ -109,6 +143,7 @@ impl IdMap {
             return;
         }
         self.dense.resize(new_len, VACANT);
+        self.live.resize(new_len.div_ceil(64), 0);
         let moved: Vec<(NodeId, u32)> = self
             .sparse
             .iter()
@@ -119,6 +154,7 @@ impl IdMap {
             self.sparse.remove(&k);
             self.dense[k as usize] = v;
             self.dense_used += 1;
+            self.set_live(k as usize, v);
         }
     }
 }
@@ -146,7 +182,14 @@ mod tests {
         assert_eq!(m.get(7), None);
         assert_eq!(m.remove(4_000_000_000), Some(40));
         assert_eq!(m.iter().count(), 4999);
-        *m.get_mut(9).unwrap() = 99;
+        m.relocate(9, 99);
         assert_eq!(m.get(9), Some(99));
+        assert!(m.is_live(9) && !m.is_live(7) && !m.is_live(6000));
+        m.insert(9, RETIRED);
+        assert!(!m.is_live(9));
+        m.insert(4_000_000_001, 5);
+        assert!(m.is_live(4_000_000_001));
+        m.insert(4_000_000_001, RETIRED);
+        assert!(!m.is_live(4_000_000_001));
     }
 }

@@ -91,7 +91,7 @@ impl Hierarchy {
             t.flags = 0;
             let id = t.id;
             let new = self.scratch.remap[cur as usize];
-            self.slots.insert(id, new);
+            self.slots.relocate(id, new);
             self.dead += 1;
             cur = next;
         }
@@ -123,9 +123,7 @@ impl Hierarchy {
             t.last_child = map(t.last_child);
             t.next = map(t.next);
             t.prev = map(t.prev);
-            if let Some(v) = self.slots.get_mut(t.id) {
-                *v = s as u32;
-            }
+            self.slots.relocate(t.id, s as u32);
         }
         self.dead = 0;
     }

@@ -8,14 +8,18 @@
 //! target line) they overlap. Reads of a local transform look through the buffer, which
 //! is never longer than `PENDING_MAX`.
 //!
-//! Invariant: every buffered edit names a live slot, the buffer is empty whenever a batch
+//! The call itself only checks that the id is live, which reads one bit (see `idmap.rs`);
+//! the id is resolved to its slot when the buffer is written out, together with the others.
+//!
+//! Invariant: every buffered edit names a live node, the buffer is empty whenever a batch
 //! runs or slots move (`layout.rs`), and the effective local transform of a node is its
-//! stored one with the buffered edits for its slot applied in order.
+//! stored one with the buffered edits for it applied in order.
 
+use canopy_protocol::NodeId;
 use glam::{Quat, Vec3};
 
 use super::Hierarchy;
-use super::store::Trs;
+use super::store::{NONE, Trs};
 
 /// Edits buffered at most; also bounds the cost of a `local` read.
 pub(crate) const PENDING_MAX: usize = 64;
@@ -28,13 +32,13 @@ const SET_S: u8 = 4;
 /// One buffered edit: the values, and which of them to apply.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PendingLocal {
-    slot: u32,
+    id: NodeId,
     parts: u8,
     value: Trs,
 }
 
 impl PendingLocal {
-    pub fn new(slot: u32, t: Option<Vec3>, r: Option<Quat>, s: Option<f32>) -> PendingLocal {
+    pub fn new(id: NodeId, t: Option<Vec3>, r: Option<Quat>, s: Option<f32>) -> PendingLocal {
         let mut parts = 0;
         if t.is_some() {
             parts |= SET_T;
@@ -46,7 +50,7 @@ impl PendingLocal {
             parts |= SET_S;
         }
         PendingLocal {
-            slot,
+            id,
             parts,
             value: Trs::new(
                 t.unwrap_or(Vec3::ZERO),
@@ -56,8 +60,8 @@ impl PendingLocal {
         }
     }
 
-    pub fn slot(&self) -> u32 {
-        self.slot
+    pub fn id(&self) -> NodeId {
+        self.id
     }
 
     fn apply(&self, l: &mut Trs) {
@@ -91,23 +95,35 @@ impl Hierarchy {
             !self.journal.active,
             "edits are flushed before a batch starts"
         );
+        // Resolve the ids, then read every target line, then write: each pass's cache
+        // misses overlap (see the module docs). The links are read too: the update that
+        // follows needs them, and their misses overlap with these.
+        let mut slots = std::mem::take(&mut self.scratch.pending_slots);
+        slots.clear();
+        slots.extend(
+            self.pending
+                .iter()
+                .map(|p| self.slots.get(p.id).unwrap_or(NONE)),
+        );
         let xf = &mut self.store.xf;
-        // Read every target line first, so that their misses overlap (see the module docs).
+        let topo = &self.store.topo;
         let mut acc = 0u32;
-        for p in &self.pending {
-            acc ^= xf[p.slot as usize].local.s().to_bits();
+        for &s in &slots {
+            acc ^= xf[s as usize].local.s().to_bits() ^ topo[s as usize].parent;
         }
         std::hint::black_box(acc);
-        for p in self.pending.drain(..) {
-            p.apply(&mut xf[p.slot as usize].local);
+        for (p, &s) in self.pending.drain(..).zip(&slots) {
+            p.apply(&mut xf[s as usize].local);
         }
+        self.scratch.pending_slots = slots;
     }
 
     /// The local transform of a slot with the buffered edits applied.
     pub(crate) fn effective_local(&self, slot: usize) -> Trs {
+        let id = self.store.topo[slot].id;
         let mut l = self.store.xf[slot].local;
         for p in &self.pending {
-            if p.slot as usize == slot {
+            if p.id == id {
                 p.apply(&mut l);
             }
         }
