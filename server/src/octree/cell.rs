@@ -1,29 +1,42 @@
-//! Storage units of the tree: cells, their object buckets and the octant geometry.
+//! Storage units of the tree: nodes, child blocks, cold metadata, object entries, and the
+//! octant geometry.
 //!
-//! Owns [`Cell`], [`Bucket`] and [`Entry`]. Invariants kept by the code that mutates them
-//! (see `maintain.rs`): every entry of a cell's bucket has its AABB inside the cell's loose
-//! bounds; a child's loose bounds lie inside its parent's (they are clamped on creation, so
-//! this holds bit for bit, not just up to rounding); `subtree_count` and `subtree_mask` are
-//! the count and OR of masks of all entries in the cell and its descendants.
+//! A cell is split in three: what every query reads about a cell *before* visiting it (exact
+//! bounds and mask of its subtree) lives in its parent's [`Block`], eight children side by
+//! side as a structure of arrays, so a query tests all eight with one sweep over 224
+//! contiguous bytes; what a query reads *while* visiting it (its first child, its objects'
+//! AABBs) is the [`Node`]; what only maintenance reads (loose bounds, geometry, counts, full
+//! boxes) is the [`Meta`]. Children come in blocks of eight consecutive cell indices, one per
+//! octant. Invariants kept by the maintenance code:
+//! - every entry's AABB lies inside its cell's loose bounds, and a child's loose bounds lie
+//!   inside its parent's (clamped on creation, so this holds bit for bit);
+//! - a cell's bounds and mask are exactly the union of the AABBs and the OR of the masks of
+//!   every object in its subtree (the empty box and 0 for a vacant cell);
+//! - `Meta::count` is the number of objects in the subtree; `own_*` describe the cell's own
+//!   entries only.
 
 use glam::Vec3;
 
 use super::object_box::ObjectBox;
 
-/// "No cell" in child slots and parent links.
+/// "No cell" in child and parent links.
 pub(crate) const NONE: u32 = u32::MAX;
 /// The cell index that, in an object's location, names the outside list.
 pub(crate) const OUTSIDE: u32 = u32::MAX - 1;
+/// The root is always cell 0; blocks of children start at 1.
+pub(crate) const ROOT: u32 = 0;
+/// An empty box: the identity of box union, and intersected by nothing.
+pub(crate) const EMPTY_MIN: Vec3 = Vec3::splat(f32::INFINITY);
+pub(crate) const EMPTY_MAX: Vec3 = Vec3::splat(f32::NEG_INFINITY);
 
-/// Where an object is stored: a cell (or [`OUTSIDE`]) and its slot in that bucket.
+/// Where an object is stored: a cell (or [`OUTSIDE`]) and its slot in that cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Loc {
     pub cell: u32,
     pub slot: u32,
 }
 
-/// The part of an object that queries scan: its world AABB, mask and id, 32 bytes, so a
-/// bucket scan touches little memory. The full box lives at the same slot of `boxes`.
+/// The part of an object that queries scan: its world AABB, mask and id, 32 bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Entry {
     pub min: Vec3,
@@ -40,92 +53,131 @@ impl Entry {
     }
 }
 
-/// The objects stored in one cell (or in the outside list), as two parallel vectors.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Bucket {
-    pub entries: Vec<Entry>,
-    pub boxes: Vec<ObjectBox>,
-}
-
-impl Bucket {
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Appends an object and returns its slot.
-    #[inline]
-    pub fn push(&mut self, entry: Entry, obj: ObjectBox) -> u32 {
-        self.entries.push(entry);
-        self.boxes.push(obj);
-        (self.entries.len() - 1) as u32
-    }
-
-    /// Removes the object at `slot` by moving the last one into its place; returns the id
-    /// of the object that moved (whose location the caller must fix), if any.
-    #[inline]
-    pub fn swap_remove(&mut self, slot: u32) -> Option<u32> {
-        let slot = slot as usize;
-        self.entries.swap_remove(slot);
-        self.boxes.swap_remove(slot);
-        self.entries.get(slot).map(|e| e.id)
-    }
-
-    /// OR of the entries' masks; stops early once every bit is set.
-    pub fn mask(&self) -> u32 {
-        let mut m = 0;
-        for e in &self.entries {
-            m |= e.mask;
-            if m == u32::MAX {
-                break;
-            }
-        }
-        m
-    }
-
-    pub fn clear(&mut self) {
-        self.entries.clear();
-        self.boxes.clear();
-    }
-}
-
-/// One cube of the octree, stored by index in the tree's flat `cells` vector.
+/// What a query reads while visiting a cell.
 #[derive(Clone, Debug)]
-pub(crate) struct Cell {
-    /// Loose bounds: the region any object stored in this subtree lies inside.
+pub(crate) struct Node {
+    /// First of the eight children (octant `k` at `first_child + k`), or [`NONE`].
+    pub first_child: u32,
+    /// The cell's own objects; their full boxes are at the same slots of `Meta::boxes`.
+    pub entries: Vec<Entry>,
+}
+
+impl Node {
+    pub fn vacant() -> Self {
+        Self {
+            first_child: NONE,
+            entries: Vec::new(),
+        }
+    }
+
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.first_child == NONE
+    }
+}
+
+/// Subtree bounds and masks of the eight children of one cell, as a structure of arrays so
+/// that loops over the eight vectorize.
+#[derive(Clone, Debug)]
+pub(crate) struct Block {
+    /// `min[axis][k]`, `max[axis][k]`: bounds of child `k`.
+    pub min: [[f32; 8]; 3],
+    pub max: [[f32; 8]; 3],
+    pub mask: [u32; 8],
+}
+
+impl Block {
+    pub const VACANT: Self = Self {
+        min: [[f32::INFINITY; 8]; 3],
+        max: [[f32::NEG_INFINITY; 8]; 3],
+        mask: [0; 8],
+    };
+
+    #[inline]
+    pub fn get(&self, k: usize) -> Bounds {
+        Bounds {
+            min: Vec3::new(self.min[0][k], self.min[1][k], self.min[2][k]),
+            max: Vec3::new(self.max[0][k], self.max[1][k], self.max[2][k]),
+            mask: self.mask[k],
+        }
+    }
+
+    #[inline]
+    pub fn set(&mut self, k: usize, b: Bounds) {
+        for axis in 0..3 {
+            self.min[axis][k] = b.min[axis];
+            self.max[axis][k] = b.max[axis];
+        }
+        self.mask[k] = b.mask;
+    }
+}
+
+/// A subtree's exact bounds and mask OR.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Bounds {
+    pub min: Vec3,
+    pub max: Vec3,
+    pub mask: u32,
+}
+
+impl Bounds {
+    pub const EMPTY: Self = Self {
+        min: EMPTY_MIN,
+        max: EMPTY_MAX,
+        mask: 0,
+    };
+
+    /// The bounds grown to cover an entry.
+    #[inline]
+    pub fn with(self, e: &Entry) -> Self {
+        Self {
+            min: self.min.min(e.min),
+            max: self.max.max(e.max),
+            mask: self.mask | e.mask,
+        }
+    }
+
+    #[inline]
+    pub fn union(self, o: Self) -> Self {
+        Self {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+            mask: self.mask | o.mask,
+        }
+    }
+}
+
+/// Which block holds the bounds of cell `c` (not the root), and at which slot.
+#[inline]
+pub(crate) fn block_slot(c: u32) -> (usize, usize) {
+    let i = c as usize - 1;
+    (i / 8, i % 8)
+}
+
+/// The cold half of a cell.
+#[derive(Clone, Debug)]
+pub(crate) struct Meta {
+    /// Loose bounds: an object may be stored here while its AABB stays inside them.
     pub loose_min: Vec3,
     pub loose_max: Vec3,
-    /// OR of the masks of every object in the subtree, so a query can skip the branch.
-    pub subtree_mask: u32,
-    /// Number of objects in the subtree.
-    pub subtree_count: u32,
-    /// Child cell per octant (bit 0: x >= centre, bit 1: y, bit 2: z), or [`NONE`].
-    pub children: [u32; 8],
-    pub child_count: u8,
-    /// Whether the cell is in use (false while it sits on the free list).
-    pub live: bool,
-    /// Largest absolute coordinate of the loose bounds: the scale of rounding errors that
-    /// the conservative ray test must absorb.
-    pub scale: f32,
-    /// Tight cube: centre and half-size. Children split it at `center`.
+    /// Tight cube: children split it at `center`.
     pub center: Vec3,
     pub half: f32,
     /// Level relative to the initial root: 0 there, +1 per halving, negative once grown.
     pub level: i32,
     pub parent: u32,
-    /// A leaf splits only when its bucket is longer than this; after a split that moved
-    /// nothing down (every object straddles), it doubles so futile splits stay amortized.
+    /// Objects in the subtree.
+    pub count: u32,
+    /// Bounds and mask OR of the cell's own entries.
+    pub own: Bounds,
+    /// A leaf splits only when it holds more than this; after a split that moved nothing
+    /// down (every object straddles), it doubles so that futile splits stay amortized.
     pub split_hint: u32,
-    pub bucket: Bucket,
+    pub boxes: Vec<ObjectBox>,
 }
 
-impl Cell {
-    /// A new, empty leaf whose loose bounds are `center ± looseness * half`, clamped to
+impl Meta {
+    /// An empty cell whose loose bounds are `center ± looseness * half`, clamped to
     /// `within` (the parent's loose bounds) when given.
     pub fn new(
         center: Vec3,
@@ -144,37 +196,21 @@ impl Cell {
         Self {
             loose_min: lo,
             loose_max: hi,
-            subtree_mask: 0,
-            subtree_count: 0,
-            children: [NONE; 8],
-            child_count: 0,
-            live: true,
-            scale: lo.abs().max(hi.abs()).max_element(),
             center,
             half,
             level,
             parent,
+            count: 0,
+            own: Bounds::EMPTY,
             split_hint,
-            bucket: Bucket::default(),
+            boxes: Vec::new(),
         }
-    }
-
-    #[inline]
-    pub fn is_leaf(&self) -> bool {
-        self.child_count == 0
     }
 
     /// Whether the closed box `[min, max]` lies inside the loose bounds.
     #[inline]
-    pub fn contains(&self, min: Vec3, max: Vec3) -> bool {
+    pub fn holds(&self, min: Vec3, max: Vec3) -> bool {
         box_contains(self.loose_min, self.loose_max, min, max)
-    }
-
-    /// Sets the loose bounds and the scale derived from them.
-    pub fn set_loose(&mut self, lo: Vec3, hi: Vec3) {
-        self.loose_min = lo;
-        self.loose_max = hi;
-        self.scale = lo.abs().max(hi.abs()).max_element();
     }
 }
 
@@ -207,6 +243,11 @@ pub(crate) fn child_center(center: Vec3, half: f32, oct: usize) -> Vec3 {
     center + Vec3::new(pick(1), pick(2), pick(4))
 }
 
+/// Union and OR of a run of entries.
+pub(crate) fn entries_bounds(entries: &[Entry]) -> Bounds {
+    entries.iter().fold(Bounds::EMPTY, |b, e| b.with(e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,8 +264,8 @@ mod tests {
 
     #[test]
     fn child_bounds_are_clamped_into_the_parent() {
-        let parent = Cell::new(Vec3::ZERO, 1.0, 0, NONE, 1.0, None, 4);
-        let child = Cell::new(
+        let parent = Meta::new(Vec3::ZERO, 1.0, 0, NONE, 1.0, None, 4);
+        let child = Meta::new(
             child_center(Vec3::ZERO, 1.0, 7),
             0.5,
             1,
@@ -233,6 +274,18 @@ mod tests {
             Some((parent.loose_min, parent.loose_max)),
             4,
         );
-        assert!(parent.contains(child.loose_min, child.loose_max));
+        assert!(parent.holds(child.loose_min, child.loose_max));
+    }
+
+    #[test]
+    fn empty_box_meets_nothing() {
+        use super::super::narrow::aabb_intersects;
+        assert!(!aabb_intersects(
+            EMPTY_MIN,
+            EMPTY_MAX,
+            Vec3::splat(-1e38),
+            Vec3::splat(1e38)
+        ));
+        assert_eq!(entries_bounds(&[]), Bounds::EMPTY);
     }
 }

@@ -7,12 +7,12 @@
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::{NONE, OUTSIDE, box_contains};
+use super::cell::{Bounds, NONE, OUTSIDE, ROOT, box_contains, entries_bounds};
 
-/// One live cell, for visual inspection.
+/// One cell in use, for visual inspection.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CellInfo {
-    /// Loose bounds of the cell.
+    /// Loose bounds of the cell (where its objects may be).
     pub min: Vec3,
     pub max: Vec3,
     /// Depth below the current root (the root is 0).
@@ -22,83 +22,72 @@ pub struct CellInfo {
 }
 
 impl Octree {
-    /// Every live cell, root first, in depth-first order.
+    /// Every cell in use (the root and every cell with objects in its subtree), root first,
+    /// in depth-first order.
     pub fn cells(&self) -> Vec<CellInfo> {
-        let mut out = Vec::with_capacity(self.cell_count());
-        let mut stack = vec![(self.root, 0u32)];
+        let mut out = Vec::new();
+        let mut stack = vec![(ROOT, 0u32)];
         while let Some((c, depth)) = stack.pop() {
-            let cell = &self.cells[c as usize];
+            let (node, meta) = (&self.nodes[c as usize], &self.meta[c as usize]);
             out.push(CellInfo {
-                min: cell.loose_min,
-                max: cell.loose_max,
+                min: meta.loose_min,
+                max: meta.loose_max,
                 depth,
-                objects: cell.bucket.len(),
+                objects: node.entries.len(),
             });
-            stack.extend(
-                cell.children
-                    .iter()
+            if node.first_child != NONE {
+                let first = node.first_child;
+                let children = (first..first + 8)
                     .rev()
-                    .filter(|&&ch| ch != NONE)
-                    .map(|&ch| (ch, depth + 1)),
-            );
+                    .filter(|&ch| self.meta[ch as usize].count > 0);
+                stack.extend(children.map(|ch| (ch, depth + 1)));
+            }
         }
         out
     }
 
-    /// Number of live cells.
+    /// Number of cells in use (see [`Octree::cells`]).
     pub fn cell_count(&self) -> usize {
-        self.cells.len() - self.free.len()
+        // Cells of free blocks and vacant slots have a zero count.
+        1 + self.meta[1..].iter().filter(|m| m.count > 0).count()
     }
 
     /// Number of objects in the outside list (those no root within the growth limit holds).
     pub fn outside_count(&self) -> usize {
-        self.outside.len()
+        self.outside.entries.len()
     }
 
     /// Checks every structural invariant; panics with the name of the first broken one.
     pub fn assert_well_formed(&self) {
         let cfg = &self.cfg;
-        let root = &self.cells[self.root as usize];
-        assert!(root.live, "root is live");
+        let n = self.nodes.len();
+        assert_eq!(
+            n,
+            self.meta.len(),
+            "hot and cold cell vectors have the same length"
+        );
+        assert_eq!(
+            (n - 1) % 8,
+            0,
+            "cells are the root plus whole blocks of eight"
+        );
+        let root = &self.meta[ROOT as usize];
         assert_eq!(root.parent, NONE, "root has no parent");
         assert!(root.level <= 0, "root is never below the initial level");
-        assert!(
-            !(root.level < 0 && root.bucket.is_empty() && root.child_count == 1),
-            "a grown root with one child and no objects is shrunk"
-        );
 
-        let mut seen = vec![false; self.cells.len()];
+        let mut seen = vec![false; n];
         let mut objects = 0usize;
-        let mut stack = vec![self.root];
+        let mut stack = vec![ROOT];
         while let Some(c) = stack.pop() {
-            let cell = &self.cells[c as usize];
-            assert!(cell.live, "cell {c} reachable from the root is live");
+            let (node, meta) = (&self.nodes[c as usize], &self.meta[c as usize]);
             assert!(!seen[c as usize], "cell {c} is reached once");
             seen[c as usize] = true;
             assert_eq!(
-                cell.bucket.entries.len(),
-                cell.bucket.boxes.len(),
-                "bucket vectors of cell {c} are parallel"
+                node.entries.len(),
+                meta.boxes.len(),
+                "entries and boxes of cell {c} are parallel"
             );
-            assert!(
-                cell.loose_min.cmple(cell.loose_max).all(),
-                "cell {c} has ordered bounds"
-            );
-            assert_eq!(
-                cell.scale,
-                cell.loose_min.abs().max(cell.loose_max.abs()).max_element(),
-                "scale of cell {c} matches its bounds"
-            );
-
-            let mut count = cell.bucket.len() as u32;
-            let mut mask = 0u32;
-            for (slot, (e, b)) in cell
-                .bucket
-                .entries
-                .iter()
-                .zip(&cell.bucket.boxes)
-                .enumerate()
-            {
+            for (slot, (e, b)) in node.entries.iter().zip(&meta.boxes).enumerate() {
                 let (min, max) = b.aabb();
                 assert!(
                     e.min == min && e.max == max && e.mask == b.mask,
@@ -106,7 +95,7 @@ impl Octree {
                     e.id
                 );
                 assert!(
-                    cell.contains(e.min, e.max),
+                    meta.holds(e.min, e.max),
                     "object {} lies inside the loose bounds of its cell {c}",
                     e.id
                 );
@@ -119,58 +108,68 @@ impl Octree {
                     "object table points at object {}",
                     e.id
                 );
-                mask |= e.mask;
             }
-            objects += cell.bucket.len();
-
-            let mut kids = 0;
-            for (oct, &ch) in cell.children.iter().enumerate() {
-                if ch == NONE {
-                    continue;
+            objects += node.entries.len();
+            let mut bounds = entries_bounds(&node.entries);
+            assert!(
+                bounds == meta.own,
+                "own bounds and mask of cell {c} are exact"
+            );
+            let mut count = node.entries.len() as u32;
+            if node.first_child != NONE {
+                let first = node.first_child;
+                assert!(
+                    first >= 1 && (first - 1) % 8 == 0,
+                    "child block of cell {c} is aligned"
+                );
+                let mut live = 0;
+                for child in first..first + 8 {
+                    let cm = &self.meta[child as usize];
+                    assert_eq!(cm.parent, c, "child {child} links back to its parent {c}");
+                    assert_eq!(
+                        cm.level,
+                        meta.level + 1,
+                        "child {child} is one level below its parent"
+                    );
+                    assert!(
+                        box_contains(meta.loose_min, meta.loose_max, cm.loose_min, cm.loose_max),
+                        "loose bounds of child {child} lie inside those of its parent {c}"
+                    );
+                    bounds = bounds.union(self.bounds(child));
+                    count += cm.count;
+                    live += usize::from(cm.count > 0);
+                    stack.push(child);
                 }
-                kids += 1;
-                let child = &self.cells[ch as usize];
-                assert_eq!(
-                    child.parent, c,
-                    "child {ch} (octant {oct}) links back to parent {c}"
-                );
-                assert_eq!(
-                    child.level,
-                    cell.level + 1,
-                    "child {ch} is one level below its parent"
+                assert!(
+                    live > 0,
+                    "no block of only vacant children (under cell {c}) is left unmerged"
                 );
                 assert!(
-                    box_contains(
-                        cell.loose_min,
-                        cell.loose_max,
-                        child.loose_min,
-                        child.loose_max
-                    ),
-                    "loose bounds of child {ch} lie inside those of its parent {c}"
-                );
-                count += child.subtree_count;
-                mask |= child.subtree_mask;
-                stack.push(ch);
-            }
-            assert_eq!(kids, cell.child_count as usize, "child count of cell {c}");
-            assert_eq!(count, cell.subtree_count, "subtree count of cell {c}");
-            assert_eq!(mask, cell.subtree_mask, "subtree mask OR of cell {c}");
-            if kids > 0 {
-                assert!(
-                    cell.level < cfg.max_depth as i32,
+                    meta.level < cfg.max_depth as i32,
                     "cell {c} with children is above max_depth"
                 );
                 assert!(
-                    cell.subtree_count > cfg.merge_threshold(),
+                    meta.count > cfg.merge_threshold(),
                     "cell {c} with only {} objects in its subtree is merged",
-                    cell.subtree_count
-                );
-            } else if c != self.root {
-                assert!(
-                    !cell.bucket.is_empty(),
-                    "no empty leaf (cell {c}) is left unmerged"
+                    meta.count
                 );
             }
+            assert_eq!(count, meta.count, "subtree count of cell {c}");
+            assert!(
+                self.bounds(c) == bounds,
+                "subtree bounds and mask OR of cell {c} are exact"
+            );
+            if count == 0 && c != ROOT {
+                assert!(node.first_child == NONE, "vacant cell {c} has no children");
+            }
+        }
+        let root_first = self.nodes[ROOT as usize].first_child;
+        if root.level < 0 && self.nodes[ROOT as usize].entries.is_empty() && root_first != NONE {
+            let live = (root_first..root_first + 8).filter(|&ch| self.meta[ch as usize].count > 0);
+            assert!(
+                live.count() > 1,
+                "a grown root with one child and no objects of its own is shrunk"
+            );
         }
 
         for (slot, (e, b)) in self
@@ -181,9 +180,9 @@ impl Octree {
             .enumerate()
         {
             let (min, max) = b.aabb();
+            let same = (e.min == min || e.min.is_nan()) && (e.max == max || e.max.is_nan());
             assert!(
-                (e.min == min && e.max == max || !(min.is_finite() && max.is_finite()))
-                    && e.mask == b.mask,
+                same && e.mask == b.mask,
                 "outside entry {} matches its box",
                 e.id
             );
@@ -197,7 +196,7 @@ impl Octree {
                 e.id
             );
             assert!(
-                !(e.min.is_finite() && e.max.is_finite() && root.contains(e.min, e.max)),
+                !(e.min.is_finite() && e.max.is_finite() && root.holds(e.min, e.max)),
                 "outside object {} is one the root cannot hold",
                 e.id
             );
@@ -207,31 +206,38 @@ impl Octree {
             self.outside.boxes.len(),
             "outside vectors are parallel"
         );
-        objects += self.outside.len();
+        objects += self.outside.entries.len();
         assert_eq!(
             objects,
             self.locs.len(),
             "each object is stored exactly once"
         );
 
-        for (i, cell) in self.cells.iter().enumerate() {
-            assert_eq!(
-                cell.live, seen[i],
-                "cell {i} is live exactly when reachable"
-            );
-        }
-        let mut free = self.free.clone();
+        let mut free = self.free_blocks.clone();
         free.sort_unstable();
         free.dedup();
-        assert_eq!(free.len(), self.free.len(), "free list has no duplicates");
-        assert!(
-            free.iter().all(|&f| !self.cells[f as usize].live),
-            "free list holds only dead cells"
-        );
         assert_eq!(
-            free.len() + seen.iter().filter(|&&s| s).count(),
-            self.cells.len(),
-            "every cell is live or free"
+            free.len(),
+            self.free_blocks.len(),
+            "free list has no duplicates"
+        );
+        for &first in &free {
+            for (i, &reached) in seen.iter().enumerate().skip(first as usize).take(8) {
+                assert!(!reached, "cell {i} of a free block is not in the tree");
+                let (node, meta) = (&self.nodes[i], &self.meta[i]);
+                assert!(
+                    node.entries.is_empty()
+                        && node.first_child == NONE
+                        && self.bounds(i as u32) == Bounds::EMPTY
+                        && meta.count == 0,
+                    "cell {i} of a free block is vacant"
+                );
+            }
+        }
+        assert_eq!(
+            free.len() * 8 + seen.iter().filter(|&&s| s).count(),
+            n,
+            "every cell is in the tree or free"
         );
     }
 }

@@ -6,13 +6,16 @@
 //!
 //! Invariants (checked by [`Octree::assert_well_formed`]): each object is stored exactly
 //! once, either in a cell whose loose bounds contain its world AABB or in the outside list
-//! (for boxes no reasonably grown root can hold, such as ones 1e30 away); every cell knows the
-//! count and the OR of the masks of its subtree; cells live in one flat vector addressed by
-//! index with a free list, and no empty leaf or under-full subtree is left unmerged.
+//! (for boxes no reasonably grown root can hold, such as ones 1e30 away); every cell knows
+//! the count, the exact bounds and the OR of the masks of its subtree; cells live in flat
+//! vectors addressed by index, children in blocks of eight with a free list of blocks; no
+//! block of only empty children and no under-full subtree is left unmerged.
 //!
-//! Queries decide membership only with the shared narrow-phase functions of [`narrow`]
-//! on each object's stored box; cell-level pruning is conservative with respect to them,
-//! so answers equal a brute-force scan that uses the same functions.
+//! Loose bounds decide where an object is stored (so a small move rarely changes cells);
+//! the exact subtree bounds decide what a query visits (so it visits little). Queries decide
+//! membership only with the shared narrow-phase functions of [`narrow`] on each object's
+//! stored box; cell-level pruning is conservative with respect to them, so answers equal a
+//! brute-force scan that uses the same functions.
 
 mod cell;
 mod config;
@@ -23,7 +26,10 @@ mod object_box;
 mod query_nearest;
 mod query_ray;
 mod query_region;
+mod structure;
+mod sweep;
 
+use glam::Vec3;
 use rustc_hash::FxHashMap;
 
 pub use config::OctreeConfig;
@@ -31,25 +37,37 @@ pub use debug::CellInfo;
 pub use narrow::{aabb_intersects, point_aabb_dist, ray_obb};
 pub use object_box::ObjectBox;
 
-use cell::{Bucket, Cell, Loc, NONE, OUTSIDE};
+use cell::{Block, Bounds, Entry, Loc, Meta, NONE, Node, OUTSIDE, ROOT, block_slot};
 
 /// How many times the root may double beyond its initial size. 16 doublings of the default
 /// 1024 reach about 6.7e7, far enough for objects 1e6 away; anything farther goes to the
 /// outside list instead of making every query walk a long chain of nested roots.
 const MAX_GROWTH: i32 = 16;
 
+/// Objects that no root within [`MAX_GROWTH`] can hold (or whose box is not finite); every
+/// query scans them.
+#[derive(Clone, Debug, Default)]
+struct Outside {
+    entries: Vec<Entry>,
+    boxes: Vec<ObjectBox>,
+}
+
 /// A loose octree keyed by node id. See the module documentation for its invariants.
 #[derive(Clone, Debug)]
 pub struct Octree {
     cfg: OctreeConfig,
-    /// Every cell, live or free; children and parents refer to each other by index.
-    cells: Vec<Cell>,
-    /// Indices of free cells, reused before `cells` grows.
-    free: Vec<u32>,
-    root: u32,
-    /// Objects no root within [`MAX_GROWTH`] can hold (or whose box is not finite); every
-    /// query scans them.
-    outside: Bucket,
+    /// Hot and cold halves of every cell, at the same indices: the root at 0, then blocks of
+    /// eight children. Indices in free blocks are reused before the vectors grow.
+    nodes: Vec<Node>,
+    meta: Vec<Meta>,
+    /// Subtree bounds of every cell but the root, by block: block `b` holds cells
+    /// `1 + 8b .. 9 + 8b`.
+    blocks: Vec<Block>,
+    /// Subtree bounds of the root.
+    root_bounds: Bounds,
+    /// First index of each free block of eight.
+    free_blocks: Vec<u32>,
+    outside: Outside,
     /// Object table: where each id is stored.
     locs: FxHashMap<u32, Loc>,
 }
@@ -66,13 +84,15 @@ impl Octree {
         let cfg = cfg.sanitized();
         let mut tree = Self {
             cfg,
-            cells: Vec::new(),
-            free: Vec::new(),
-            root: 0,
-            outside: Bucket::default(),
+            nodes: vec![Node::vacant()],
+            meta: Vec::new(),
+            blocks: Vec::new(),
+            root_bounds: Bounds::EMPTY,
+            free_blocks: Vec::new(),
+            outside: Outside::default(),
             locs: FxHashMap::default(),
         };
-        tree.root = tree.alloc(tree.initial_root());
+        tree.meta.push(tree.initial_root());
         tree
     }
 
@@ -93,7 +113,11 @@ impl Octree {
     /// The stored box of object `id`.
     pub fn get(&self, id: u32) -> Option<&ObjectBox> {
         let loc = self.locs.get(&id)?;
-        Some(&self.bucket(loc.cell).boxes[loc.slot as usize])
+        Some(if loc.cell == OUTSIDE {
+            &self.outside.boxes[loc.slot as usize]
+        } else {
+            &self.meta[loc.cell as usize].boxes[loc.slot as usize]
+        })
     }
 
     /// Removes every object and returns to the initial root.
@@ -101,17 +125,36 @@ impl Octree {
         *self = Self::new(self.cfg);
     }
 
-    fn bucket(&self, cell: u32) -> &Bucket {
-        if cell == OUTSIDE {
-            &self.outside
+    /// Subtree bounds and mask of cell `c`.
+    #[inline]
+    fn bounds(&self, c: u32) -> Bounds {
+        if c == ROOT {
+            self.root_bounds
         } else {
-            &self.cells[cell as usize].bucket
+            let (b, k) = block_slot(c);
+            self.blocks[b].get(k)
         }
     }
 
-    fn initial_root(&self) -> Cell {
-        Cell::new(
-            glam::Vec3::ZERO,
+    #[inline]
+    fn set_bounds(&mut self, c: u32, bounds: Bounds) {
+        if c == ROOT {
+            self.root_bounds = bounds;
+        } else {
+            let (b, k) = block_slot(c);
+            self.blocks[b].set(k, bounds);
+        }
+    }
+
+    /// The block holding the bounds of the children of a cell whose first child is `first`.
+    #[inline]
+    fn block(&self, first: u32) -> &Block {
+        &self.blocks[block_slot(first).0]
+    }
+
+    fn initial_root(&self) -> Meta {
+        Meta::new(
+            Vec3::ZERO,
             self.cfg.initial_half_size,
             0,
             NONE,
@@ -121,7 +164,7 @@ impl Octree {
         )
     }
 
-    /// The bucket length a fresh leaf may reach before it tries to split.
+    /// The number of objects a fresh leaf may hold before it tries to split.
     fn leaf_split_hint(&self) -> u32 {
         self.cfg.leaf_capacity.min(u32::MAX as usize) as u32
     }

@@ -1,10 +1,10 @@
 //! k-nearest query.
 //!
 //! Owns [`Octree::nearest`]: a best-first search over cells ordered by the distance from the
-//! point to their loose bounds. [`point_aabb_dist`] is monotone in the box, so a cell is never
-//! nearer than the objects inside it, and the search stops once the next cell is strictly
-//! farther than the k-th best object (a cell at exactly that distance is still opened, since
-//! it may hold an object at the same distance with a smaller id).
+//! point to their subtree bounds. [`point_aabb_dist`] is monotone in the box, so a cell is
+//! never nearer than the objects inside it, and the search stops once the next cell is
+//! strictly farther than the k-th best object (a cell at exactly that distance is still
+//! opened, since it may hold an object at the same distance with a smaller id).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -12,7 +12,7 @@ use std::collections::BinaryHeap;
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::NONE;
+use super::cell::{NONE, ROOT};
 use super::narrow::point_aabb_dist;
 
 /// Packs `(dist, id)` so that integer order is the contract's order. `dist` is never -0.0
@@ -22,15 +22,13 @@ fn key(dist: f32, id: u32) -> u64 {
     (u64::from(dist.to_bits()) << 32) | u64::from(id)
 }
 
-#[inline]
-fn key_dist(key: u64) -> f32 {
-    f32::from_bits((key >> 32) as u32)
-}
-
 /// The k best `(dist, id)` keys seen so far, worst on top.
 struct Best {
     k: usize,
     heap: BinaryHeap<u64>,
+    /// Bits of the k-th best distance once k are known (`u32::MAX` before): a candidate
+    /// farther than this cannot enter.
+    cutoff: u32,
 }
 
 impl Best {
@@ -42,16 +40,11 @@ impl Best {
             && key < *worst
         {
             *worst = key;
-        }
-    }
-
-    /// Bits of the distance a candidate must not exceed to matter, once k are known.
-    #[inline]
-    fn cutoff_bits(&self) -> u32 {
-        if self.heap.len() < self.k {
-            u32::MAX
         } else {
-            self.heap.peek().map_or(u32::MAX, |&w| (w >> 32) as u32)
+            return;
+        }
+        if self.heap.len() == self.k {
+            self.cutoff = self.heap.peek().map_or(u32::MAX, |&w| (w >> 32) as u32);
         }
     }
 }
@@ -75,6 +68,7 @@ impl Octree {
         let mut best = Best {
             k,
             heap: BinaryHeap::with_capacity(k.min(1024) + 1),
+            cutoff: u32::MAX,
         };
         for e in &self.outside.entries {
             if e.mask & mask != 0 {
@@ -85,45 +79,50 @@ impl Octree {
                 }
             }
         }
-        let root = &self.cells[self.root as usize];
-        let d_root = point_aabb_dist(point, root.loose_min, root.loose_max);
-        if root.subtree_mask & mask != 0 && d_root <= bound {
+        let root = self.root_bounds;
+        let d_root = point_aabb_dist(point, root.min, root.max);
+        if root.mask & mask != 0 && d_root <= bound {
             let mut frontier: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(64);
-            frontier.push(Reverse(key(d_root, self.root)));
+            frontier.push(Reverse(key(d_root, ROOT)));
             while let Some(Reverse(top)) = frontier.pop() {
-                if (top >> 32) as u32 > best.cutoff_bits() {
+                if (top >> 32) as u32 > best.cutoff {
                     break;
                 }
-                let cell = &self.cells[(top & u64::from(u32::MAX)) as usize];
-                for e in &cell.bucket.entries {
+                let c = (top & u64::from(u32::MAX)) as u32;
+                let node = &self.nodes[c as usize];
+                for e in &node.entries {
                     if e.mask & mask == 0 {
                         continue;
                     }
                     let d = point_aabb_dist(point, e.min, e.max);
-                    if d <= bound && d.to_bits() <= best.cutoff_bits() {
+                    if d <= bound && d.to_bits() <= best.cutoff {
                         best.offer(key(d, e.id));
                     }
                 }
-                for &ch in &cell.children {
-                    if ch == NONE {
+                let first = node.first_child;
+                if first == NONE {
+                    continue;
+                }
+                let block = self.block(first);
+                for k in 0..8 {
+                    let child = block.get(k);
+                    if child.mask & mask == 0 {
                         continue;
                     }
-                    let child = &self.cells[ch as usize];
-                    if child.subtree_mask & mask == 0 {
-                        continue;
-                    }
-                    let d = point_aabb_dist(point, child.loose_min, child.loose_max);
-                    if d <= bound && d.to_bits() <= best.cutoff_bits() {
-                        frontier.push(Reverse(key(d, ch)));
+                    let d = point_aabb_dist(point, child.min, child.max);
+                    if d <= bound && d.to_bits() <= best.cutoff {
+                        frontier.push(Reverse(key(d, first + k as u32)));
                     }
                 }
             }
         }
         let mut keys = best.heap.into_vec();
         keys.sort_unstable();
-        out.extend(
-            keys.into_iter()
-                .map(|k| ((k & u64::from(u32::MAX)) as u32, key_dist(k))),
-        );
+        out.extend(keys.into_iter().map(|k| {
+            (
+                (k & u64::from(u32::MAX)) as u32,
+                f32::from_bits((k >> 32) as u32),
+            )
+        }));
     }
 }

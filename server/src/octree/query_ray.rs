@@ -1,17 +1,18 @@
 //! Ray queries: the nearest hit and every hit up to `max_t`.
 //!
-//! Owns [`Octree::ray_first`] and [`Octree::ray_all`]. Hits are decided by
-//! [`ray_obb`] on each object's oriented box. Cells and object AABBs are only used to prune,
-//! through a slab test on the box grown by a margin that covers the rounding of `ray_obb`
-//! (which works in the rotated frame): a box is never pruned while an object inside it could
-//! still report a hit at or before the pruning limit.
+//! Owns [`Octree::ray_first`] and [`Octree::ray_all`]. Hits are decided by [`ray_obb`] on
+//! each object's oriented box. Cell bounds and object AABBs are only used to prune, through
+//! a slab test on the box grown by a margin that covers the rounding of `ray_obb` (which
+//! works in the rotated frame): a box is never pruned while an object inside it could still
+//! report a hit at or before the pruning limit.
 
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::NONE;
+use super::cell::{NONE, ROOT};
 use super::narrow::ray_obb;
 use super::object_box::ObjectBox;
+use super::sweep::bits_of;
 
 /// Relative size of the pruning margin: 2^-14 of the coordinate scale, about 500 f32 ulps,
 /// well above the few tens of ulps `ray_obb` and the AABB formula can be off by.
@@ -26,32 +27,33 @@ struct RayTest {
     /// Axes along which the ray is treated as parallel (direction 0 or so small that its
     /// reciprocal overflows); the slab test then only checks the origin coordinate.
     parallel: [bool; 3],
-    /// `|origin|` in the max norm: part of the scale of rounding errors.
-    origin_scale: f32,
+    /// The margin every box is grown by: scaled by the largest coordinate of the origin
+    /// and of the root's bounds, which contain every box tested.
+    margin: f32,
 }
 
 impl RayTest {
-    fn new(origin: Vec3, dir: Vec3) -> Self {
+    fn new(origin: Vec3, dir: Vec3, root_min: Vec3, root_max: Vec3) -> Self {
         let inv = Vec3::ONE / dir;
         let parallel = [!inv.x.is_finite(), !inv.y.is_finite(), !inv.z.is_finite()];
+        let scale = origin
+            .abs()
+            .max(root_min.abs())
+            .max(root_max.abs())
+            .max_element();
         Self {
             origin,
             inv,
             parallel,
-            origin_scale: origin.abs().max_element(),
+            margin: scale * MARGIN_REL + MARGIN_ABS,
         }
     }
 
-    /// The margin for boxes inside a cell whose loose bounds have scale `cell_scale`.
+    /// A lower bound on where the ray enters `[lo, hi]` (grown by the margin) within
+    /// `[0, limit]`, or `None` when that part of the ray misses it.
     #[inline]
-    fn margin(&self, cell_scale: f32) -> f32 {
-        self.origin_scale.max(cell_scale) * MARGIN_REL + MARGIN_ABS
-    }
-
-    /// A lower bound on where the ray enters `[lo - m, hi + m]` within `[0, limit]`, or
-    /// `None` when that part of the ray misses it.
-    #[inline]
-    fn enter(&self, lo: Vec3, hi: Vec3, m: f32, limit: f32) -> Option<f32> {
+    fn enter(&self, lo: Vec3, hi: Vec3, limit: f32) -> Option<f32> {
+        let m = self.margin;
         let mut t_near = 0.0f32;
         let mut t_far = limit;
         for i in 0..3 {
@@ -108,64 +110,63 @@ impl Octree {
                 best = Some((e.id, t));
             }
         }
-        let ray = RayTest::new(origin, dir);
-        let root = &self.cells[self.root as usize];
-        if root.subtree_mask & mask == 0 {
+        let root = self.root_bounds;
+        if root.mask & mask == 0 {
             return best;
         }
-        let limit0 = best.map_or(max_t, |b| b.1);
-        let Some(t0) = ray.enter(
-            root.loose_min,
-            root.loose_max,
-            ray.margin(root.scale),
-            limit0,
-        ) else {
+        let ray = RayTest::new(origin, dir, root.min, root.max);
+        let Some(t0) = ray.enter(root.min, root.max, best.map_or(max_t, |b| b.1)) else {
             return best;
         };
         let mut stack: Vec<(u32, f32)> = Vec::with_capacity(64);
-        stack.push((self.root, t0));
+        stack.push((ROOT, t0));
         while let Some((c, t_cell)) = stack.pop() {
             let mut limit = best.map_or(max_t, |b| b.1);
             if t_cell > limit {
                 continue;
             }
-            let cell = &self.cells[c as usize];
-            let m = ray.margin(cell.scale);
-            for (i, e) in cell.bucket.entries.iter().enumerate() {
-                if e.mask & mask == 0 || ray.enter(e.min, e.max, m, limit).is_none() {
-                    continue;
-                }
-                if let Some(t) = hit_within(origin, dir, &cell.bucket.boxes[i], max_t)
-                    && better(t, e.id, best)
-                {
-                    best = Some((e.id, t));
-                    limit = t;
+            let node = &self.nodes[c as usize];
+            if !node.entries.is_empty() {
+                let boxes = &self.meta[c as usize].boxes;
+                for (i, e) in node.entries.iter().enumerate() {
+                    if e.mask & mask == 0 || ray.enter(e.min, e.max, limit).is_none() {
+                        continue;
+                    }
+                    if let Some(t) = hit_within(origin, dir, &boxes[i], max_t)
+                        && better(t, e.id, best)
+                    {
+                        best = Some((e.id, t));
+                        limit = t;
+                    }
                 }
             }
+            let first = node.first_child;
+            if first == NONE {
+                continue;
+            }
+            let (t_near, hits) = self.block(first).ray_entries(
+                origin,
+                ray.inv,
+                ray.parallel,
+                ray.margin,
+                limit,
+                mask,
+            );
             // Children front to back: push the farthest first so the nearest pops next.
             let mut kids = [(0.0f32, 0u32); 8];
             let mut n = 0;
-            for &ch in &cell.children {
-                if ch == NONE {
-                    continue;
+            for k in bits_of(hits) {
+                // Insertion sort by descending entry distance; at most eight elements.
+                let item = (t_near[k as usize], first + k);
+                let mut j = n;
+                while j > 0 && kids[j - 1].0 < item.0 {
+                    kids[j] = kids[j - 1];
+                    j -= 1;
                 }
-                let child = &self.cells[ch as usize];
-                if child.subtree_mask & mask == 0 {
-                    continue;
-                }
-                if let Some(t) = ray.enter(
-                    child.loose_min,
-                    child.loose_max,
-                    ray.margin(child.scale),
-                    limit,
-                ) {
-                    kids[n] = (t, ch);
-                    n += 1;
-                }
+                kids[j] = item;
+                n += 1;
             }
-            let kids = &mut kids[..n];
-            kids.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-            stack.extend(kids.iter().map(|&(t, ch)| (ch, t)));
+            stack.extend(kids[..n].iter().map(|&(t, k)| (k, t)));
         }
         best
     }
@@ -191,28 +192,30 @@ impl Octree {
                 out.push((e.id, t));
             }
         }
-        let ray = RayTest::new(origin, dir);
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
-        stack.push(self.root);
-        while let Some(c) = stack.pop() {
-            let cell = &self.cells[c as usize];
-            let m = ray.margin(cell.scale);
-            if cell.subtree_mask & mask == 0
-                || ray
-                    .enter(cell.loose_min, cell.loose_max, m, max_t)
-                    .is_none()
-            {
-                continue;
-            }
-            for (i, e) in cell.bucket.entries.iter().enumerate() {
-                if e.mask & mask == 0 || ray.enter(e.min, e.max, m, max_t).is_none() {
-                    continue;
+        let root = self.root_bounds;
+        let ray = RayTest::new(origin, dir, root.min, root.max);
+        if root.mask & mask != 0 && ray.enter(root.min, root.max, max_t).is_some() {
+            let mut stack: Vec<u32> = Vec::with_capacity(64);
+            stack.push(ROOT);
+            while let Some(c) = stack.pop() {
+                let node = &self.nodes[c as usize];
+                let boxes = &self.meta[c as usize].boxes;
+                for (i, e) in node.entries.iter().enumerate() {
+                    if e.mask & mask == 0 || ray.enter(e.min, e.max, max_t).is_none() {
+                        continue;
+                    }
+                    if let Some(t) = hit_within(origin, dir, &boxes[i], max_t) {
+                        out.push((e.id, t));
+                    }
                 }
-                if let Some(t) = hit_within(origin, dir, &cell.bucket.boxes[i], max_t) {
-                    out.push((e.id, t));
+                let first = node.first_child;
+                if first != NONE {
+                    let block = self.block(first);
+                    let (_, hits) =
+                        block.ray_entries(origin, ray.inv, ray.parallel, ray.margin, max_t, mask);
+                    stack.extend(bits_of(hits).map(|k| first + k));
                 }
             }
-            stack.extend(cell.children.iter().copied().filter(|&ch| ch != NONE));
         }
         // t is never -0.0 or NaN, so its bits order like its value.
         out.sort_unstable_by_key(|&(id, t)| (t.to_bits(), id));

@@ -83,7 +83,11 @@ fn cells_merge_back_when_emptied() {
         t.assert_well_formed();
     }
     assert_eq!(t.cell_count(), 1);
-    assert_eq!(t.cells.len() - t.free.len(), 1);
+    assert_eq!(
+        t.nodes.len(),
+        1 + 8 * t.free_blocks.len(),
+        "every block is free again"
+    );
 }
 
 #[test]
@@ -104,7 +108,7 @@ fn far_objects_grow_the_root_and_shrink_it_back() {
     assert!(t.remove(2));
     t.assert_well_formed();
     assert_eq!(
-        t.cells[t.root as usize].level, 0,
+        t.meta[0].level, 0,
         "the root shrinks back once the far object is gone"
     );
 }
@@ -185,7 +189,7 @@ fn masks_filter_and_prune() {
     b.mask = 1;
     t.insert_or_update(40, b);
     t.assert_well_formed();
-    assert_eq!(t.cells[t.root as usize].subtree_mask, 1);
+    assert_eq!(t.root_bounds.mask, 1);
     assert_eq!(
         t.ray_first(Vec3::new(-5.0, 0.0, 0.0), Vec3::X, f32::INFINITY, 0b100),
         None

@@ -1,0 +1,358 @@
+//! Structural maintenance: splitting, merging, growing and shrinking the tree, and the
+//! blocks of eight children it is made of.
+//!
+//! Owns every change of the tree's shape. Invariants restored before returning: no internal
+//! cell whose subtree holds `merge_threshold` objects or fewer, no block of eight vacant
+//! children, a root no taller than needed (a grown root with no objects of its own and one
+//! child hands over to it), parent links and the object table matching where cells and
+//! objects now are. Subtree bounds, masks and counts are unchanged by these moves, except
+//! where noted.
+
+use glam::Vec3;
+
+use super::cell::{
+    Block, Bounds, Meta, NONE, Node, ROOT, block_slot, box_contains, child_center, entries_bounds,
+    loose_bounds, octant,
+};
+use super::{MAX_GROWTH, Octree};
+
+/// The geometry of a cube cell: what a block of children is carved from.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cube {
+    pub center: Vec3,
+    pub half: f32,
+    pub level: i32,
+    pub lo: Vec3,
+    pub hi: Vec3,
+}
+
+impl Cube {
+    fn of(meta: &Meta) -> Self {
+        Self {
+            center: meta.center,
+            half: meta.half,
+            level: meta.level,
+            lo: meta.loose_min,
+            hi: meta.loose_max,
+        }
+    }
+
+    /// The cube twice as large that has this one as the octant facing away from `target`;
+    /// its loose bounds also cover the old ones, so containment never breaks.
+    fn doubled(self, target: Vec3, looseness: f32) -> Self {
+        let step = |t: f32, c: f32| if t < c { -self.half } else { self.half };
+        let offset = Vec3::new(
+            step(target.x, self.center.x),
+            step(target.y, self.center.y),
+            step(target.z, self.center.z),
+        );
+        let center = self.center + offset;
+        let half = self.half * 2.0;
+        let (lo, hi) = loose_bounds(center, half, looseness);
+        Self {
+            center,
+            half,
+            level: self.level - 1,
+            lo: lo.min(self.lo),
+            hi: hi.max(self.hi),
+        }
+    }
+}
+
+impl Octree {
+    /// Allocates a block of eight vacant children of `parent`, whose geometry is `cube`.
+    fn alloc_block(&mut self, parent: u32, cube: Cube) -> u32 {
+        let hint = self.leaf_split_hint();
+        let first = match self.free_blocks.pop() {
+            Some(first) => first,
+            None => {
+                let first = self.nodes.len() as u32;
+                for _ in 0..8 {
+                    self.nodes.push(Node::vacant());
+                    self.meta
+                        .push(Meta::new(Vec3::ZERO, 0.0, 0, NONE, 1.0, None, hint));
+                }
+                self.blocks.push(Block::VACANT);
+                first
+            }
+        };
+        for k in 0..8 {
+            let i = first as usize + k;
+            let mut meta = Meta::new(
+                child_center(cube.center, cube.half, k),
+                cube.half * 0.5,
+                cube.level + 1,
+                parent,
+                self.cfg.looseness,
+                Some((cube.lo, cube.hi)),
+                hint,
+            );
+            // Keep the vectors' allocations for reuse.
+            meta.boxes = std::mem::take(&mut self.meta[i].boxes);
+            self.meta[i] = meta;
+        }
+        first
+    }
+
+    /// Returns a block to the free list; its cells must hold no objects.
+    fn free_block(&mut self, first: u32) {
+        for i in first as usize..first as usize + 8 {
+            let node = &mut self.nodes[i];
+            debug_assert!(node.entries.is_empty());
+            node.first_child = NONE;
+            let meta = &mut self.meta[i];
+            meta.parent = NONE;
+            meta.count = 0;
+            meta.own = Bounds::EMPTY;
+        }
+        self.blocks[block_slot(first).0] = Block::VACANT;
+        self.free_blocks.push(first);
+    }
+
+    /// Pushes the objects of an over-full leaf down into the children that hold them, and
+    /// splits children that end up over-full themselves.
+    pub(super) fn split(&mut self, first_cell: u32) {
+        let cap = self.cfg.leaf_capacity;
+        let max_depth = self.cfg.max_depth as i32;
+        let mut work = vec![first_cell];
+        while let Some(c) = work.pop() {
+            let ci = c as usize;
+            let block = self.alloc_block(c, Cube::of(&self.meta[ci]));
+            let entries = std::mem::take(&mut self.nodes[ci].entries);
+            let boxes = std::mem::take(&mut self.meta[ci].boxes);
+            let center = self.meta[ci].center;
+            let mut keep_entries = Vec::new();
+            let mut keep_boxes = Vec::new();
+            for (e, obj) in entries.into_iter().zip(boxes) {
+                let child = block as usize + octant(e.mid(), center);
+                if !self.meta[child].holds(e.min, e.max) {
+                    keep_entries.push(e);
+                    keep_boxes.push(obj);
+                    continue;
+                }
+                self.nodes[child].entries.push(e);
+                let meta = &mut self.meta[child];
+                meta.count += 1;
+                meta.own = meta.own.with(&e);
+                meta.boxes.push(obj);
+                // Children start as leaves: their subtree bounds are their own.
+                let own = meta.own;
+                self.set_bounds(child as u32, own);
+            }
+            let kept = keep_entries.len();
+            self.nodes[ci].entries = keep_entries;
+            self.meta[ci].boxes = keep_boxes;
+            if kept == self.meta[ci].count as usize {
+                // Everything straddles: stay a leaf until the bucket has doubled.
+                self.free_block(block);
+                self.meta[ci].split_hint = kept.saturating_mul(2).min(u32::MAX as usize) as u32;
+                continue;
+            }
+            self.nodes[ci].first_child = block;
+            self.meta[ci].own = entries_bounds(&self.nodes[ci].entries);
+            self.relocate(c);
+            for child in block..block + 8 {
+                let len = self.nodes[child as usize].entries.len();
+                if len > 0 {
+                    self.relocate(child);
+                    if len > cap && self.meta[child as usize].level < max_depth {
+                        work.push(child);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pulls every object of `target`'s subtree into `target`, which becomes a leaf.
+    fn merge(&mut self, target: u32) {
+        let t = target as usize;
+        let mut blocks = vec![self.nodes[t].first_child];
+        self.nodes[t].first_child = NONE;
+        let mut entries = std::mem::take(&mut self.nodes[t].entries);
+        let mut boxes = std::mem::take(&mut self.meta[t].boxes);
+        while let Some(first) = blocks.pop() {
+            for i in first as usize..first as usize + 8 {
+                let node = &mut self.nodes[i];
+                if node.first_child != NONE {
+                    blocks.push(node.first_child);
+                    node.first_child = NONE;
+                }
+                entries.append(&mut node.entries);
+                boxes.append(&mut self.meta[i].boxes);
+            }
+            self.free_block(first);
+        }
+        self.nodes[t].entries = entries;
+        let hint = self.leaf_split_hint();
+        // The subtree's content is unchanged; it is now all the cell's own.
+        let own = self.bounds(target);
+        let meta = &mut self.meta[t];
+        meta.boxes = boxes;
+        meta.split_hint = hint;
+        meta.own = own;
+        self.relocate(target);
+    }
+
+    /// After a removal from cell `c`: merges the highest under-full subtree above it, frees
+    /// the blocks left with only vacant children and lowers the root if it became a chain.
+    pub(super) fn rebalance(&mut self, c: u32) {
+        let threshold = self.cfg.merge_threshold();
+        let mut target = NONE;
+        let mut a = c;
+        while a != NONE {
+            if !self.nodes[a as usize].is_leaf() && self.meta[a as usize].count <= threshold {
+                target = a;
+            }
+            a = self.meta[a as usize].parent;
+        }
+        let mut c = c;
+        if target != NONE {
+            self.merge(target);
+            c = target;
+        }
+        while c != ROOT {
+            let p = self.meta[c as usize].parent as usize;
+            // Every child of `p` is vacant when its own objects are its whole subtree.
+            if self.meta[p].count as usize != self.nodes[p].entries.len() {
+                break;
+            }
+            let block = self.nodes[p].first_child;
+            self.nodes[p].first_child = NONE;
+            self.meta[p].split_hint = self.leaf_split_hint();
+            self.free_block(block);
+            c = p as u32;
+        }
+        self.shrink_root();
+    }
+
+    /// Moves the contents of cell `from` into the vacant cell `to`, under `parent`, fixing
+    /// the links that point at it; `from` is left vacant.
+    fn move_cell(&mut self, from: u32, to: u32, parent: u32) {
+        self.nodes.swap(from as usize, to as usize);
+        self.meta.swap(from as usize, to as usize);
+        let moved = self.bounds(from);
+        self.set_bounds(to, moved);
+        self.set_bounds(from, Bounds::EMPTY);
+        self.meta[to as usize].parent = parent;
+        let first = self.nodes[to as usize].first_child;
+        if first != NONE {
+            for child in first..first + 8 {
+                self.meta[child as usize].parent = to;
+            }
+        }
+        self.relocate(to);
+    }
+
+    /// Makes the root no taller than needed: a grown root with no objects of its own and a
+    /// single non-vacant child hands over to that child, a grown leaf root halves while one
+    /// octant holds all its objects, and an empty tree returns to the initial root.
+    pub(super) fn shrink_root(&mut self) {
+        loop {
+            let (node, meta) = (&self.nodes[ROOT as usize], &self.meta[ROOT as usize]);
+            if node.is_leaf() {
+                if meta.count == 0 && (meta.level != 0 || meta.center != Vec3::ZERO) {
+                    let mut fresh = self.initial_root();
+                    fresh.boxes = std::mem::take(&mut self.meta[ROOT as usize].boxes);
+                    self.meta[ROOT as usize] = fresh;
+                } else if meta.level < 0 {
+                    self.shrink_leaf_root();
+                }
+                return;
+            }
+            if meta.level >= 0 || !node.entries.is_empty() {
+                return;
+            }
+            let first = node.first_child;
+            let mut live = (first..first + 8).filter(|&i| self.meta[i as usize].count > 0);
+            let (Some(only), None) = (live.next(), live.next()) else {
+                return;
+            };
+            // The root keeps index 0: the child's contents move up into it.
+            self.nodes[ROOT as usize].first_child = NONE;
+            let root_boxes = std::mem::take(&mut self.meta[ROOT as usize].boxes);
+            self.move_cell(only, ROOT, NONE);
+            self.meta[only as usize].boxes = root_boxes;
+            self.free_block(first);
+        }
+    }
+
+    /// Halves a grown leaf root (a merge can leave one) while a single octant of it still
+    /// holds all its objects, so the tree does not keep a huge root for a few small objects.
+    fn shrink_leaf_root(&mut self) {
+        let looseness = self.cfg.looseness;
+        let (node, meta) = (&self.nodes[ROOT as usize], &mut self.meta[ROOT as usize]);
+        while meta.level < 0 {
+            let Some(first) = node.entries.first() else {
+                return;
+            };
+            let oct = octant(first.mid(), meta.center);
+            let center = child_center(meta.center, meta.half, oct);
+            let half = meta.half * 0.5;
+            let (lo, hi) = loose_bounds(center, half, looseness);
+            // Clamped like a child's, so the smaller root lies inside the old one.
+            let (lo, hi) = (lo.max(meta.loose_min), hi.min(meta.loose_max));
+            if !node
+                .entries
+                .iter()
+                .all(|e| box_contains(lo, hi, e.min, e.max))
+            {
+                return;
+            }
+            meta.center = center;
+            meta.half = half;
+            meta.level += 1;
+            meta.loose_min = lo;
+            meta.loose_max = hi;
+        }
+    }
+
+    /// Grows the root until its loose bounds hold `[min, max]`, doubling towards the box each
+    /// time; returns false (and changes nothing) when that would exceed [`MAX_GROWTH`].
+    pub(super) fn grow_to(&mut self, min: Vec3, max: Vec3) -> bool {
+        let looseness = self.cfg.looseness;
+        let target = (min + max) * 0.5;
+        let mut plan = Cube::of(&self.meta[ROOT as usize]);
+        while !box_contains(plan.lo, plan.hi, min, max) {
+            if plan.level <= -MAX_GROWTH || !target.is_finite() {
+                return false;
+            }
+            plan = plan.doubled(target, looseness);
+        }
+        while !self.meta[ROOT as usize].holds(min, max) {
+            let old = Cube::of(&self.meta[ROOT as usize]);
+            let next = old.doubled(target, looseness);
+            if !self.nodes[ROOT as usize].is_leaf() {
+                // The old root becomes the child of the new one in the octant it occupies.
+                let block = self.alloc_block(ROOT, next);
+                let slot = block + octant(old.center, next.center) as u32;
+                let vacant_boxes = std::mem::take(&mut self.meta[slot as usize].boxes);
+                let (count, bounds) = (self.meta[ROOT as usize].count, self.root_bounds);
+                self.move_cell(ROOT, slot, ROOT);
+                self.root_bounds = bounds;
+                let root = &mut self.nodes[ROOT as usize];
+                root.first_child = block;
+                debug_assert!(root.entries.is_empty());
+                let meta = &mut self.meta[ROOT as usize];
+                *meta = Meta::new(
+                    next.center,
+                    next.half,
+                    next.level,
+                    NONE,
+                    looseness,
+                    None,
+                    self.cfg.leaf_capacity as u32,
+                );
+                meta.boxes = vacant_boxes;
+                meta.count = count;
+            }
+            // A leaf root simply becomes bigger: its objects stay inside the larger bounds.
+            let meta = &mut self.meta[ROOT as usize];
+            meta.center = next.center;
+            meta.half = next.half;
+            meta.level = next.level;
+            meta.loose_min = next.lo;
+            meta.loose_max = next.hi;
+        }
+        true
+    }
+}

@@ -1,0 +1,151 @@
+//! Tests of a query against all eight children of a cell at once.
+//!
+//! Owns the per-block loops that queries use to decide which children to visit. Each loop
+//! runs over the eight lanes of a [`Block`]'s arrays without early exits or short-circuits,
+//! so the compiler can vectorize it; each lane computes exactly what the scalar test would
+//! (same comparisons, same rounding), so pruning stays conservative. Results are bit sets:
+//! bit `k` for child `k`. Vacant children (mask 0) never pass.
+
+use glam::Vec3;
+
+use super::cell::Block;
+
+impl Block {
+    /// Children whose bounds meet the closed box `[qmin, qmax]` and whose mask meets `mask`:
+    /// the lane-wise form of `aabb_intersects`.
+    #[inline]
+    pub fn overlapping(&self, qmin: Vec3, qmax: Vec3, mask: u32) -> u32 {
+        let mut bits = 0;
+        for k in 0..8 {
+            let hit = (self.mask[k] & mask != 0)
+                & (self.min[0][k] <= qmax.x)
+                & (self.min[1][k] <= qmax.y)
+                & (self.min[2][k] <= qmax.z)
+                & (qmin.x <= self.max[0][k])
+                & (qmin.y <= self.max[1][k])
+                & (qmin.z <= self.max[2][k]);
+            bits |= u32::from(hit) << k;
+        }
+        bits
+    }
+
+    /// Children whose bounds lie inside the closed box `[qmin, qmax]`.
+    #[inline]
+    pub fn inside(&self, qmin: Vec3, qmax: Vec3) -> u32 {
+        let mut bits = 0;
+        for k in 0..8 {
+            let hit = (qmin.x <= self.min[0][k])
+                & (qmin.y <= self.min[1][k])
+                & (qmin.z <= self.min[2][k])
+                & (self.max[0][k] <= qmax.x)
+                & (self.max[1][k] <= qmax.y)
+                & (self.max[2][k] <= qmax.z);
+            bits |= u32::from(hit) << k;
+        }
+        bits
+    }
+
+    /// Children whose bounds, grown by `margin`, the ray `origin + t * dir` meets at some
+    /// `t` in `[0, limit]`, with a lower bound on that `t` per child. `inv` is `1 / dir`;
+    /// axes flagged in `parallel` are tested by the origin coordinate alone.
+    #[inline]
+    pub fn ray_entries(
+        &self,
+        origin: Vec3,
+        inv: Vec3,
+        parallel: [bool; 3],
+        margin: f32,
+        limit: f32,
+        mask: u32,
+    ) -> ([f32; 8], u32) {
+        let mut t_near = [0.0f32; 8];
+        let mut t_far = [limit; 8];
+        for axis in 0..3 {
+            let o = origin[axis];
+            let (mins, maxs) = (&self.min[axis], &self.max[axis]);
+            if parallel[axis] {
+                for k in 0..8 {
+                    let inside = (o >= mins[k] - margin) & (o <= maxs[k] + margin);
+                    t_far[k] = if inside { t_far[k] } else { f32::NEG_INFINITY };
+                }
+            } else {
+                let i = inv[axis];
+                for k in 0..8 {
+                    let t1 = (mins[k] - margin - o) * i;
+                    let t2 = (maxs[k] + margin - o) * i;
+                    let (lo, hi) = if t1 <= t2 { (t1, t2) } else { (t2, t1) };
+                    t_near[k] = if lo > t_near[k] { lo } else { t_near[k] };
+                    t_far[k] = if hi < t_far[k] { hi } else { t_far[k] };
+                }
+            }
+        }
+        let mut bits = 0;
+        for k in 0..8 {
+            let hit = (self.mask[k] & mask != 0) & (t_near[k] <= t_far[k]);
+            bits |= u32::from(hit) << k;
+        }
+        (t_near, bits)
+    }
+}
+
+/// Iterates over the set bits of `bits`, lowest first.
+#[inline]
+pub(crate) fn bits_of(mut bits: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let k = bits.trailing_zeros();
+            bits &= bits - 1;
+            k
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::octree::cell::Bounds;
+
+    #[test]
+    fn lanes_match_scalar_tests() {
+        let mut b = Block::VACANT;
+        b.set(
+            2,
+            Bounds {
+                min: Vec3::ZERO,
+                max: Vec3::ONE,
+                mask: 1,
+            },
+        );
+        b.set(
+            5,
+            Bounds {
+                min: Vec3::splat(3.0),
+                max: Vec3::splat(4.0),
+                mask: 2,
+            },
+        );
+        assert_eq!(
+            b.overlapping(Vec3::splat(0.5), Vec3::splat(3.0), u32::MAX),
+            0b100100
+        );
+        assert_eq!(
+            b.overlapping(Vec3::splat(0.5), Vec3::splat(3.0), 2),
+            0b100000
+        );
+        assert_eq!(
+            b.inside(Vec3::splat(-1.0), Vec3::splat(2.0)) & 0b100100,
+            0b100
+        );
+        let (t, bits) = b.ray_entries(
+            Vec3::new(-1.0, 0.5, 0.5),
+            Vec3::new(1.0, f32::INFINITY, f32::INFINITY),
+            [false, true, true],
+            0.0,
+            f32::INFINITY,
+            u32::MAX,
+        );
+        assert_eq!(bits, 0b100);
+        assert_eq!(t[2], 1.0);
+        assert_eq!(bits_of(0b101001).collect::<Vec<_>>(), vec![0, 3, 5]);
+    }
+}
