@@ -108,12 +108,14 @@ fn clustered_boxes(rng: &mut SmallRng) -> Vec<ObjectBox> {
 }
 
 fn build_octree(boxes: &[ObjectBox]) -> Octree {
+    // Tuning knobs for experiments; the reported runs use the defaults.
+    let knob = |name: &str| std::env::var(name).ok();
     let mut cfg = OctreeConfig::default();
-    if let Some(cap) = std::env::var("OCTREE_LEAF_CAP")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
+    if let Some(cap) = knob("OCTREE_LEAF_CAP").and_then(|v| v.parse().ok()) {
         cfg.leaf_capacity = cap;
+    }
+    if let Some(l) = knob("OCTREE_LOOSENESS").and_then(|v| v.parse().ok()) {
+        cfg.looseness = l;
     }
     let mut t = Octree::new(cfg);
     for (i, b) in boxes.iter().enumerate() {
@@ -919,12 +921,18 @@ fn main() {
             let ix = build_indexes(&s);
             let cells = ix.canopy.cells();
             let depth = cells.iter().map(|c| c.depth).max().unwrap_or(0);
+            // In depth-first order a cell has children exactly when the next one is deeper.
+            let inner: usize = cells
+                .windows(2)
+                .filter(|w| w[1].depth > w[0].depth)
+                .map(|w| w[0].objects)
+                .sum();
+            let leaves = cells.len() - cells.windows(2).filter(|w| w[1].depth > w[0].depth).count();
             println!(
-                "scene {}: {} objects, {} octree cells, depth {depth}, {} in the root cell",
+                "scene {}: {} objects, {} octree cells ({leaves} leaves), depth {depth}, {inner} objects in inner cells",
                 s.name,
                 s.boxes.len(),
                 cells.len(),
-                cells[0].objects
             );
             (s, ix)
         })

@@ -12,7 +12,7 @@ use super::Octree;
 use super::cell::{NONE, ROOT};
 use super::narrow::ray_obb;
 use super::object_box::ObjectBox;
-use super::sweep::bits_of;
+use super::sweep::{Stack, bits_of};
 
 /// Relative size of the pruning margin: 2^-14 of the coordinate scale, about 500 f32 ulps,
 /// well above the few tens of ulps `ray_obb` and the AABB formula can be off by.
@@ -118,7 +118,7 @@ impl Octree {
         let Some(t0) = ray.enter(root.min, root.max, best.map_or(max_t, |b| b.1)) else {
             return best;
         };
-        let mut stack: Vec<(u32, f32)> = Vec::with_capacity(64);
+        let mut stack: Stack<(u32, f32), 64> = Stack::new();
         stack.push((ROOT, t0));
         while let Some((c, t_cell)) = stack.pop() {
             let mut limit = best.map_or(max_t, |b| b.1);
@@ -166,7 +166,9 @@ impl Octree {
                 kids[j] = item;
                 n += 1;
             }
-            stack.extend(kids[..n].iter().map(|&(t, k)| (k, t)));
+            for &(t, k) in &kids[..n] {
+                stack.push((k, t));
+            }
         }
         best
     }
@@ -195,7 +197,7 @@ impl Octree {
         let root = self.root_bounds;
         let ray = RayTest::new(origin, dir, root.min, root.max);
         if root.mask & mask != 0 && ray.enter(root.min, root.max, max_t).is_some() {
-            let mut stack: Vec<u32> = Vec::with_capacity(64);
+            let mut stack: Stack<u32, 64> = Stack::new();
             stack.push(ROOT);
             while let Some(c) = stack.pop() {
                 let node = &self.nodes[c as usize];
@@ -213,7 +215,9 @@ impl Octree {
                     let block = self.block(first);
                     let (_, hits) =
                         block.ray_entries(origin, ray.inv, ray.parallel, ray.margin, max_t, mask);
-                    stack.extend(bits_of(hits).map(|k| first + k));
+                    for k in bits_of(hits) {
+                        stack.push(first + k);
+                    }
                 }
             }
         }

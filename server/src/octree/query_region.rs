@@ -11,9 +11,9 @@ use glam::Vec3;
 use super::Octree;
 use super::cell::{Entry, NONE, ROOT, box_contains};
 use super::narrow::{aabb_intersects, point_aabb_dist};
-use super::sweep::bits_of;
+use super::sweep::{Stack, bits_of};
 
-/// Initial capacity of the traversal stack; it only reallocates for unusually deep trees.
+/// Inline capacity of the traversal stack; only unusually deep trees spill to the heap.
 const STACK: usize = 64;
 
 impl Octree {
@@ -28,7 +28,7 @@ impl Octree {
         }
         let root = self.root_bounds;
         if root.mask & mask != 0 && aabb_intersects(root.min, root.max, min, max) {
-            let mut stack: Vec<(u32, bool)> = Vec::with_capacity(STACK);
+            let mut stack: Stack<(u32, bool), STACK> = Stack::new();
             let inside = box_contains(min, max, root.min, root.max);
             scan_region(
                 &self.nodes[ROOT as usize].entries,
@@ -79,7 +79,7 @@ impl Octree {
         }
         let root = self.root_bounds;
         if root.mask & mask != 0 && point_aabb_dist(center, root.min, root.max) <= radius {
-            let mut stack: Vec<(u32, bool)> = Vec::with_capacity(STACK);
+            let mut stack: Stack<(u32, bool), STACK> = Stack::new();
             stack.push((ROOT, farthest_dist(center, root.min, root.max) <= radius));
             while let Some((c, inside)) = stack.pop() {
                 let node = &self.nodes[c as usize];

@@ -88,6 +88,44 @@ impl Block {
     }
 }
 
+/// A traversal stack that lives on the call stack up to `N` items and spills to the heap
+/// beyond, so ordinary queries allocate nothing for their traversal.
+pub(crate) struct Stack<T: Copy + Default, const N: usize> {
+    inline: [T; N],
+    len: usize,
+    spill: Vec<T>,
+}
+
+impl<T: Copy + Default, const N: usize> Stack<T, N> {
+    #[inline]
+    pub fn new() -> Self {
+        Self {
+            inline: [T::default(); N],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, item: T) {
+        if self.len < N {
+            self.inline[self.len] = item;
+            self.len += 1;
+        } else {
+            self.spill.push(item);
+        }
+    }
+
+    #[inline]
+    pub fn pop(&mut self) -> Option<T> {
+        if let Some(item) = self.spill.pop() {
+            return Some(item);
+        }
+        self.len = self.len.checked_sub(1)?;
+        Some(self.inline[self.len])
+    }
+}
+
 /// Iterates over the set bits of `bits`, lowest first.
 #[inline]
 pub(crate) fn bits_of(mut bits: u32) -> impl Iterator<Item = u32> {
@@ -147,5 +185,15 @@ mod tests {
         assert_eq!(bits, 0b100);
         assert_eq!(t[2], 1.0);
         assert_eq!(bits_of(0b101001).collect::<Vec<_>>(), vec![0, 3, 5]);
+    }
+
+    #[test]
+    fn stack_spills_and_pops_in_lifo_order() {
+        let mut s: Stack<u32, 2> = Stack::new();
+        for i in 0..5 {
+            s.push(i);
+        }
+        let popped: Vec<u32> = std::iter::from_fn(|| s.pop()).collect();
+        assert_eq!(popped, vec![4, 3, 2, 1, 0]);
     }
 }
