@@ -145,6 +145,9 @@ impl AppState {
                     tokens,
                 );
                 let shared = Arc::clone(room.shared());
+                // Tick 0 "finished" when the room was made: snapshots taken before the
+                // first tick carry a real time too.
+                shared.scene.write().time_ms = crate::ticker::now_ms();
                 slot.insert(Arc::clone(&shared));
                 self.metrics.rooms.inc();
                 self.tasks

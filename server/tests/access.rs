@@ -210,9 +210,10 @@ async fn origins_rate_limits_and_message_size() {
     }
     assert!(limited > 0, "some queries were refused");
 
-    // A message over the limit closes the socket with 1009.
+    // A message over the limit is refused as too_large and closes the socket with 1009.
     ws.send_raw(Message::text("x".repeat(4096))).await;
     let mut close_code = None;
+    let mut refused = false;
     while let Ok(Some(m)) =
         tokio::time::timeout(std::time::Duration::from_secs(5), ws.stream.next()).await
     {
@@ -221,10 +222,15 @@ async fn origins_rate_limits_and_message_size() {
                 close_code = Some(u16::from(f.code));
                 break;
             }
+            Ok(Message::Text(t)) if t.contains("too_large") => refused = true,
             Ok(_) => continue,
             Err(_) => break,
         }
     }
     assert_eq!(close_code, Some(1009));
+    assert!(
+        refused,
+        "an error with code too_large came before the close"
+    );
     s.stop().await;
 }

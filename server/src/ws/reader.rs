@@ -91,6 +91,14 @@ pub async fn serve(
                 Some(Err(e)) => {
                     let text = e.to_string();
                     if text.contains("too long") || text.contains("too big") || text.contains("limit") {
+                        let limit = app.config.max_ws_message_bytes;
+                        outbox.push_msg(ServerMsg::Error {
+                            seq: None,
+                            id: None,
+                            code: ErrorCode::TooLarge,
+                            message: format!("a message over the limit of {limit} bytes"),
+                            op: None,
+                        });
                         outbox.close("message too large", 1009);
                     }
                     tracing::debug!(error = %text, "read failed");
