@@ -1020,6 +1020,65 @@ fn run(limits: HierarchyLimits, steps: Vec<Step>) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Regression (found by this test): a move under one's own descendant is `cycle` even
+/// when an earlier op of the batch left the chain above the new parent deeper than the
+/// depth limit. The cycle walk used to stop at the limit and answer `too_large`.
+#[test]
+fn cycle_past_a_chain_that_an_earlier_op_made_too_deep() {
+    let limits = HierarchyLimits {
+        max_nodes: 100,
+        max_depth: 3,
+    };
+    let mut h = Hierarchy::with_limits(limits);
+    let at = |id, parent| {
+        add(
+            Some(id),
+            parent,
+            [0.0; 3],
+            [0.0, 0.0, 0.0, 1.0],
+            1.0,
+            [0.0; 3],
+        )
+    };
+    // Two chains of depth 3: 0 > 1 > 2 and 3 > 4 > 5.
+    let setup = [
+        at(0, None),
+        at(1, Some(0)),
+        at(2, Some(1)),
+        at(3, None),
+        at(4, Some(3)),
+        at(5, Some(4)),
+    ];
+    h.apply_batch(&setup).unwrap();
+    h.update_dirty();
+    let before = h.snapshot_for_tests();
+    // Op 0 is valid on its own (3 goes to depth 3, its subtree deeper, checked at the end
+    // of the batch); op 1 moves 0 under 5, whose ancestors are now 4, 3, 1, 0.
+    let ops = [
+        Op::SetParent {
+            node: 3,
+            parent: Some(1),
+        },
+        Op::SetParent {
+            node: 0,
+            parent: Some(5),
+        },
+    ];
+    let e = h.apply_batch(&ops).unwrap_err();
+    assert_eq!((e.op, e.code), (1, ErrorCode::Cycle), "{e}");
+    assert_eq!(h.snapshot_for_tests(), before);
+    h.assert_well_formed();
+    // The model agrees.
+    let m = Model::new(limits)
+        .apply_batch(&setup)
+        .1
+        .expect("the setup is valid");
+    match m.apply_batch(&ops).0 {
+        Expect::Err(errors) => assert_eq!(errors, HashSet::from([(1, ErrorCode::Cycle)])),
+        other => panic!("model predicts {other:?}"),
+    }
+}
+
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()

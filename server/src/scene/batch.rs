@@ -274,8 +274,14 @@ impl Hierarchy {
             Some(p) => self.live_slot(p).ok_or(SceneError::UnknownParent(p))? as u32,
         };
         if parent_slot != NONE {
-            // Walk up from the new parent: meeting the node means a cycle; walking past the
-            // depth limit means the node would end up too deep (the walk stays bounded).
+            // Walk up from the new parent: meeting the node means a cycle; a chain of
+            // `max_depth` or more ancestors means the node would end up too deep. The walk
+            // goes on to the root even past the limit: earlier ops of the batch may have
+            // moved subtrees so that chains are deeper than the limit until the
+            // end-of-batch check refuses them, and a move under one's own descendant is a
+            // `cycle` however deep. Past the limit the op fails either way, so the long
+            // walk happens at most once per batch; an op that succeeds walks fewer than
+            // `max_depth` ancestors.
             let mut cur = parent_slot;
             let mut depth = 0;
             while cur != NONE {
@@ -286,13 +292,13 @@ impl Hierarchy {
                     });
                 }
                 depth += 1;
-                if depth >= self.limits.max_depth {
-                    return Err(SceneError::TooLarge(format!(
-                        "node {node} would be deeper than the maximum depth {}",
-                        self.limits.max_depth
-                    )));
-                }
                 cur = self.store.topo[cur as usize].parent;
+            }
+            if depth >= self.limits.max_depth {
+                return Err(SceneError::TooLarge(format!(
+                    "node {node} would be deeper than the maximum depth {}",
+                    self.limits.max_depth
+                )));
             }
         }
         if self.store.topo[slot as usize].parent == parent_slot {
