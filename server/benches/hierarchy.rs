@@ -11,8 +11,8 @@
 //! - `seed_root_10k`: the root edited every frame: `canopy_dirty`, `baseline_dirty`.
 //! - `leaf20_100k`, `leaf20_1m`: the leaf workload at 100,000 and 1,000,000 nodes.
 //!
-//! After the runs it prints a table (ns per frame, ns per room node, ns per recomputed
-//! node, ratios) from criterion's estimates under `target/criterion/`.
+//! After the runs it prints a table (median ns per frame, ns per room node, ns per
+//! recomputed node, ratios) from criterion's estimates under `target/criterion/`.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -341,7 +341,8 @@ fn run_group(c: &mut Criterion, g: &Group, recomputed: &mut Vec<(String, usize)>
     group.finish();
 }
 
-/// Criterion's mean estimate of one function, in ns per iteration.
+/// Criterion's median estimate of one function, in ns per iteration: the median rather
+/// than the mean, so that a few preempted samples on a shared machine do not skew it.
 fn estimate(id: &str) -> Option<f64> {
     let dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
@@ -349,7 +350,7 @@ fn estimate(id: &str) -> Option<f64> {
     let text =
         std::fs::read_to_string(dir.join("criterion").join(id).join("new/estimates.json")).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v["mean"]["point_estimate"].as_f64()
+    v["median"]["point_estimate"].as_f64()
 }
 
 fn print_table(recomputed: &[(String, usize)]) {

@@ -16,8 +16,8 @@
 use canopy_protocol::NodeId;
 use rustc_hash::FxHashMap;
 
-/// The value the hierarchy stores for a removed id.
-pub(crate) const RETIRED: u32 = u32::MAX;
+/// The value the hierarchy stores for a removed id: its "no slot" value.
+pub(crate) const RETIRED: u32 = super::store::NONE;
 /// A table entry for an id that was never used.
 const VACANT: u32 = u32::MAX - 1;
 /// The table never shrinks below this size once created.
