@@ -51,35 +51,34 @@ impl Hierarchy {
     /// forward sweep.
     pub fn update_all(&mut self) -> &TickChanges {
         self.begin_update();
-        let record = self.record_recomputed;
-        let st = &mut self.store;
+        let topo = &self.store.topo;
+        let xf = &mut self.store.xf[..topo.len()];
         let moved = &mut self.changes.moved;
-        let mut recomputed = 0;
         // No stamps here: the next dirty update takes a fresh stamp anyway, and not
         // writing the links back keeps the sweep to one written stream.
-        for slot in 0..st.topo.len() {
-            let t = st.topo[slot];
+        for (slot, t) in topo.iter().enumerate() {
             if !t.alive() {
                 continue;
             }
-            let local = &st.xf[slot].local;
             let world = if t.parent == NONE {
-                *local
+                xf[slot].local
             } else {
-                Trs::compose(&st.xf[t.parent as usize].world, local)
+                Trs::compose(&xf[t.parent as usize].world, &xf[slot].local)
             };
-            let old = &mut st.xf[slot].world;
+            let old = &mut xf[slot].world;
             if !world.same_bits(old) {
                 *old = world;
                 if t.flags & NEW == 0 {
                     moved.push(t.id);
                 }
             }
-            if record {
-                self.recomputed_ids.push(t.id);
-            }
-            recomputed += 1;
         }
+        if self.record_recomputed {
+            // Kept out of the sweep: it is a test hook.
+            let ids = topo.iter().filter(|t| t.alive()).map(|t| t.id);
+            self.recomputed_ids.extend(ids);
+        }
+        let recomputed = self.live;
         self.end_update(recomputed)
     }
 
