@@ -470,3 +470,29 @@ async fn the_demo_room_moves_on_its_own() {
     assert_eq!(room["nodes"].as_u64().unwrap() as usize, n);
     s.stop().await;
 }
+
+#[tokio::test]
+async fn the_openapi_document_allows_the_whole_u32_range_and_an_empty_room_body() {
+    let doc = canopy_server::http::meta::document();
+    fn walk(v: &Value) {
+        match v {
+            Value::Object(m) => {
+                if m.get("format") == Some(&Value::from("int32")) {
+                    assert!(m.contains_key("maximum"), "an int32 without a maximum: {v}");
+                }
+                m.values().for_each(walk);
+            }
+            Value::Array(a) => a.iter().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&doc);
+    assert!(
+        doc.to_string().contains("4294967295"),
+        "u32 fields reach u32::MAX"
+    );
+    assert_eq!(
+        doc.pointer("/paths/~1rooms/post/requestBody/required"),
+        Some(&Value::Bool(false))
+    );
+}

@@ -4,6 +4,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
+use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 use utoipa::OpenApi;
 
@@ -37,5 +38,40 @@ pub async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
 /// The OpenAPI 3 document of this HTTP API.
 #[utoipa::path(get, path = "/openapi.json", responses((status = 200, description = "OpenAPI document", body = Object)))]
 pub async fn openapi() -> impl IntoResponse {
-    Json(super::ApiDoc::openapi())
+    static DOC: OnceLock<serde_json::Value> = OnceLock::new();
+    Json(DOC.get_or_init(document).clone())
+}
+
+/// The document utoipa derives, with two corrections it cannot express:
+/// * ids, masks and `k` are `u32`, which utoipa writes as `int32` with `minimum: 0`,
+///   implying a maximum of 2^31-1; the contract allows the whole `u32` range;
+/// * `POST /rooms` takes an optional body (both fields are optional).
+pub fn document() -> serde_json::Value {
+    let mut doc = serde_json::to_value(super::ApiDoc::openapi()).expect("the document serializes");
+    widen_u32(&mut doc);
+    if let Some(body) = doc.pointer_mut("/paths/~1rooms/post/requestBody") {
+        body["required"] = serde_json::Value::Bool(false);
+    }
+    doc
+}
+
+fn widen_u32(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(map) => {
+            // An unsigned field without an explicit maximum is a u32.
+            let is_u32 = map.get("format").and_then(|f| f.as_str()) == Some("int32")
+                && map
+                    .get("minimum")
+                    .and_then(|m| m.as_f64())
+                    .is_some_and(|m| m >= 0.0)
+                && !map.contains_key("maximum");
+            if is_u32 {
+                map.insert("format".into(), "int64".into());
+                map.insert("maximum".into(), u32::MAX.into());
+            }
+            map.values_mut().for_each(widen_u32);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(widen_u32),
+        _ => {}
+    }
 }
