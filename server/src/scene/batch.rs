@@ -64,8 +64,9 @@ impl Hierarchy {
     }
 
     /// Replaces the given parts of a node's local transform (library call, used by update
-    /// callbacks and demos). Checks the values like a batch op does, but not the world
-    /// range of the subtree: callers are server code.
+    /// callbacks and demos) and marks its subtree for the next update. Checks the values
+    /// like a batch op does, but not the world range of the subtree: callers are server
+    /// code. The write is buffered (`pending.rs`); [`local`](Self::local) sees it at once.
     pub fn set_local(
         &mut self,
         id: NodeId,
