@@ -86,7 +86,7 @@ async fn queries_match_brute_force() {
             0.3,
         )
         .normalize();
-        let q = DQuat::from_axis_angle(axis, rng.random_range(0.0..6.28));
+        let q = DQuat::from_axis_angle(axis, rng.random_range(0.0..std::f64::consts::TAU));
         ops.push(json!({"op": "add", "id": i, "parent": parent,
             "local": {"t": [rng.random_range(-30.0..30.0), rng.random_range(-30.0..30.0), rng.random_range(-30.0..30.0)],
                       "r": [q.x, q.y, q.z, q.w], "s": rng.random_range(0.5..1.5)},
