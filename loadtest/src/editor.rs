@@ -22,6 +22,7 @@ use tokio::task::JoinSet;
 use tokio::time::MissedTickBehavior;
 
 use crate::errors::ErrorTally;
+use crate::invalid::{self, Invalid, InvalidEdits};
 use crate::latency;
 use crate::stamps::{Clock, Stamps};
 use crate::stop::Stop;
@@ -66,6 +67,8 @@ pub struct EditorContext {
     pub clock: Clock,
     pub stats: Arc<EditStats>,
     pub errors: Arc<ErrorTally>,
+    /// Soak: invalid batches mixed into the load.
+    pub invalid: Option<InvalidEdits>,
 }
 
 /// Shares `leaves` out round robin among `editors` editors.
@@ -107,6 +110,7 @@ pub async fn run(editor: Editor, ctx: EditorContext, seed: u64, mut stop: Stop) 
     // stays honest), so the offered rate is the scenario's, not the harness's luck.
     interval.set_missed_tick_behavior(MissedTickBehavior::Burst);
     let mut cursor = 0usize;
+    let mut invalid_turn = 0usize;
     let mut in_flight = JoinSet::new();
     loop {
         tokio::select! {
@@ -144,6 +148,20 @@ pub async fn run(editor: Editor, ctx: EditorContext, seed: u64, mut stop: Stop) 
                 Err(e) => ctx2.errors.record_client("edit", &e),
             }
         });
+        if let Some(inv) = &ctx.invalid
+            && rng.random_bool(inv.share.clamp(0.0, 1.0))
+        {
+            let kind = Invalid::ALL[invalid_turn % Invalid::ALL.len()];
+            invalid_turn += 1;
+            let (ops, want) = invalid::batch(kind, editor.leaves[cursor].0, &inv.plan);
+            in_flight.spawn(invalid::send(
+                editor.conn.clone(),
+                ops,
+                want,
+                inv.clone(),
+                Arc::clone(&ctx.errors),
+            ));
+        }
         // Reap finished sends so the set stays as small as the batches in flight.
         while in_flight.try_join_next().is_some() {}
     }

@@ -38,6 +38,7 @@ pub fn specs(s: &Scenario, world: &World) -> Vec<SubSpec> {
             room: i % s.rooms,
             region: None,
             slow: s.is_slow(i),
+            stalled: s.is_stalled(i),
         });
     }
     for i in 0..s.region_subscribers {
@@ -47,6 +48,7 @@ pub fn specs(s: &Scenario, world: &World) -> Vec<SubSpec> {
             room: i % s.rooms,
             region: Some(region),
             slow: s.is_slow(i),
+            stalled: s.is_stalled(s.subscribers + i),
         });
     }
     specs
@@ -109,11 +111,17 @@ impl Fleet {
             let starts = chunk.iter().map(|spec| {
                 let me = Arc::new(SubShared::new(*spec, c.room_nodes));
                 let url = urls[spec.room].clone();
-                let recv = spec.slow.then_some(c.slow_recv_buffer);
+                // Stalled readers get the small buffer too, so that their stall reaches
+                // the server's write deadline sooner.
+                let recv = (spec.slow || spec.stalled).then_some(c.slow_recv_buffer);
                 let ctx = Arc::clone(&c.ctx);
                 let stamps = Arc::clone(&c.stamps[spec.room]);
                 let stop = stop_rx.clone();
                 async move {
+                    let reopen = subscriber::Reopen {
+                        url: url.clone(),
+                        recv_buffer: recv,
+                    };
                     let socket = wsopen::open(&url, recv)
                         .await
                         .with_context(|| format!("subscriber {}", spec.index))?;
@@ -124,6 +132,7 @@ impl Fleet {
                         ctx,
                         stamps,
                         synced_tx,
+                        reopen,
                         stop,
                     ));
                     match tokio::time::timeout(SYNC_TIMEOUT, synced).await {

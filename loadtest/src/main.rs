@@ -19,19 +19,24 @@ mod cpu;
 mod editor;
 mod errors;
 mod fleet;
+mod invalid;
 mod latency;
 mod metrics_scrape;
 mod mirror;
+mod overquota;
 mod progress;
 mod queries;
 mod report;
+mod rss;
 mod run;
 mod scenario;
 mod scope;
 mod setup;
+mod soak;
 mod spawn;
 mod stamps;
 mod stop;
+mod storm;
 mod subscriber;
 mod verify;
 mod world;
@@ -40,7 +45,6 @@ mod wsopen;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Parser;
 
 use crate::scenario::Scenario;
 use crate::spawn::SpawnedServer;
@@ -55,7 +59,7 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
         )
         .init();
-    let scenario = Scenario::parse();
+    let scenario = Scenario::parse_with_soak_defaults();
     match run(scenario) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
@@ -67,8 +71,24 @@ fn main() -> ExitCode {
 }
 
 /// Runs the scenario and prints its report; returns whether every check passed.
-fn run(scenario: Scenario) -> anyhow::Result<bool> {
+fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
     scenario.validate()?;
+    if scenario.soak && scenario.spawn {
+        // The soak's write deadline and query quota are the spawned server's, unless
+        // `--server-arg` sets them explicitly.
+        let given = |flag: &str| scenario.server_args.iter().any(|a| a.starts_with(flag));
+        let mut extra = Vec::new();
+        if !given("--ws-write-deadline-secs") {
+            extra.push(format!(
+                "--ws-write-deadline-secs={}",
+                scenario.write_deadline
+            ));
+        }
+        if !given("--query-rate") {
+            extra.push(format!("--query-rate={}", scenario.query_quota));
+        }
+        scenario.server_args.extend(extra);
+    }
     let server = if scenario.spawn {
         Some(SpawnedServer::start(
             &scenario.server_args,

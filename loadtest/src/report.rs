@@ -139,6 +139,8 @@ pub struct Report {
     pub server: ServerWindow,
     pub cpu: CpuReport,
     pub verify: VerifyOutcome,
+    /// The soak's findings, in soak mode.
+    pub soak: Option<crate::soak::SoakReport>,
     pub checks: Vec<Check>,
     pub passed: bool,
 }
@@ -304,6 +306,11 @@ pub fn rows(r: &Report) -> Vec<(String, String)> {
             v.converged, v.subscribers, v.took_ms, v.borderline_nodes
         ),
     );
+    if let Some(soak) = &r.soak {
+        for (k, v) in crate::soak::rows(soak) {
+            row(&k, v);
+        }
+    }
     for c in &r.checks {
         row(
             &format!("check: {}", c.name),
@@ -373,6 +380,7 @@ mod tests {
             server: ServerWindow::default(),
             cpu: CpuReport::default(),
             verify: VerifyOutcome::default(),
+            soak: None,
             checks: vec![Check {
                 name: "no errors".into(),
                 passed: false,

@@ -23,6 +23,7 @@ use crate::cpu::CpuTimes;
 use crate::editor::{self, EditStats, Editor, EditorContext};
 use crate::errors::ErrorTally;
 use crate::fleet::{self, Connect, Fleet};
+use crate::invalid::{InvalidEdits, InvalidPlan};
 use crate::latency::{self, Summary};
 use crate::metrics_scrape::{self, ServerWindow};
 use crate::progress;
@@ -30,11 +31,13 @@ use crate::queries::{self, QueryKind, QueryPlan, QueryStats, QueryTarget};
 use crate::report::{
     CpuReport, DeltaGroup, EditReport, KindReport, LatencyReport, QueryReport, Report, Spread,
 };
+use crate::scenario::FormatArg;
 use crate::scenario::{QueryVia, Scenario};
 use crate::setup;
+use crate::soak::{self, Soak};
 use crate::stamps::{Clock, Stamps};
 use crate::stop;
-use crate::subscriber::{SubContext, SubShared};
+use crate::subscriber::{SoakSub, SubContext, SubShared};
 use crate::verify;
 use crate::world::World;
 
@@ -98,6 +101,8 @@ async fn load_and_check(
         .map(|_| Arc::new(Stamps::new(world.nodes.len())))
         .collect();
     let format = s.format.format();
+    // What the soak provokes on purpose is counted here, apart from the errors.
+    let expected = Arc::new(ErrorTally::default());
 
     let sub_ctx = Arc::new(SubContext {
         format,
@@ -109,6 +114,11 @@ async fn load_and_check(
         resume: Notify::new(),
         pause: Duration::from_millis(s.slow_pause_ms),
         period: Duration::from_millis(s.slow_period_ms),
+        soak: s.soak.then(|| SoakSub {
+            stall: Duration::from_secs_f64(s.stall_secs()),
+            stall_every: Duration::from_secs_f64(s.stall_every),
+            expected: Arc::clone(&expected),
+        }),
     });
     let fleet = Fleet::connect(
         fleet::specs(s, world),
@@ -162,6 +172,26 @@ async fn load_and_check(
         clock,
         stats: Arc::clone(&edit_stats),
         errors: Arc::clone(&errors),
+        invalid: s.soak.then(|| InvalidEdits {
+            share: s.invalid_batches,
+            plan: InvalidPlan {
+                cycle: world.cycle_pair(),
+                nan_on_wire: s.format == FormatArg::Bincode,
+            },
+            expected: Arc::clone(&expected),
+        }),
+    };
+    let soak = if s.soak {
+        Some(Soak::start(
+            s,
+            client,
+            rooms,
+            &fleet.subs,
+            &errors,
+            &stop_rx,
+        )?)
+    } else {
+        None
     };
     let mut load = Vec::new();
     for (i, ed) in editors.into_iter().enumerate() {
@@ -206,6 +236,10 @@ async fn load_and_check(
         task.await.context("a load task panicked")?;
     }
     let _ = shown.await;
+    let soak = match soak {
+        Some(soak) => Some(soak.finish(s, &fleet.subs, &expected).await),
+        None => None,
+    };
     let cpu = CpuTimes::now().since(&cpu_start);
     let scrape_end = metrics_scrape::scrape(client).await?;
 
@@ -249,10 +283,14 @@ async fn load_and_check(
             target.in_process,
         ),
         verify,
+        soak,
         checks: Vec::new(),
         passed: false,
     };
     report.checks = checks::evaluate(&report);
+    if let Some(soak) = &report.soak {
+        report.checks.extend(soak::checks(s, soak));
+    }
     report.passed = report.checks.iter().all(|c| c.passed);
     Ok(report)
 }
@@ -330,7 +368,8 @@ fn latency_report(subs: &[Arc<SubShared>], s: &Scenario) -> LatencyReport {
     let mut fast_subscribers = 0;
     for sub in subs {
         let st = sub.lock();
-        let into: &mut Histogram<u64> = if sub.spec.slow {
+        // Stalled readers read a backlog by design: like slow readers, not "fast".
+        let into: &mut Histogram<u64> = if sub.spec.slow || sub.spec.stalled {
             &mut slow
         } else {
             fast_subscribers += 1;
@@ -359,10 +398,15 @@ fn delta_groups(
     end: &[[u64; 3]],
     window: f64,
 ) -> Vec<DeltaGroup> {
-    let groups: [(&str, Membership); 3] = [
-        ("room", |s| !s.spec.slow && s.spec.region.is_none()),
-        ("region", |s| !s.spec.slow && s.spec.region.is_some()),
+    let groups: [(&str, Membership); 4] = [
+        ("room", |s| {
+            !s.spec.slow && !s.spec.stalled && s.spec.region.is_none()
+        }),
+        ("region", |s| {
+            !s.spec.slow && !s.spec.stalled && s.spec.region.is_some()
+        }),
         ("slow", |s| s.spec.slow),
+        ("stalled", |s| s.spec.stalled),
     ];
     groups
         .iter()

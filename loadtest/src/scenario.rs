@@ -238,6 +238,62 @@ pub struct Scenario {
     /// Keep the rooms on the server after the run (they are deleted by default).
     #[arg(long)]
     pub keep_rooms: bool,
+
+    /// Soak mode (see `soak`): besides the load, reconnect storms, stalled readers,
+    /// invalid batches, queries over quota and an RSS watch. Changes the defaults of
+    /// `--duration` (600 s) and `--slow-readers` (0.1) unless they are given.
+    #[arg(long)]
+    pub soak: bool,
+
+    /// Soak: seconds between reconnect storms.
+    #[arg(long, default_value_t = 30.0)]
+    pub storm_every: f64,
+
+    /// Soak: fraction of the subscribers that disconnect and reconnect in each storm.
+    #[arg(long, default_value_t = 0.2)]
+    pub storm_fraction: f64,
+
+    /// Soak: fraction of the subscribers that stall (stop reading) until the server
+    /// drops them, then reconnect.
+    #[arg(long, default_value_t = 0.01)]
+    pub stalled_readers: f64,
+
+    /// Soak: the server's write deadline in seconds. With `--spawn` it is passed to the
+    /// server as `--ws-write-deadline-secs`; with `--url` it must match the server's.
+    #[arg(long, default_value_t = 30)]
+    pub write_deadline: u64,
+
+    /// Soak: how long a stalled reader stops reading, in seconds (default: the write
+    /// deadline plus 40 s, which also covers the kernel's socket buffers filling up).
+    #[arg(long)]
+    pub stall_secs: Option<f64>,
+
+    /// Soak: seconds from the start of one stall of a reader to the next.
+    #[arg(long, default_value_t = 150.0)]
+    pub stall_every: f64,
+
+    /// Soak: per editor tick, the chance that the editor also sends an invalid batch.
+    #[arg(long, default_value_t = 0.1)]
+    pub invalid_batches: f64,
+
+    /// Soak: the server's per-caller query rate. With `--spawn` it is passed to the
+    /// server as `--query-rate`.
+    #[arg(long, default_value_t = 300)]
+    pub query_quota: u32,
+
+    /// Soak: queries per second of the over-quota client (0 turns it off). It connects
+    /// from 127.0.0.2, so with a loopback server it is a caller of its own.
+    #[arg(long, default_value_t = 500.0)]
+    pub overquota_rate: f64,
+
+    /// Soak: seconds of warm-up before the RSS baseline (default: 10% of the run, at
+    /// least 60 s, at most half the run).
+    #[arg(long)]
+    pub warmup: Option<f64>,
+
+    /// Soak: the largest RSS growth allowed after warm-up, as a fraction.
+    #[arg(long, default_value_t = 0.10)]
+    pub max_rss_growth: f64,
 }
 
 fn serialize_display_mix<S: serde::Serializer>(mix: &QueryMix, s: S) -> Result<S::Ok, S::Error> {
@@ -291,10 +347,79 @@ impl Scenario {
                 self.queries
             );
         }
+        if self.soak {
+            ensure!(self.storm_every > 0.0, "--storm-every must be positive");
+            ensure!(
+                (0.0..=1.0).contains(&self.storm_fraction)
+                    && (0.0..=1.0).contains(&self.stalled_readers)
+                    && (0.0..=1.0).contains(&self.invalid_batches),
+                "--storm-fraction, --stalled-readers and --invalid-batches are fractions"
+            );
+            ensure!(
+                self.stall_every > self.stall_secs(),
+                "--stall-every must exceed the stall"
+            );
+            ensure!(self.overquota_rate >= 0.0, "--overquota-rate must be >= 0");
+            // Slow readers must stay below the write deadline, or the server drops
+            // them as it should drop only the stalled ones.
+            ensure!(
+                self.slow_pause_ms < self.write_deadline * 1000,
+                "in a soak --slow-pause-ms ({}) must be under --write-deadline ({} s)",
+                self.slow_pause_ms,
+                self.write_deadline
+            );
+        }
         if self.editors > 0 && self.batch_size == 0 {
             bail!("--batch-size must be at least 1 when there are editors");
         }
         Ok(())
+    }
+
+    /// Parses the command line, then applies soak mode's defaults to the flags that
+    /// were not given, so every soak default stays overridable.
+    pub fn parse_with_soak_defaults() -> Self {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Scenario::command().get_matches();
+        let mut s = match Scenario::from_arg_matches(&matches) {
+            Ok(s) => s,
+            Err(e) => e.exit(),
+        };
+        let given =
+            |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        s.apply_soak_defaults(given("duration"), given("slow_readers"));
+        s
+    }
+
+    fn apply_soak_defaults(&mut self, duration_given: bool, slow_given: bool) {
+        if !self.soak {
+            return;
+        }
+        if !duration_given {
+            self.duration = 600.0;
+        }
+        if !slow_given {
+            self.slow_readers = 0.1;
+        }
+    }
+
+    /// How long a stalled reader stops reading.
+    pub fn stall_secs(&self) -> f64 {
+        self.stall_secs.unwrap_or(self.write_deadline as f64 + 40.0)
+    }
+
+    /// The soak's warm-up, before the RSS baseline.
+    pub fn warmup_secs(&self) -> f64 {
+        self.warmup
+            .unwrap_or_else(|| (self.duration * 0.1).max(60.0).min(self.duration / 2.0))
+    }
+
+    /// Whether subscriber `index` stalls in soak mode (spread like slow readers, but
+    /// never on a slow reader, so the two kinds stay apart).
+    pub fn is_stalled(&self, index: usize) -> bool {
+        let f = self.stalled_readers;
+        self.soak
+            && !self.is_slow(index)
+            && ((index + 3) as f64 * f).floor() > ((index + 2) as f64 * f).floor()
     }
 
     /// One tick of the rooms the harness creates.
@@ -349,5 +474,19 @@ mod tests {
         assert_eq!(slow, vec![9, 19, 29]);
         s.slow_readers = 0.0;
         assert!((0..100).all(|i| !s.is_slow(i)));
+    }
+
+    #[test]
+    fn soak_defaults_apply_only_to_flags_not_given() {
+        let mut s = Scenario::parse_from(["canopy-loadtest", "--spawn", "--soak"]);
+        s.apply_soak_defaults(false, false);
+        assert_eq!((s.duration, s.slow_readers), (600.0, 0.1));
+        s.validate().unwrap();
+        let mut s = Scenario::parse_from(["canopy-loadtest", "--spawn", "--soak", "--duration=90"]);
+        s.apply_soak_defaults(true, false);
+        assert_eq!(s.duration, 90.0);
+        assert_eq!(s.warmup_secs(), 45.0);
+        let stalled = (0..500).filter(|&i| s.is_stalled(i)).count();
+        assert_eq!(stalled, 5);
     }
 }

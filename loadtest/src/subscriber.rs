@@ -26,6 +26,7 @@ use tokio::sync::{Notify, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::errors::ErrorTally;
+use crate::invalid::POISON_SCALE;
 use crate::latency;
 use crate::mirror::DenseMirror;
 use crate::stamps::{Clock, Stamps};
@@ -41,6 +42,8 @@ pub struct SubSpec {
     /// `None`: the whole room.
     pub region: Option<Region>,
     pub slow: bool,
+    /// Soak: stops reading until the server drops it, then reconnects.
+    pub stalled: bool,
 }
 
 /// The mirror and the latency samples, behind one lock taken once per frame.
@@ -65,6 +68,16 @@ pub struct SubShared {
     pub paused_us: AtomicU64,
     /// When the last frame arrived (run clock, microseconds), to see traffic settle.
     pub last_frame_us: AtomicU64,
+    /// Soak: a reconnect storm tells this subscriber to disconnect and reconnect.
+    pub kick: Notify,
+    /// Soak: how often it reconnected after a storm, and after the server dropped it.
+    pub storm_reconnects: AtomicU64,
+    pub dropped_reconnects: AtomicU64,
+    /// Soak: stalls taken.
+    pub stalls: AtomicU64,
+    /// Soak: when (run clock, microseconds) a stalled reader next stalls; 0 until the
+    /// load starts. Kept here, not per connection, so a reconnect does not restart it.
+    pub next_stall_us: AtomicU64,
     pub state: Mutex<SubState>,
 }
 
@@ -77,6 +90,11 @@ impl SubShared {
             delta_bytes: AtomicU64::new(0),
             paused_us: AtomicU64::new(0),
             last_frame_us: AtomicU64::new(0),
+            kick: Notify::new(),
+            storm_reconnects: AtomicU64::new(0),
+            dropped_reconnects: AtomicU64::new(0),
+            stalls: AtomicU64::new(0),
+            next_stall_us: AtomicU64::new(0),
             state: Mutex::new(SubState {
                 mirror: DenseMirror::new(room_nodes),
                 synced: false,
@@ -103,7 +121,45 @@ pub struct SubContext {
     pub resume: Notify,
     pub pause: Duration,
     pub period: Duration,
+    /// Soak mode's subscriber behaviour, when the run is a soak.
+    pub soak: Option<SoakSub>,
 }
+
+/// What a soak changes for subscribers.
+#[derive(Debug)]
+pub struct SoakSub {
+    /// How long a stalled reader stops reading, once per `stall_every`.
+    pub stall: Duration,
+    pub stall_every: Duration,
+    /// Endings the soak provokes on purpose (storms, the server's write deadline).
+    pub expected: Arc<ErrorTally>,
+}
+
+/// Where a subscriber reconnects to.
+#[derive(Clone, Debug)]
+pub struct Reopen {
+    pub url: String,
+    pub recv_buffer: Option<u32>,
+}
+
+/// Why one connection's read loop ended.
+enum End {
+    /// The run told it to stop.
+    Stop,
+    /// A reconnect storm told it to reconnect.
+    Kicked,
+    /// The server closed it with the resubscribe code (write deadline).
+    Dropped,
+    /// Anything else: the subscriber stops, and the final check fails it.
+    Failed(String),
+}
+
+/// The close code with which the server drops a reader that made no progress for its
+/// write deadline, telling it to reconnect and resubscribe.
+const CLOSE_RESUBSCRIBE: u16 = 4000;
+
+/// Attempts to reopen a socket after a storm or a drop.
+const REOPEN_ATTEMPTS: u32 = 20;
 
 impl SubContext {
     /// Slow readers start taking pauses.
@@ -119,27 +175,70 @@ impl SubContext {
 }
 
 /// Subscribes on `socket` and reads until `stop` turns true or the socket ends.
-/// `synced` is told when the first snapshot has been applied.
+/// `synced` is told when the first snapshot has been applied. In a soak, a storm or
+/// the server's resubscribe close makes it reconnect to `reopen` and resubscribe; its
+/// next snapshot replaces its mirror, as the contract says.
 pub async fn run(
     socket: RawSocket,
     me: Arc<SubShared>,
     ctx: Arc<SubContext>,
     stamps: Arc<Stamps>,
     synced: oneshot::Sender<()>,
+    reopen: Reopen,
     mut stop: Stop,
 ) {
-    let mut reader = Reader {
-        me: &me,
-        ctx: &ctx,
-        stamps: &stamps,
-        last_tick: None,
-        synced: Some(synced),
-    };
-    let ended = reader.read(socket, &mut stop).await;
-    if let Some(reason) = ended {
+    let mut socket = socket;
+    let mut synced = Some(synced);
+    loop {
+        let mut reader = Reader {
+            me: &me,
+            ctx: &ctx,
+            stamps: &stamps,
+            last_tick: None,
+            synced: synced.take(),
+        };
+        let reason = match reader.read(socket, &mut stop).await {
+            End::Stop => return,
+            End::Failed(reason) => reason,
+            End::Kicked | End::Dropped => {
+                // Until the new snapshot arrives the old copy is stale: the final check
+                // must not pass on it.
+                me.lock().synced = false;
+                match reopen_socket(&reopen, &mut stop).await {
+                    Some(Ok(s)) => {
+                        socket = s;
+                        continue;
+                    }
+                    None => return,
+                    Some(Err(e)) => {
+                        ctx.errors.record("reconnect");
+                        format!("could not reconnect: {e:#}")
+                    }
+                }
+            }
+        };
         tracing::debug!(index = me.spec.index, %reason, "subscriber ended early");
         me.lock().ended = Some(reason);
+        return;
     }
+}
+
+/// Reopens a subscriber's socket, retrying briefly; `None` when the run stopped first.
+async fn reopen_socket(reopen: &Reopen, stop: &mut Stop) -> Option<anyhow::Result<RawSocket>> {
+    let mut last = None;
+    for attempt in 0..REOPEN_ATTEMPTS {
+        if attempt > 0 {
+            tokio::select! {
+                _ = stop.raised() => return None,
+                _ = tokio::time::sleep(Duration::from_millis(250)) => {}
+            }
+        }
+        match crate::wsopen::open(&reopen.url, reopen.recv_buffer).await {
+            Ok(s) => return Some(Ok(s)),
+            Err(e) => last = Some(e),
+        }
+    }
+    last.map(Err)
 }
 
 struct Reader<'a> {
@@ -152,7 +251,7 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     /// The read loop; returns why it ended when that was not `stop`.
-    async fn read(&mut self, mut socket: RawSocket, stop: &mut Stop) -> Option<String> {
+    async fn read(&mut self, mut socket: RawSocket, stop: &mut Stop) -> End {
         let subscribe = ClientMsg::Subscribe {
             region: self.me.spec.region,
             mask: u32::MAX,
@@ -164,28 +263,49 @@ impl Reader<'_> {
         };
         if let Err(e) = socket.send(frame).await {
             self.ctx.errors.record("websocket");
-            return Some(format!("sending subscribe: {e}"));
+            return End::Failed(format!("sending subscribe: {e}"));
         }
         loop {
             if self.me.spec.slow {
                 self.maybe_pause(stop).await;
             }
+            if self.me.spec.stalled {
+                self.maybe_stall(stop).await;
+            }
             let frame = tokio::select! {
                 biased;
                 _ = stop.raised() => {
                     let _ = socket.close(None).await;
-                    return None;
+                    return End::Stop;
+                }
+                _ = self.me.kick.notified() => {
+                    let _ = socket.close(None).await;
+                    self.me.storm_reconnects.fetch_add(1, Ordering::Relaxed);
+                    if let Some(soak) = &self.ctx.soak {
+                        soak.expected.record("storm_reconnect");
+                    }
+                    return End::Kicked;
                 }
                 frame = socket.next() => frame,
             };
             let frame = match frame {
+                // The server tries only briefly to send its close frame to a reader
+                // it drops (its buffers are full), so a stalled reader may instead see
+                // the stream end: the same expected drop.
+                None | Some(Err(_)) if self.me.spec.stalled && self.ctx.soak.is_some() => {
+                    if let Some(soak) = &self.ctx.soak {
+                        soak.expected.record("dropped_by_server_stream_ended");
+                    }
+                    self.me.dropped_reconnects.fetch_add(1, Ordering::Relaxed);
+                    return End::Dropped;
+                }
                 None => {
                     self.ctx.errors.record("websocket_ended");
-                    return Some("the server ended the stream".into());
+                    return End::Failed("the server ended the stream".into());
                 }
                 Some(Err(e)) => {
                     self.ctx.errors.record("websocket");
-                    return Some(e.to_string());
+                    return End::Failed(e.to_string());
                 }
                 Some(Ok(frame)) => frame,
             };
@@ -193,8 +313,14 @@ impl Reader<'_> {
                 Message::Binary(b) => codec::decode_server(b, Format::Bincode),
                 Message::Text(t) => codec::decode_server(t.as_bytes(), Format::Json),
                 Message::Close(c) => {
+                    let code = c.as_ref().map(|c| u16::from(c.code));
+                    if let (Some(soak), Some(CLOSE_RESUBSCRIBE)) = (&self.ctx.soak, code) {
+                        soak.expected.record("dropped_by_server_4000");
+                        self.me.dropped_reconnects.fetch_add(1, Ordering::Relaxed);
+                        return End::Dropped;
+                    }
                     self.ctx.errors.record("websocket_closed");
-                    return Some(format!("closed by the server: {c:?}"));
+                    return End::Failed(format!("closed by the server: {c:?}"));
                 }
                 _ => continue,
             };
@@ -206,12 +332,12 @@ impl Reader<'_> {
             match decoded {
                 Ok(msg) => {
                     if let Some(reason) = self.handle(msg, len) {
-                        return Some(reason);
+                        return End::Failed(reason);
                     }
                 }
                 Err(e) => {
                     self.ctx.errors.record("decode");
-                    return Some(format!("undecodable frame: {e}"));
+                    return End::Failed(format!("undecodable frame: {e}"));
                 }
             }
         }
@@ -240,6 +366,45 @@ impl Reader<'_> {
                 _ = stop.raised() => {}
                 _ = &mut resumed => {}
                 _ = tokio::time::sleep(wait) => {}
+            }
+            let paused = self.ctx.clock.now_us().saturating_sub(now);
+            self.me.paused_us.fetch_add(paused, Ordering::Relaxed);
+        }
+    }
+
+    /// A stalled reader stops reading for the whole of `stall` once per `stall_every`
+    /// (the first at an offset of its own) while the load runs: long enough for the
+    /// kernel's buffers to fill and then the server's write deadline to pass, so the
+    /// server drops it, which the read loop then sees as the resubscribe close. A stall
+    /// is never cut short by the period, since a short one would not reach the deadline.
+    async fn maybe_stall(&self, stop: &mut Stop) {
+        let Some(soak) = &self.ctx.soak else { return };
+        let resumed = self.ctx.resume.notified();
+        tokio::pin!(resumed);
+        resumed.as_mut().enable();
+        if !self.ctx.pausing.load(Ordering::Acquire) {
+            return;
+        }
+        let period = soak.stall_every.as_micros().max(1) as u64;
+        let now = self.ctx.clock.now_us();
+        let next = self.me.next_stall_us.load(Ordering::Relaxed);
+        if next == 0 {
+            // Golden-ratio offsets spread the first stalls over the part of the first
+            // period that leaves room for a whole stall.
+            let room = period.saturating_sub(soak.stall.as_micros() as u64);
+            let offset = (self.me.spec.index as f64 * 0.618_034).fract() * room as f64;
+            self.me
+                .next_stall_us
+                .store(now + offset as u64 + 1, Ordering::Relaxed);
+            return;
+        }
+        if now >= next {
+            self.me.next_stall_us.store(now + period, Ordering::Relaxed);
+            self.me.stalls.fetch_add(1, Ordering::Relaxed);
+            tokio::select! {
+                _ = stop.raised() => {}
+                _ = &mut resumed => {}
+                _ = tokio::time::sleep(soak.stall) => {}
             }
             let paused = self.ctx.clock.now_us().saturating_sub(now);
             self.me.paused_us.fetch_add(paused, Ordering::Relaxed);
@@ -281,6 +446,10 @@ impl Reader<'_> {
                     .map(|r| (r.id, r.world.s))
                     .chain(upsert.iter().map(|n| (n.id, n.world.s)));
                 for (id, scale) in values {
+                    if scale == POISON_SCALE {
+                        // A value only invalid batches carry: one of them was applied.
+                        self.ctx.errors.record("invalid_batch_applied");
+                    }
                     if let Some(us) = self.stamps.latency_us(id, scale, now) {
                         latency::record(&mut st.latency, us);
                     }
@@ -292,6 +461,11 @@ impl Reader<'_> {
             ServerMsg::Error { code, message, .. } => {
                 tracing::debug!(%code, %message, "subscriber got an error");
                 self.ctx.errors.record(code.as_str());
+            }
+            ServerMsg::Closed { reason } if self.ctx.soak.is_some() => {
+                // In a soak the close frame that follows says whether this was the
+                // write deadline (expected) or not.
+                tracing::debug!(%reason, "closed message");
             }
             ServerMsg::Closed { reason } => {
                 self.ctx.errors.record("closed_by_server");

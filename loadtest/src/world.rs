@@ -122,6 +122,13 @@ impl World {
         }
     }
 
+    /// An interior node and a leaf under it: parenting the first under the second is
+    /// a cycle (the soak's invalid batches use it). `None` for a flat world.
+    pub fn cycle_pair(&self) -> Option<(NodeId, NodeId)> {
+        self.leaves()
+            .find_map(|n| n.parent.map(|parent| (parent, n.id)))
+    }
+
     /// The leaves, which the editors share out.
     pub fn leaves(&self) -> impl Iterator<Item = &NodeSpec> {
         self.nodes.iter().filter(|n| n.leaf)
