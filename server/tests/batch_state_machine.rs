@@ -409,10 +409,11 @@ impl Model {
                 let half =
                     w.s * f64::from(self.nodes[&id].extent.iter().copied().fold(0.0, f32::max));
                 let worst = w.t.length().max(w.s).max(half);
-                if (worst / WORLD_LIMIT - 1.0).abs() < 1e-6 {
+                let least = w.s * WORLD_LIMIT;
+                if (worst / WORLD_LIMIT - 1.0).abs() < 1e-6 || (least - 1.0).abs() < 1e-6 {
                     close_call = true;
                 }
-                if worst <= WORLD_LIMIT {
+                if worst <= WORLD_LIMIT && least >= 1.0 {
                     continue;
                 }
                 ErrorCode::InvalidValue

@@ -192,6 +192,11 @@ fn world_transform_out_of_range() {
     let err = h.apply_batch(&[big(1), big(2)]).unwrap_err();
     assert_eq!((err.op, err.code), (1, ErrorCode::InvalidValue));
     assert_eq!(h.snapshot_for_tests(), before);
+    // 1e-20 * 1e-20 underflows the world scale towards zero.
+    let tiny = |node| set_local(node, None, None, Some(1e-20));
+    let err = h.apply_batch(&[tiny(1), tiny(2)]).unwrap_err();
+    assert_eq!((err.op, err.code), (1, ErrorCode::InvalidValue));
+    assert_eq!(h.snapshot_for_tests(), before);
 }
 
 #[test]

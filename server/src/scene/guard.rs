@@ -23,7 +23,8 @@ use super::Hierarchy;
 use super::error::SceneError;
 use super::store::{NONE, Trs};
 
-/// The largest world length, scale or half-extent a batch may produce.
+/// The largest world length, scale or half-extent a batch may produce; world scales
+/// must also stay above its inverse.
 pub const WORLD_LIMIT: f64 = 1e30;
 
 /// What one op of the running batch touched.
@@ -191,7 +192,9 @@ impl Hierarchy {
         let w = parent_world.then(&self.store.xf[s].local);
         let half = w.s * f64::from(self.store.extent[s].max_element());
         let len = w.t.length();
-        if len > WORLD_LIMIT || w.s > WORLD_LIMIT || half > WORLD_LIMIT {
+        // Scales multiplied down a chain can also underflow f32 to zero or subnormals,
+        // which would make the node's box and children degenerate: refuse that end too.
+        if len > WORLD_LIMIT || w.s > WORLD_LIMIT || w.s < 1.0 / WORLD_LIMIT || half > WORLD_LIMIT {
             return Err(SceneError::InvalidValue(format!(
                 "the world transform of node {id} would leave the supported range \
                  (translation length {len:e}, scale {:e}, half-extent {half:e}; limit {WORLD_LIMIT:e})",
