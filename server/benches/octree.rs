@@ -26,6 +26,9 @@ const MOVED: usize = N / 100;
 const QUERIES: usize = 1024;
 const ALL: u32 = u32::MAX;
 
+/// One object moved by a refit tick: id, old box, new box.
+type Moved = (u32, ObjectBox, ObjectBox);
+
 type RGeom = rstar::primitives::GeomWithData<rstar::primitives::Rectangle<[f32; 3]>, u32>;
 
 /// A scene and its precomputed queries.
@@ -867,6 +870,57 @@ fn quick(scenes: &[(Scene, Indexes)]) {
             ],
         );
         report("ray_first_100k", s.name, res.into_iter());
+        let mut tree = build_octree(&s.boxes);
+        let mut pbvh = parry_bvh(&s.boxes);
+        let mut ws = parry3d::partitioning::BvhWorkspace::default();
+        let mut pp = parry_bvh(&s.boxes);
+        let mut rt = rstar_tree(&s.boxes);
+        let mut movers: Vec<(Mover, Vec<Moved>)> = (0..4)
+            .map(|_| (Mover::new(&s.boxes, 7), Vec::new()))
+            .collect();
+        let [m0, m1, m2, m3] = &mut movers[..] else {
+            unreachable!()
+        };
+        let mut ids = Vec::new();
+        let res = interleaved(
+            1,
+            &mut [
+                ("canopy", &mut |_| {
+                    m0.0.step(&mut m0.1);
+                    for &(id, _, b) in &m0.1 {
+                        tree.insert_or_update(id, b);
+                    }
+                }),
+                ("parry", &mut |_| {
+                    m1.0.step(&mut m1.1);
+                    for &(id, _, b) in &m1.1 {
+                        pbvh.insert_or_update_partially(parry_aabb(&b), id, 0.0);
+                    }
+                    pbvh.refit(&mut ws);
+                }),
+                ("parry_partial", &mut |_| {
+                    m2.0.step(&mut m2.1);
+                    ids.clear();
+                    for &(id, _, b) in &m2.1 {
+                        pp.insert_or_update_partially(parry_aabb(&b), id, 0.0);
+                        ids.push(id);
+                    }
+                    pp.refit_partial(&[], &ids);
+                }),
+                ("rstar", &mut |_| {
+                    m3.0.step(&mut m3.1);
+                    for &(id, old, b) in &m3.1 {
+                        rt.remove(&rgeom(id, &old)).expect("in the R-tree");
+                        rt.insert(rgeom(id, &b));
+                    }
+                }),
+            ],
+        );
+        let cells: Vec<String> = res
+            .into_iter()
+            .map(|(name, ns)| format!("{name} {:.0} ns/moved", ns / MOVED as f64))
+            .collect();
+        println!("refit_1pct_100k/{}: {}", s.name, cells.join(", "));
     }
 }
 

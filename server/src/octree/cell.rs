@@ -10,8 +10,11 @@
 //! octant. Invariants kept by the maintenance code:
 //! - every entry's AABB lies inside its cell's loose bounds, and a child's loose bounds lie
 //!   inside its parent's (clamped on creation, so this holds bit for bit);
-//! - a cell's bounds and mask are exactly the union of the AABBs and the OR of the masks of
-//!   every object in its subtree (the empty box and 0 for a vacant cell);
+//! - a cell's bounds cover the AABBs of every object in its subtree and lie inside its loose
+//!   bounds; they are exact after the cell's own objects change, and in-place moves only
+//!   grow them (so a move costs no recomputation), never letting them go stale on the
+//!   small side. Its mask is exactly the OR of the masks in its subtree (the empty box and
+//!   0 for a vacant cell);
 //! - `Meta::count` is the number of objects in the subtree; `own_*` describe the cell's own
 //!   entries only.
 
@@ -168,7 +171,7 @@ pub(crate) struct Meta {
     pub parent: u32,
     /// Objects in the subtree.
     pub count: u32,
-    /// Bounds and mask OR of the cell's own entries.
+    /// Bounds (covering, like the subtree's) and exact mask OR of the cell's own entries.
     pub own: Bounds,
     /// A leaf splits only when it holds more than this; after a split that moved nothing
     /// down (every object straddles), it doubles so that futile splits stay amortized.

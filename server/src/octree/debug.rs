@@ -110,11 +110,13 @@ impl Octree {
                 );
             }
             objects += node.entries.len();
-            let mut bounds = entries_bounds(&node.entries);
+            let exact = entries_bounds(&node.entries);
+            assert!(exact.mask == meta.own.mask, "own mask of cell {c} is exact");
             assert!(
-                bounds == meta.own,
-                "own bounds and mask of cell {c} are exact"
+                covers(meta.own, exact),
+                "own bounds of cell {c} cover its objects"
             );
+            let mut bounds = meta.own;
             let mut count = node.entries.len() as u32;
             if node.first_child != NONE {
                 let first = node.first_child;
@@ -155,9 +157,18 @@ impl Octree {
                 );
             }
             assert_eq!(count, meta.count, "subtree count of cell {c}");
+            let stored = self.bounds(c);
             assert!(
-                self.bounds(c) == bounds,
-                "subtree bounds and mask OR of cell {c} are exact"
+                stored.mask == bounds.mask,
+                "subtree mask OR of cell {c} is exact"
+            );
+            assert!(
+                covers(stored, bounds),
+                "subtree bounds of cell {c} cover its own and its children's"
+            );
+            assert!(
+                count == 0 || box_contains(meta.loose_min, meta.loose_max, stored.min, stored.max),
+                "subtree bounds of cell {c} lie inside its loose bounds"
             );
             if count == 0 && c != ROOT {
                 assert!(node.first_child == NONE, "vacant cell {c} has no children");
@@ -240,4 +251,9 @@ impl Octree {
             "every cell is in the tree or free"
         );
     }
+}
+
+/// Whether `outer` covers `inner` (an empty `inner` is covered by anything).
+fn covers(outer: Bounds, inner: Bounds) -> bool {
+    inner == Bounds::EMPTY || box_contains(outer.min, outer.max, inner.min, inner.max)
 }

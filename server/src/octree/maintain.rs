@@ -1,10 +1,10 @@
 //! Object-level maintenance: insert, move, remove, and the bookkeeping they share.
 //!
 //! Owns the paths by which objects enter, move inside and leave the tree. Before returning,
-//! each restores the invariants of [`super::cell`]: exact subtree bounds, masks and counts,
-//! and a correct object table. A move whose new AABB stays inside its cell's loose bounds
-//! touches only that cell, plus its ancestors when the cell's exact bounds or mask change
-//! (bounded by the depth, and usually nothing).
+//! each restores the invariants of [`super::cell`]: subtree bounds that cover the contents,
+//! exact masks and counts, and a correct object table. A move whose new AABB stays inside
+//! its cell's loose bounds touches only that cell, plus the ancestors whose bounds it must
+//! grow (bounded by the depth, and usually none).
 
 use super::Octree;
 use super::cell::{Entry, Loc, NONE, OUTSIDE, ROOT, box_contains, entries_bounds, octant};
@@ -46,15 +46,27 @@ impl Octree {
         let old = std::mem::replace(&mut self.nodes[c].entries[loc.slot as usize], entry);
         let meta = &mut self.meta[c];
         meta.boxes[loc.slot as usize] = obj;
-        // The cell's own bounds stay as they are when the new box is inside them and the old
-        // one did not define any of their faces; otherwise they are recomputed.
-        let own = meta.own;
-        let inside = box_contains(own.min, own.max, entry.min, entry.max);
-        let on_face = old.min.cmpeq(own.min).any() || old.max.cmpeq(own.max).any();
-        if inside && !on_face && old.mask == entry.mask {
+        if old.mask != entry.mask {
+            // Masks stay exact, so a changed mask recomputes the ORs upward.
+            self.refresh_own(loc.cell);
             return;
         }
-        self.refresh_own(loc.cell);
+        // Bounds may stay larger than the contents (they only tighten when the cell gains or
+        // loses an object), so a move only ever grows them: the common small move inside
+        // them costs nothing more, and any other grows them upward only as far as needed.
+        if box_contains(meta.own.min, meta.own.max, entry.min, entry.max) {
+            return;
+        }
+        meta.own = meta.own.with(&entry);
+        let mut c = loc.cell;
+        while c != NONE {
+            let b = self.bounds(c);
+            if box_contains(b.min, b.max, entry.min, entry.max) {
+                return;
+            }
+            self.set_bounds(c, b.with(&entry));
+            c = self.meta[c as usize].parent;
+        }
     }
 
     /// Recomputes the own bounds and mask of cell `c` from its entries and, if they
