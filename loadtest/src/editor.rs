@@ -6,7 +6,8 @@
 //! node's next edit comes as late as the load allows and its stamp is rarely
 //! overwritten before subscribers see it; a batch never names a node twice; and a
 //! value is stamped before it is sent, so a subscriber can never see a value whose
-//! stamp is not there yet.
+//! stamp is not there yet. In a soak an editor also sends invalid batches (see
+//! `invalid`), which are never stamped and never counted as the measured load.
 
 use std::sync::Arc;
 use std::sync::Mutex;

@@ -12,7 +12,8 @@
 //! `subscriber`, `mirror`, `wsopen` and `fleet` (the load and its observers), `queries`,
 //! `metrics_scrape` and `cpu` (the server's side), `verify` and `scope` (the final
 //! check), `latency`, `errors`, `report`, `checks` and `progress` (the output), `run`
-//! (the phases).
+//! (the phases); for `--soak`, `soak` (its tasks, report and checks), `storm`, `rss`,
+//! `invalid` and `overquota`.
 
 mod checks;
 mod cpu;

@@ -11,7 +11,10 @@
 //! Invariants: every frame is decoded and applied, in order, by every subscriber (slow
 //! ones only read later); frame ticks must grow strictly and deltas must only name
 //! nodes the mirror holds, and any breach is counted as an error; a slow reader pauses
-//! only while the load runs, so it can catch up before the final check.
+//! only while the load runs, so it can catch up before the final check. In a soak a
+//! subscriber may reconnect (kicked by a storm, or dropped by the server after a
+//! stall): each connection starts its own tick order, and the mirror counts as synced
+//! again only once the new connection's snapshot has replaced it.
 
 use std::sync::Arc;
 use std::sync::Mutex;
