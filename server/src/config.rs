@@ -63,6 +63,13 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_WS_QUEUE_FRAMES", default_value_t = 8)]
     pub ws_queue_frames: usize,
 
+    /// The kernel send buffer of each accepted connection, in bytes (0: the system's
+    /// default). A small buffer makes a slow WebSocket reader visible to the server
+    /// within a few frames, so its changes are merged (bounded memory, latest values)
+    /// instead of queueing megabytes of stale frames in the kernel.
+    #[arg(long, env = "CANOPY_SEND_BUFFER_BYTES", default_value_t = 256 * 1024)]
+    pub send_buffer_bytes: usize,
+
     /// A WebSocket client whose socket accepts nothing for this many seconds is
     /// disconnected (close code 4000: resubscribe).
     #[arg(long, env = "CANOPY_WS_WRITE_DEADLINE_SECS", default_value_t = 30)]

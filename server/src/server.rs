@@ -8,6 +8,7 @@ use std::future::Future;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
 use crate::http::app;
@@ -39,6 +40,15 @@ pub async fn run(
                 _ = every.tick() => sweeper.query_limiter.sweep(),
             }
         }
+    });
+    let send_buffer = state.config.send_buffer_bytes;
+    let listener = listener.tap_io(move |tcp| {
+        // Without this, loopback send buffers grow to megabytes and a stalled reader
+        // hides behind them long before the outbox notices and starts merging.
+        if send_buffer > 0 {
+            let _ = socket2::SockRef::from(&*tcp).set_send_buffer_size(send_buffer);
+        }
+        let _ = tcp.set_nodelay(true);
     });
     axum::serve(
         listener,
