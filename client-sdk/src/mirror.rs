@@ -16,7 +16,7 @@
 //! The mirror is a plain value: [`Connection`](crate::Connection) keeps one up to date,
 //! and a caller reading frames itself can drive one with [`Mirror::apply`].
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 
 use canopy_protocol::{Node, NodeId, ServerMsg, UpdateRow};
