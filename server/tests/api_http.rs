@@ -496,3 +496,51 @@ async fn the_openapi_document_allows_the_whole_u32_range_and_an_empty_room_body(
         Some(&Value::Bool(false))
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn overload_is_refused_at_once_with_503() {
+    let mut cfg = common::config();
+    cfg.max_pending_batches = 4;
+    cfg.max_rooms = 1;
+    let s = common::start(cfg).await;
+    s.create_room("slow", 1).await;
+    let (st, b) = s.req("POST", "/rooms", Some(json!({"id": "second"}))).await;
+    assert_eq!((st, code(&b)), (503, "overloaded"), "the room limit");
+    // At 1 Hz batches wait for the tick: of ten sent at once, those past the fourth
+    // waiting one are refused at once, and the others are applied at the tick.
+    let mut sent = Vec::new();
+    for i in 0..10u32 {
+        let http = s.http.clone();
+        let url = format!("{}/rooms/slow/edits", s.base);
+        sent.push(tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            let r = http
+                .post(url)
+                .json(&json!({"ops": [{"op": "add", "id": i}]}))
+                .send()
+                .await
+                .unwrap();
+            let st = r.status().as_u16();
+            let b: Value = r.json().await.unwrap();
+            (st, b, started.elapsed())
+        }));
+    }
+    let (mut ok, mut refused) = (0, 0);
+    for t in sent {
+        let (st, b, took) = t.await.unwrap();
+        match st {
+            200 => ok += 1,
+            503 => {
+                assert_eq!(code(&b), "overloaded");
+                assert!(
+                    took < std::time::Duration::from_millis(500),
+                    "refused within milliseconds, not at the tick"
+                );
+                refused += 1;
+            }
+            _ => panic!("unexpected {st} {b}"),
+        }
+    }
+    assert!(refused >= 1 && ok >= 4, "{ok} applied, {refused} refused");
+    s.stop().await;
+}
