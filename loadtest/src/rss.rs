@@ -33,6 +33,9 @@ pub const TAIL_SECS: f64 = 60.0;
 #[derive(Debug, Default)]
 pub struct RssSeries {
     pub samples: Mutex<Vec<(f64, u64)>>,
+    /// The harness process's own resident memory at the same moments (Linux only):
+    /// with `--url` that tells the two apart; with `--spawn` it is the same process.
+    pub harness: Mutex<Vec<(f64, u64)>>,
     pub failed_scrapes: Mutex<u64>,
 }
 
@@ -57,7 +60,18 @@ pub async fn sample(client: Client, series: Arc<RssSeries>, mut stop: Stop) {
             Some(b) if b > 0.0 => lock(&series.samples).push((at, b as u64)),
             _ => *lock(&series.failed_scrapes) += 1,
         }
+        if let Some(own) = own_rss_bytes() {
+            lock(&series.harness).push((at, own));
+        }
     }
+}
+
+/// This process's resident memory, from `/proc/self/status` (`VmRSS`, in kB).
+fn own_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

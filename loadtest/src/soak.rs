@@ -49,6 +49,10 @@ pub struct SoakReport {
     pub quota_answered: u64,
     pub quota_rate_limited: u64,
     pub rss: Option<RssVerdict>,
+    /// The harness's own RSS by the same rule, for information (see `rss`).
+    pub harness_rss: Option<RssVerdict>,
+    /// Whether the server runs in this process (then both series are the same).
+    pub in_process: bool,
     pub rss_failed_scrapes: u64,
     /// The largest per-subscriber p99 edit-to-delta latency among the fast ones, ms,
     /// and whose it is.
@@ -128,6 +132,12 @@ impl Soak {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
+        let harness = self
+            .series
+            .harness
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         let failed = *self
             .series
             .failed_scrapes
@@ -150,6 +160,8 @@ impl Soak {
             quota_rate_limited: limited,
             rss: rss::judge(&samples, s.warmup_secs(), s.max_rss_growth),
             rss_failed_scrapes: failed,
+            harness_rss: rss::judge(&harness, s.warmup_secs(), s.max_rss_growth),
+            in_process: s.spawn,
             worst_fast_p99_ms: worst.0,
             worst_fast_subscriber: worst.1,
         }
@@ -278,8 +290,13 @@ pub fn rows(r: &SoakReport) -> Vec<(String, String)> {
         ),
     ];
     if let Some(v) = &r.rss {
+        let label = if r.in_process {
+            "soak: RSS (server + harness)"
+        } else {
+            "soak: RSS (server)"
+        };
         rows.push((
-            "soak: RSS".to_string(),
+            label.to_string(),
             format!(
                 "{} samples ({} failed), min {:.0} / baseline {:.0} / last-minute max {:.0} / last {:.0} MiB, growth {:+.1}% after {:.0} s warm-up",
                 v.samples,
@@ -300,6 +317,20 @@ pub fn rows(r: &SoakReport) -> Vec<(String, String)> {
                 .collect::<Vec<_>>()
                 .join(" ")
                 + " MiB (max of each minute)",
+        ));
+    }
+    // With `--spawn` the harness's series is the same process as the server's.
+    if let (false, Some(h)) = (r.in_process, &r.harness_rss) {
+        rows.push((
+            "soak: harness RSS".to_string(),
+            format!(
+                "min {:.0} / baseline {:.0} / last-minute max {:.0} / last {:.0} MiB, growth {:+.1}% (not judged)",
+                h.min_mib,
+                h.baseline_mib,
+                h.tail_max_mib,
+                h.last_mib,
+                h.growth * 100.0
+            ),
         ));
     }
     rows
