@@ -67,6 +67,12 @@ async fn room_lifecycle_and_errors() {
     assert_eq!((st, code(&b)), (400, "invalid_value"));
     let (st, b) = s.raw("POST", "/rooms", b"{nope".to_vec()).await;
     assert_eq!((st, code(&b)), (400, "bad_request"));
+    let (st, b) = s.raw("POST", "/rooms", b"[null, null]".to_vec()).await;
+    assert_eq!(
+        (st, code(&b)),
+        (400, "bad_request"),
+        "a body must be an object"
+    );
 
     let (st, b) = s.req("GET", "/rooms", None).await;
     assert_eq!(st, 200);

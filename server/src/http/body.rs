@@ -35,6 +35,11 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
         } else {
             &bytes
         };
+        // serde would read a struct from a JSON array too (`[null, null]`); every body
+        // of the contract is an object, so anything else is refused.
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(ApiError::bad_request("the body must be a JSON object"));
+        }
         canopy_protocol::codec::from_json(bytes)
             .map(JsonBody)
             .map_err(|e| ApiError::new(e.code(), format!("could not read the JSON body: {e}")))
