@@ -63,9 +63,13 @@ impl RayTest {
                     return None;
                 }
             } else {
-                let t1 = (a - self.origin[i]) * self.inv[i];
-                let t2 = (b - self.origin[i]) * self.inv[i];
-                let (lo_t, hi_t) = if t1 <= t2 { (t1, t2) } else { (t2, t1) };
+                // Every box tested is non-empty (an entry, or the root once its mask shows
+                // it holds objects), so `a <= b`: the product keeps the order of the
+                // differences when the reciprocal is positive and reverses it when
+                // negative, and picking by sign gives exactly the min and max of the two.
+                let (near, far) = if self.inv[i] >= 0.0 { (a, b) } else { (b, a) };
+                let lo_t = (near - self.origin[i]) * self.inv[i];
+                let hi_t = (far - self.origin[i]) * self.inv[i];
                 if lo_t > t_near {
                     t_near = lo_t;
                 }

@@ -70,10 +70,17 @@ impl Block {
                 }
             } else {
                 let i = inv[axis];
+                // Occupied lanes have min <= max, so the sign of `i` says which face is
+                // entered first, exactly as the min and max of the two products would.
+                // Vacant lanes (reversed empty bounds) fail on their zero mask regardless.
+                let (near, far, m) = if i >= 0.0 {
+                    (mins, maxs, margin)
+                } else {
+                    (maxs, mins, -margin)
+                };
                 for k in 0..8 {
-                    let t1 = (mins[k] - margin - o) * i;
-                    let t2 = (maxs[k] + margin - o) * i;
-                    let (lo, hi) = if t1 <= t2 { (t1, t2) } else { (t2, t1) };
+                    let lo = (near[k] - m - o) * i;
+                    let hi = (far[k] + m - o) * i;
                     t_near[k] = if lo > t_near[k] { lo } else { t_near[k] };
                     t_far[k] = if hi < t_far[k] { hi } else { t_far[k] };
                 }
