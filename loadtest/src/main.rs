@@ -15,6 +15,12 @@
 //! (the phases); for `--soak`, `soak` (its tasks, report and checks), `storm`, `rss`,
 //! `invalid` and `overquota`.
 
+/// mimalloc returns freed memory to the system far more readily than glibc's allocator,
+/// whose arenas kept freed snapshot buffers resident after reconnect storms; with it the
+/// process's RSS in `--spawn` soaks reflects what the server and harness really hold.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod checks;
 mod cpu;
 mod editor;

@@ -6,6 +6,12 @@ use canopy_server::config::ServerConfig;
 use canopy_server::registry::AppState;
 use clap::Parser;
 
+/// mimalloc returns freed memory to the system far more readily than glibc's allocator,
+/// whose per-thread arenas kept snapshot and frame buffers resident across reconnect
+/// storms in the soak runs, so RSS tracks what the server really holds.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
