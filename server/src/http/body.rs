@@ -30,14 +30,14 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
                     ApiError::bad_request(format!("could not read the body: {e}"))
                 }
             })?;
-        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        let bytes: &[u8] = if bytes.iter().all(is_json_whitespace) {
             b"{}"
         } else {
             &bytes
         };
         // serde would read a struct from a JSON array too (`[null, null]`); every body
         // of the contract is an object, so anything else is refused.
-        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        if bytes.iter().find(|b| !is_json_whitespace(b)) != Some(&b'{') {
             return Err(ApiError::bad_request("the body must be a JSON object"));
         }
         canopy_protocol::codec::from_json(bytes)
@@ -55,4 +55,9 @@ fn is_length_limit(e: &axum::Error) -> bool {
         source = s.source();
     }
     false
+}
+
+/// JSON's whitespace: space, tab, line feed and carriage return (not form feed).
+fn is_json_whitespace(b: &u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
