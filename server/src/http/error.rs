@@ -77,10 +77,6 @@ impl From<EditFailure> for ApiError {
 
 impl From<QueryError> for ApiError {
     fn from(e: QueryError) -> Self {
-        let code = match e {
-            QueryError::InvalidValue(_) => ErrorCode::InvalidValue,
-            QueryError::TooLarge(_) => ErrorCode::TooLarge,
-        };
-        ApiError::new(code, e.to_string())
+        ApiError::new(e.code(), e.to_string())
     }
 }

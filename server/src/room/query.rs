@@ -23,6 +23,16 @@ pub enum QueryError {
     TooLarge(String),
 }
 
+impl QueryError {
+    /// The contract's code for this refusal.
+    pub fn code(&self) -> canopy_protocol::ErrorCode {
+        match self {
+            QueryError::InvalidValue(_) => canopy_protocol::ErrorCode::InvalidValue,
+            QueryError::TooLarge(_) => canopy_protocol::ErrorCode::TooLarge,
+        }
+    }
+}
+
 /// A query's answer without its tick.
 #[derive(Debug, Clone, PartialEq)]
 pub enum QueryOutput {

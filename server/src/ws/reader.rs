@@ -19,7 +19,7 @@ use super::writer;
 use crate::http::auth::Caller;
 use crate::registry::AppState;
 use crate::room::outbox::Outbox;
-use crate::room::query::{self, QueryError, QueryOutput};
+use crate::room::query::{self, QueryOutput};
 use crate::room::scope::Scope;
 use crate::room::{EditReply, RoomCommand, RoomShared};
 
@@ -241,11 +241,7 @@ impl Conn {
 
     fn query(&self, id: u64, q: &Query) {
         if let Err(e) = query::validate(q) {
-            let code = match e {
-                QueryError::InvalidValue(_) => ErrorCode::InvalidValue,
-                QueryError::TooLarge(_) => ErrorCode::TooLarge,
-            };
-            self.error(None, Some(id), code, e.to_string());
+            self.error(None, Some(id), e.code(), e.to_string());
             return;
         }
         if !self.app.query_limiter.check(&self.caller.rate_key) {
