@@ -19,7 +19,7 @@ use super::writer;
 use crate::http::auth::Caller;
 use crate::registry::AppState;
 use crate::room::outbox::Outbox;
-use crate::room::query::{self, QueryOutput};
+use crate::room::query::QueryOutput;
 use crate::room::scope::Scope;
 use crate::room::{EditReply, RoomCommand, RoomShared};
 
@@ -240,22 +240,16 @@ impl Conn {
     }
 
     fn query(&self, id: u64, q: &Query) {
-        if let Err(e) = query::validate(q) {
-            self.error(None, Some(id), e.code(), e.to_string());
-            return;
-        }
-        if !self.app.query_limiter.check(&self.caller.rate_key) {
-            let message = format!(
-                "more than {} queries per second from this caller",
-                self.app.config.query_rate
-            );
-            self.error(None, Some(id), ErrorCode::RateLimited, message);
-            return;
-        }
-        let (tick, out) = {
-            let scene = self.room.scene.read();
-            (scene.tick, query::run(&scene, q))
-        };
+        // The same path as HTTP queries: validation, the caller's rate limit, metrics,
+        // then one read of the scene.
+        let (tick, out) =
+            match crate::http::queries::answer(&self.app, &self.caller, &self.room.id, q) {
+                Ok(answer) => answer,
+                Err(e) => {
+                    self.error(None, Some(id), e.code, e.message);
+                    return;
+                }
+            };
         let (nodes, hits) = match out {
             QueryOutput::Nodes(n) => (Some(n), None),
             QueryOutput::Ray(h) => (None, Some(canopy_protocol::Hits::Ray(h))),
