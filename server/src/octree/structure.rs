@@ -257,6 +257,10 @@ impl Octree {
                 } else if meta.level < 0 {
                     self.shrink_leaf_root();
                 }
+                // The stored bounds may still reach where a removed object was; a root
+                // that just got smaller must not keep bounds outside its loose box.
+                self.meta[ROOT as usize].own = entries_bounds(&self.nodes[ROOT as usize].entries);
+                self.refresh_up(ROOT);
                 return;
             }
             if meta.level >= 0 || !node.entries.is_empty() {
