@@ -940,8 +940,13 @@ fn quick(scenes: &[(Scene, Indexes)]) {
 fn profile(scenes: &[(Scene, Indexes)], what: &str) {
     let start = std::time::Instant::now();
     let (mut out, mut near) = (Vec::new(), Vec::new());
+    // `OCTREE_SCENE=<name>` profiles one scene only.
+    let only = std::env::var("OCTREE_SCENE").ok();
     while start.elapsed().as_secs() < 5 {
         for (s, ix) in scenes {
+            if only.as_deref().is_some_and(|name| name != s.name) {
+                continue;
+            }
             for i in 0..QUERIES {
                 match what {
                     "region_small" => {

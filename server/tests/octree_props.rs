@@ -100,6 +100,9 @@ enum Op {
     MoveSmall(u32, [f32; 3]),
     MoveLarge(u32, RawObj),
     Remove(u32),
+    /// Rewrites the object arena in depth-first order (the tree also does this by itself
+    /// once enough has moved, which small cases rarely reach).
+    Compact,
 }
 
 #[derive(Clone, Debug)]
@@ -177,6 +180,7 @@ fn op_strategy() -> impl Strategy<Value = Op> {
         3 => (id.clone(), unit3()).prop_map(|(i, d)| Op::MoveSmall(i, d)),
         2 => (id.clone(), raw_obj()).prop_map(|(i, o)| Op::MoveLarge(i, o)),
         2 => id.prop_map(Op::Remove),
+        1 => Just(Op::Compact),
     ]
 }
 
@@ -300,6 +304,7 @@ fn apply(tree: &mut Octree, brute: &mut Brute, kind: Kind, op: &Op) {
         Op::Remove(id) => {
             assert_eq!(tree.remove(*id), brute.objs.remove(id).is_some());
         }
+        Op::Compact => tree.compact(),
     }
     tree.assert_well_formed();
     assert_eq!(tree.len(), brute.objs.len());

@@ -1,13 +1,13 @@
-//! Storage units of the tree: nodes, child blocks, cold metadata, object entries, and the
+//! Storage units of the tree: child blocks, links, cold metadata, object entries, and the
 //! octant geometry.
 //!
-//! A cell is split in three: what every query reads about a cell *before* visiting it (exact
-//! bounds and mask of its subtree) lives in its parent's [`Block`], eight children side by
-//! side as a structure of arrays, so a query tests all eight with one sweep over 224
-//! contiguous bytes; what a query reads *while* visiting it (its first child, its objects'
-//! AABBs) is the [`Node`]; what only maintenance reads (loose bounds, geometry, counts, full
-//! boxes) is the [`Meta`]. Children come in blocks of eight consecutive cell indices, one per
-//! octant. Invariants kept by the maintenance code:
+//! A cell is split in two: what a query reads about a cell (exact bounds and mask of its
+//! subtree, and its [`Link`]: first child and where its objects are) lives in its parent's
+//! [`Block`], eight children side by side as a structure of arrays, so a query tests all
+//! eight with one sweep and goes straight from a passing child to its objects in the
+//! [`super::arena`]; what only maintenance reads (loose bounds, geometry, counts, arena
+//! capacity) is the [`Meta`]. Children come in blocks of eight consecutive cell indices, one
+//! per octant. Invariants kept by the maintenance code:
 //! - every entry's AABB lies inside its cell's loose bounds, and a child's loose bounds lie
 //!   inside its parent's (clamped on creation, so this holds bit for bit);
 //! - a cell's bounds cover the AABBs of every object in its subtree and lie inside its loose
@@ -19,8 +19,6 @@
 //!   entries only.
 
 use glam::Vec3;
-
-use super::object_box::ObjectBox;
 
 /// "No cell" in child and parent links.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -56,37 +54,55 @@ impl Entry {
     }
 }
 
-/// What a query reads while visiting a cell.
-#[derive(Clone, Debug)]
-pub(crate) struct Node {
+/// Where a cell's own objects are and where its children are: what a query needs to visit
+/// it. Kept in the parent's [`Block`] (the root's in the tree itself), so deciding to visit a
+/// child and finding its objects take one load, not two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Link {
     /// First of the eight children (octant `k` at `first_child + k`), or [`NONE`].
     pub first_child: u32,
-    /// The cell's own objects; their full boxes are at the same slots of `Meta::boxes`.
-    pub entries: Vec<Entry>,
+    /// The cell's own objects are `arena[start .. start + len]`.
+    pub start: u32,
+    pub len: u32,
 }
 
-impl Node {
-    pub fn vacant() -> Self {
-        Self {
-            first_child: NONE,
-            entries: Vec::new(),
-        }
+impl Default for Link {
+    fn default() -> Self {
+        Self::VACANT
     }
+}
+
+impl Link {
+    pub const VACANT: Self = Self {
+        first_child: NONE,
+        start: 0,
+        len: 0,
+    };
 
     #[inline]
     pub fn is_leaf(&self) -> bool {
         self.first_child == NONE
     }
+
+    #[inline]
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
 }
 
-/// Subtree bounds and masks of the eight children of one cell, as a structure of arrays so
-/// that loops over the eight vectorize.
+/// Everything a query reads about the eight children of one cell: subtree bounds and masks
+/// (tested all eight at once) and their [`Link`]s, as a structure of arrays so that loops
+/// over the eight vectorize.
 #[derive(Clone, Debug)]
 pub(crate) struct Block {
     /// `min[axis][k]`, `max[axis][k]`: bounds of child `k`.
     pub min: [[f32; 8]; 3],
     pub max: [[f32; 8]; 3],
     pub mask: [u32; 8],
+    /// The fields of child `k`'s [`Link`].
+    pub first_child: [u32; 8],
+    pub start: [u32; 8],
+    pub len: [u32; 8],
 }
 
 impl Block {
@@ -94,7 +110,26 @@ impl Block {
         min: [[f32::INFINITY; 8]; 3],
         max: [[f32::NEG_INFINITY; 8]; 3],
         mask: [0; 8],
+        first_child: [NONE; 8],
+        start: [0; 8],
+        len: [0; 8],
     };
+
+    #[inline]
+    pub fn link(&self, k: usize) -> Link {
+        Link {
+            first_child: self.first_child[k],
+            start: self.start[k],
+            len: self.len[k],
+        }
+    }
+
+    #[inline]
+    pub fn set_link(&mut self, k: usize, link: Link) {
+        self.first_child[k] = link.first_child;
+        self.start[k] = link.start;
+        self.len[k] = link.len;
+    }
 
     #[inline]
     pub fn get(&self, k: usize) -> Bounds {
@@ -176,7 +211,8 @@ pub(crate) struct Meta {
     /// A leaf splits only when it holds more than this; after a split that moved nothing
     /// down (every object straddles), it doubles so that futile splits stay amortized.
     pub split_hint: u32,
-    pub boxes: Vec<ObjectBox>,
+    /// Capacity of the cell's range in the arena (its [`Link`] has the start and length).
+    pub cap: u32,
 }
 
 impl Meta {
@@ -206,7 +242,7 @@ impl Meta {
             count: 0,
             own: Bounds::EMPTY,
             split_hint,
-            boxes: Vec::new(),
+            cap: 0,
         }
     }
 

@@ -7,7 +7,7 @@
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::{Bounds, NONE, OUTSIDE, ROOT, box_contains, entries_bounds};
+use super::cell::{Bounds, Link, NONE, OUTSIDE, ROOT, box_contains, entries_bounds};
 
 /// One cell in use, for visual inspection.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,15 +28,15 @@ impl Octree {
         let mut out = Vec::new();
         let mut stack = vec![(ROOT, 0u32)];
         while let Some((c, depth)) = stack.pop() {
-            let (node, meta) = (&self.nodes[c as usize], &self.meta[c as usize]);
+            let (link, meta) = (self.link(c), &self.meta[c as usize]);
             out.push(CellInfo {
                 min: meta.loose_min,
                 max: meta.loose_max,
                 depth,
-                objects: node.entries.len(),
+                objects: link.len as usize,
             });
-            if node.first_child != NONE {
-                let first = node.first_child;
+            if link.first_child != NONE {
+                let first = link.first_child;
                 let children = (first..first + 8)
                     .rev()
                     .filter(|&ch| self.meta[ch as usize].count > 0);
@@ -60,11 +60,11 @@ impl Octree {
     /// Checks every structural invariant; panics with the name of the first broken one.
     pub fn assert_well_formed(&self) {
         let cfg = &self.cfg;
-        let n = self.nodes.len();
+        let n = self.meta.len();
         assert_eq!(
+            self.blocks.len() * 8 + 1,
             n,
-            self.meta.len(),
-            "hot and cold cell vectors have the same length"
+            "every cell but the root has a slot in a block"
         );
         assert_eq!(
             (n - 1) % 8,
@@ -75,19 +75,30 @@ impl Octree {
         assert_eq!(root.parent, NONE, "root has no parent");
         assert!(root.level <= 0, "root is never below the initial level");
 
+        assert_eq!(
+            self.arena.entries.len(),
+            self.arena.boxes.len(),
+            "arena vectors are parallel"
+        );
         let mut seen = vec![false; n];
         let mut objects = 0usize;
+        // Every live cell's arena range, as (start, cap, cell).
+        let mut ranges = Vec::new();
         let mut stack = vec![ROOT];
         while let Some(c) = stack.pop() {
-            let (node, meta) = (&self.nodes[c as usize], &self.meta[c as usize]);
+            let (link, meta) = (self.link(c), &self.meta[c as usize]);
             assert!(!seen[c as usize], "cell {c} is reached once");
             seen[c as usize] = true;
-            assert_eq!(
-                node.entries.len(),
-                meta.boxes.len(),
-                "entries and boxes of cell {c} are parallel"
+            assert!(
+                link.len <= meta.cap
+                    && (link.start as usize + meta.cap as usize) <= self.arena.entries.len(),
+                "arena range of cell {c} holds its objects and lies inside the arena"
             );
-            for (slot, (e, b)) in node.entries.iter().zip(&meta.boxes).enumerate() {
+            if meta.cap > 0 {
+                ranges.push((link.start as usize, meta.cap as usize, c));
+            }
+            let (entries, boxes) = (self.entries(c), self.boxes(c));
+            for (slot, (e, b)) in entries.iter().zip(boxes).enumerate() {
                 let (min, max) = b.aabb();
                 assert!(
                     e.min == min && e.max == max && e.mask == b.mask,
@@ -109,17 +120,17 @@ impl Octree {
                     e.id
                 );
             }
-            objects += node.entries.len();
-            let exact = entries_bounds(&node.entries);
+            objects += entries.len();
+            let exact = entries_bounds(entries);
             assert!(exact.mask == meta.own.mask, "own mask of cell {c} is exact");
             assert!(
                 covers(meta.own, exact),
                 "own bounds of cell {c} cover its objects"
             );
             let mut bounds = meta.own;
-            let mut count = node.entries.len() as u32;
-            if node.first_child != NONE {
-                let first = node.first_child;
+            let mut count = link.len;
+            if link.first_child != NONE {
+                let first = link.first_child;
                 assert!(
                     first >= 1 && (first - 1) % 8 == 0,
                     "child block of cell {c} is aligned"
@@ -171,11 +182,11 @@ impl Octree {
                 "subtree bounds of cell {c} lie inside its loose bounds"
             );
             if count == 0 && c != ROOT {
-                assert!(node.first_child == NONE, "vacant cell {c} has no children");
+                assert!(link.first_child == NONE, "vacant cell {c} has no children");
             }
         }
-        let root_first = self.nodes[ROOT as usize].first_child;
-        if root.level < 0 && self.nodes[ROOT as usize].entries.is_empty() && root_first != NONE {
+        let root_first = self.root_link.first_child;
+        if root.level < 0 && self.root_link.len == 0 && root_first != NONE {
             let live = (root_first..root_first + 8).filter(|&ch| self.meta[ch as usize].count > 0);
             assert!(
                 live.count() > 1,
@@ -235,13 +246,13 @@ impl Octree {
         for &first in &free {
             for (i, &reached) in seen.iter().enumerate().skip(first as usize).take(8) {
                 assert!(!reached, "cell {i} of a free block is not in the tree");
-                let (node, meta) = (&self.nodes[i], &self.meta[i]);
+                let (link, meta) = (self.link(i as u32), &self.meta[i]);
                 assert!(
-                    node.entries.is_empty()
-                        && node.first_child == NONE
+                    link == Link::VACANT
+                        && meta.cap == 0
                         && self.bounds(i as u32) == Bounds::EMPTY
                         && meta.count == 0,
-                    "cell {i} of a free block is vacant"
+                    "cell {i} of a free block is vacant and owns no arena range"
                 );
             }
         }
@@ -249,6 +260,22 @@ impl Octree {
             free.len() * 8 + seen.iter().filter(|&&s| s).count(),
             n,
             "every cell is in the tree or free"
+        );
+
+        ranges.sort_unstable();
+        for w in ranges.windows(2) {
+            assert!(
+                w[0].0 + w[0].1 <= w[1].0,
+                "arena ranges of cells {} and {} do not overlap",
+                w[0].2,
+                w[1].2
+            );
+        }
+        let owned: usize = ranges.iter().map(|r| r.1).sum();
+        assert_eq!(
+            owned + self.arena.garbage,
+            self.arena.entries.len(),
+            "every arena slot is owned by a cell or counted as garbage"
         );
     }
 }

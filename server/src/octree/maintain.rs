@@ -28,6 +28,7 @@ impl Octree {
             self.detach(loc);
         }
         self.place(entry, obj);
+        self.maybe_compact();
     }
 
     /// Removes object `id`; returns whether it was there.
@@ -35,6 +36,7 @@ impl Octree {
         match self.locs.remove(&id) {
             Some(loc) => {
                 self.detach(loc);
+                self.maybe_compact();
                 true
             }
             None => false,
@@ -43,9 +45,10 @@ impl Octree {
 
     fn update_in_place(&mut self, loc: Loc, entry: Entry, obj: ObjectBox) {
         let c = loc.cell as usize;
-        let old = std::mem::replace(&mut self.nodes[c].entries[loc.slot as usize], entry);
+        let i = (self.link(loc.cell).start + loc.slot) as usize;
+        let old = std::mem::replace(&mut self.arena.entries[i], entry);
+        self.arena.boxes[i] = obj;
         let meta = &mut self.meta[c];
-        meta.boxes[loc.slot as usize] = obj;
         if old.mask != entry.mask {
             // Masks stay exact, so a changed mask recomputes the ORs upward.
             self.refresh_own(loc.cell);
@@ -72,7 +75,7 @@ impl Octree {
     /// Recomputes the own bounds and mask of cell `c` from its entries and, if they
     /// changed, the subtree bounds of `c` and its ancestors.
     pub(super) fn refresh_own(&mut self, c: u32) {
-        let own = entries_bounds(&self.nodes[c as usize].entries);
+        let own = entries_bounds(self.entries(c));
         let meta = &mut self.meta[c as usize];
         if own == meta.own {
             return;
@@ -86,7 +89,7 @@ impl Octree {
     pub(super) fn refresh_up(&mut self, mut c: u32) {
         while c != NONE {
             let mut b = self.meta[c as usize].own;
-            let first = self.nodes[c as usize].first_child;
+            let first = self.first_child(c);
             if first != NONE {
                 let block = self.block(first);
                 for k in 0..8 {
@@ -114,12 +117,9 @@ impl Octree {
             return;
         }
         let c = loc.cell;
-        let entries = &mut self.nodes[c as usize].entries;
-        entries.swap_remove(slot);
-        if let Some(moved) = entries.get(slot) {
-            self.locs.insert(moved.id, loc);
+        if let Some(moved) = self.swap_remove_own(c, loc.slot) {
+            self.locs.insert(moved, loc);
         }
-        self.meta[c as usize].boxes.swap_remove(slot);
         let mut a = c;
         while a != NONE {
             let meta = &mut self.meta[a as usize];
@@ -163,7 +163,7 @@ impl Octree {
         loop {
             let grown = self.bounds(c).with(&entry);
             self.set_bounds(c, grown);
-            let first = self.nodes[c as usize].first_child;
+            let first = self.first_child(c);
             let meta = &mut self.meta[c as usize];
             meta.count += 1;
             if first != NONE {
@@ -176,17 +176,10 @@ impl Octree {
             // A leaf, or an object that straddles the children: it is stored here.
             let meta = &mut self.meta[c as usize];
             meta.own = meta.own.with(&entry);
-            meta.boxes.push(obj);
-            let entries = &mut self.nodes[c as usize].entries;
-            entries.push(entry);
-            let len = entries.len();
-            self.locs.insert(
-                entry.id,
-                Loc {
-                    cell: c,
-                    slot: len as u32 - 1,
-                },
-            );
+            let slot = self.push_own(c, entry, obj);
+            self.locs.insert(entry.id, Loc { cell: c, slot });
+            let len = slot as usize + 1;
+            let meta = &self.meta[c as usize];
             if first == NONE
                 && len > meta.split_hint as usize
                 && len > self.cfg.leaf_capacity
@@ -200,7 +193,8 @@ impl Octree {
 
     /// Rewrites the object table for every object of cell `c`.
     pub(super) fn relocate(&mut self, c: u32) {
-        for (slot, e) in self.nodes[c as usize].entries.iter().enumerate() {
+        let range = self.link(c).range();
+        for (slot, e) in self.arena.entries[range].iter().enumerate() {
             self.locs.insert(
                 e.id,
                 Loc {

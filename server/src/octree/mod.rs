@@ -17,6 +17,7 @@
 //! stored box; cell-level pruning is conservative with respect to them, so answers equal a
 //! brute-force scan that uses the same functions.
 
+mod arena;
 mod cell;
 mod config;
 mod debug;
@@ -37,7 +38,8 @@ pub use debug::CellInfo;
 pub use narrow::{aabb_intersects, point_aabb_dist, ray_obb};
 pub use object_box::ObjectBox;
 
-use cell::{Block, Bounds, Entry, Loc, Meta, NONE, Node, OUTSIDE, ROOT, block_slot};
+use arena::Arena;
+use cell::{Block, Bounds, Entry, Link, Loc, Meta, NONE, OUTSIDE, ROOT, block_slot};
 
 /// How many times the root may double beyond its initial size. 16 doublings of the default
 /// 1024 reach about 6.7e7, far enough for objects 1e6 away; anything farther goes to the
@@ -56,15 +58,17 @@ struct Outside {
 #[derive(Clone, Debug)]
 pub struct Octree {
     cfg: OctreeConfig,
-    /// Hot and cold halves of every cell, at the same indices: the root at 0, then blocks of
-    /// eight children. Indices in free blocks are reused before the vectors grow.
-    nodes: Vec<Node>,
+    /// Cold half of every cell: the root at 0, then blocks of eight children. Indices in
+    /// free blocks are reused before the vector grows.
     meta: Vec<Meta>,
-    /// Subtree bounds of every cell but the root, by block: block `b` holds cells
+    /// Subtree bounds and links of every cell but the root, by block: block `b` holds cells
     /// `1 + 8b .. 9 + 8b`.
     blocks: Vec<Block>,
-    /// Subtree bounds of the root.
+    /// Subtree bounds and link of the root.
     root_bounds: Bounds,
+    root_link: Link,
+    /// Every cell's own objects.
+    arena: Arena,
     /// First index of each free block of eight.
     free_blocks: Vec<u32>,
     outside: Outside,
@@ -84,10 +88,11 @@ impl Octree {
         let cfg = cfg.sanitized();
         let mut tree = Self {
             cfg,
-            nodes: vec![Node::vacant()],
             meta: Vec::new(),
             blocks: Vec::new(),
             root_bounds: Bounds::EMPTY,
+            root_link: Link::VACANT,
+            arena: Arena::default(),
             free_blocks: Vec::new(),
             outside: Outside::default(),
             locs: FxHashMap::default(),
@@ -116,7 +121,7 @@ impl Octree {
         Some(if loc.cell == OUTSIDE {
             &self.outside.boxes[loc.slot as usize]
         } else {
-            &self.meta[loc.cell as usize].boxes[loc.slot as usize]
+            &self.boxes(loc.cell)[loc.slot as usize]
         })
     }
 

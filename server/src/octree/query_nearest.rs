@@ -89,8 +89,8 @@ impl Octree {
                     break;
                 }
                 let c = (top & u64::from(u32::MAX)) as u32;
-                let node = &self.nodes[c as usize];
-                for e in &node.entries {
+                let link = self.link(c);
+                for e in &self.arena.entries[link.range()] {
                     if e.mask & mask == 0 {
                         continue;
                     }
@@ -99,7 +99,7 @@ impl Octree {
                         best.offer(key(d, e.id));
                     }
                 }
-                let first = node.first_child;
+                let first = link.first_child;
                 if first == NONE {
                     continue;
                 }

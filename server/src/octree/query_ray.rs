@@ -9,7 +9,7 @@
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::{NONE, ROOT};
+use super::cell::{Link, NONE};
 use super::narrow::ray_obb;
 use super::object_box::ObjectBox;
 use super::sweep::{Stack, bits_of};
@@ -122,41 +122,44 @@ impl Octree {
         let Some(t0) = ray.enter(root.min, root.max, best.map_or(max_t, |b| b.1)) else {
             return best;
         };
-        let mut stack: Stack<(u32, f32), 64> = Stack::new();
-        stack.push((ROOT, t0));
-        while let Some((c, t_cell)) = stack.pop() {
+        let (entries, boxes) = (&self.arena.entries, &self.arena.boxes);
+        // Deferred cells by index (their link is one load from a block just tested), which
+        // keeps the stack small enough to set up cheaply for every ray. The nearest child of
+        // a visited cell is visited next without a trip through the stack.
+        let mut stack: Stack<(u32, f32), 16> = Stack::new();
+        let mut next = Some((self.root_link, t0));
+        loop {
+            let (link, t_cell) = match next.take() {
+                Some(cell) => cell,
+                None => match stack.pop() {
+                    Some((c, t)) => (self.link(c), t),
+                    None => break,
+                },
+            };
             let mut limit = best.map_or(max_t, |b| b.1);
             if t_cell > limit {
                 continue;
             }
-            let node = &self.nodes[c as usize];
-            if !node.entries.is_empty() {
-                let boxes = &self.meta[c as usize].boxes;
-                for (i, e) in node.entries.iter().enumerate() {
-                    if e.mask & mask == 0 || ray.enter(e.min, e.max, limit).is_none() {
-                        continue;
-                    }
-                    if let Some(t) = hit_within(origin, dir, &boxes[i], max_t)
-                        && better(t, e.id, best)
-                    {
-                        best = Some((e.id, t));
-                        limit = t;
-                    }
+            for i in link.range() {
+                let e = &entries[i];
+                if e.mask & mask == 0 || ray.enter(e.min, e.max, limit).is_none() {
+                    continue;
+                }
+                if let Some(t) = hit_within(origin, dir, &boxes[i], max_t)
+                    && better(t, e.id, best)
+                {
+                    best = Some((e.id, t));
+                    limit = t;
                 }
             }
-            let first = node.first_child;
+            let first = link.first_child;
             if first == NONE {
                 continue;
             }
-            let (t_near, hits) = self.block(first).ray_entries(
-                origin,
-                ray.inv,
-                ray.parallel,
-                ray.margin,
-                limit,
-                mask,
-            );
-            // Children front to back: push the farthest first so the nearest pops next.
+            let block = self.block(first);
+            let (t_near, hits) =
+                block.ray_entries(origin, ray.inv, ray.parallel, ray.margin, limit, mask);
+            // Children front to back: the farthest are pushed first, so the nearer pop first.
             let mut kids = [(0.0f32, 0u32); 8];
             let mut n = 0;
             for k in bits_of(hits) {
@@ -170,8 +173,11 @@ impl Octree {
                 kids[j] = item;
                 n += 1;
             }
-            for &(t, k) in &kids[..n] {
-                stack.push((k, t));
+            if let Some((&(t, k), farther)) = kids[..n].split_last() {
+                for &(t, k) in farther {
+                    stack.push((k, t));
+                }
+                next = Some((block.link((k - first) as usize), t));
             }
         }
         best
@@ -201,12 +207,12 @@ impl Octree {
         let root = self.root_bounds;
         let ray = RayTest::new(origin, dir, root.min, root.max);
         if root.mask & mask != 0 && ray.enter(root.min, root.max, max_t).is_some() {
-            let mut stack: Stack<u32, 64> = Stack::new();
-            stack.push(ROOT);
-            while let Some(c) = stack.pop() {
-                let node = &self.nodes[c as usize];
-                let boxes = &self.meta[c as usize].boxes;
-                for (i, e) in node.entries.iter().enumerate() {
+            let (entries, boxes) = (&self.arena.entries, &self.arena.boxes);
+            let mut stack: Stack<Link, 16> = Stack::new();
+            stack.push(self.root_link);
+            while let Some(link) = stack.pop() {
+                for i in link.range() {
+                    let e = &entries[i];
                     if e.mask & mask == 0 || ray.enter(e.min, e.max, max_t).is_none() {
                         continue;
                     }
@@ -214,13 +220,13 @@ impl Octree {
                         out.push((e.id, t));
                     }
                 }
-                let first = node.first_child;
+                let first = link.first_child;
                 if first != NONE {
                     let block = self.block(first);
                     let (_, hits) =
                         block.ray_entries(origin, ray.inv, ray.parallel, ray.margin, max_t, mask);
                     for k in bits_of(hits) {
-                        stack.push(first + k);
+                        stack.push(block.link(k as usize));
                     }
                 }
             }

@@ -9,12 +9,12 @@
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::{Entry, NONE, ROOT, box_contains};
+use super::cell::{Entry, Link, NONE, box_contains};
 use super::narrow::{aabb_intersects, point_aabb_dist};
 use super::sweep::{Stack, bits_of};
 
 /// Inline capacity of the traversal stack; only unusually deep trees spill to the heap.
-const STACK: usize = 64;
+const STACK: usize = 16;
 
 impl Octree {
     /// Ids (ascending) of the objects whose world AABB intersects the closed box
@@ -28,22 +28,23 @@ impl Octree {
         }
         let root = self.root_bounds;
         if root.mask & mask != 0 && aabb_intersects(root.min, root.max, min, max) {
-            let mut stack: Stack<(u32, bool), STACK> = Stack::new();
             let inside = box_contains(min, max, root.min, root.max);
+            let entries = &self.arena.entries;
             scan_region(
-                &self.nodes[ROOT as usize].entries,
+                &entries[self.root_link.range()],
                 inside,
                 min,
                 max,
                 mask,
                 out,
             );
-            stack.push((ROOT, inside));
-            while let Some((c, inside)) = stack.pop() {
-                let first = self.nodes[c as usize].first_child;
-                if first == NONE {
-                    continue;
-                }
+            // The stack holds blocks to test (by first cell), with whether their parent lies
+            // inside the query.
+            let mut stack: Stack<(u32, bool), STACK> = Stack::new();
+            if self.root_link.first_child != NONE {
+                stack.push((self.root_link.first_child, inside));
+            }
+            while let Some((first, inside)) = stack.pop() {
                 let block = self.block(first);
                 let hits = block.overlapping(min, max, mask);
                 let all = if inside {
@@ -51,16 +52,15 @@ impl Octree {
                 } else {
                     block.inside(min, max)
                 };
-                // Each child's own objects are scanned right away and only cells with
-                // children go on the stack: the scans of sibling leaves do not depend on
-                // each other, so their memory loads overlap.
+                // Each child's own objects are scanned right away (the block says where they
+                // are) and only its children go on the stack: the scans of sibling leaves do
+                // not depend on each other, so their memory loads overlap.
                 for k in bits_of(hits) {
-                    let child = first + k;
+                    let link = block.link(k as usize);
                     let inside = all & (1 << k) != 0;
-                    let node = &self.nodes[child as usize];
-                    scan_region(&node.entries, inside, min, max, mask, out);
-                    if node.first_child != NONE {
-                        stack.push((child, inside));
+                    scan_region(&entries[link.range()], inside, min, max, mask, out);
+                    if link.first_child != NONE {
+                        stack.push((link.first_child, inside));
                     }
                 }
             }
@@ -79,18 +79,20 @@ impl Octree {
         }
         let root = self.root_bounds;
         if root.mask & mask != 0 && point_aabb_dist(center, root.min, root.max) <= radius {
-            let mut stack: Stack<(u32, bool), STACK> = Stack::new();
-            stack.push((ROOT, farthest_dist(center, root.min, root.max) <= radius));
-            while let Some((c, inside)) = stack.pop() {
-                let node = &self.nodes[c as usize];
-                for e in &node.entries {
+            let mut stack: Stack<(Link, bool), STACK> = Stack::new();
+            stack.push((
+                self.root_link,
+                farthest_dist(center, root.min, root.max) <= radius,
+            ));
+            while let Some((link, inside)) = stack.pop() {
+                for e in &self.arena.entries[link.range()] {
                     if e.mask & mask != 0
                         && (inside || point_aabb_dist(center, e.min, e.max) <= radius)
                     {
                         out.push(e.id);
                     }
                 }
-                let first = node.first_child;
+                let first = link.first_child;
                 if first == NONE {
                     continue;
                 }
@@ -100,11 +102,11 @@ impl Octree {
                     if child.mask & mask == 0 {
                         continue;
                     }
-                    let id = first + k as u32;
+                    let link = block.link(k);
                     if inside {
-                        stack.push((id, true));
+                        stack.push((link, true));
                     } else if point_aabb_dist(center, child.min, child.max) <= radius {
-                        stack.push((id, farthest_dist(center, child.min, child.max) <= radius));
+                        stack.push((link, farthest_dist(center, child.min, child.max) <= radius));
                     }
                 }
             }

@@ -11,9 +11,10 @@
 use glam::Vec3;
 
 use super::cell::{
-    Block, Bounds, Meta, NONE, Node, ROOT, block_slot, box_contains, child_center, entries_bounds,
+    Block, Bounds, Entry, Meta, NONE, ROOT, block_slot, box_contains, child_center, entries_bounds,
     loose_bounds, octant,
 };
+use super::object_box::ObjectBox;
 use super::{MAX_GROWTH, Octree};
 
 /// The geometry of a cube cell: what a block of children is carved from.
@@ -66,9 +67,8 @@ impl Octree {
         let first = match self.free_blocks.pop() {
             Some(first) => first,
             None => {
-                let first = self.nodes.len() as u32;
+                let first = self.meta.len() as u32;
                 for _ in 0..8 {
-                    self.nodes.push(Node::vacant());
                     self.meta
                         .push(Meta::new(Vec3::ZERO, 0.0, 0, NONE, 1.0, None, hint));
                 }
@@ -78,7 +78,8 @@ impl Octree {
         };
         for k in 0..8 {
             let i = first as usize + k;
-            let mut meta = Meta::new(
+            debug_assert_eq!(self.meta[i].cap, 0);
+            self.meta[i] = Meta::new(
                 child_center(cube.center, cube.half, k),
                 cube.half * 0.5,
                 cube.level + 1,
@@ -87,20 +88,15 @@ impl Octree {
                 Some((cube.lo, cube.hi)),
                 hint,
             );
-            // Keep the vectors' allocations for reuse.
-            meta.boxes = std::mem::take(&mut self.meta[i].boxes);
-            self.meta[i] = meta;
         }
         first
     }
 
     /// Returns a block to the free list; its cells must hold no objects.
     fn free_block(&mut self, first: u32) {
-        for i in first as usize..first as usize + 8 {
-            let node = &mut self.nodes[i];
-            debug_assert!(node.entries.is_empty());
-            node.first_child = NONE;
-            let meta = &mut self.meta[i];
+        for i in first..first + 8 {
+            self.release_own(i);
+            let meta = &mut self.meta[i as usize];
             meta.parent = NONE;
             meta.count = 0;
             meta.own = Bounds::EMPTY;
@@ -115,49 +111,59 @@ impl Octree {
         let cap = self.cfg.leaf_capacity;
         let max_depth = self.cfg.max_depth as i32;
         let mut work = vec![first_cell];
+        let mut groups: [Vec<(Entry, ObjectBox)>; 8] = Default::default();
         while let Some(c) = work.pop() {
             let ci = c as usize;
-            let block = self.alloc_block(c, Cube::of(&self.meta[ci]));
-            let entries = std::mem::take(&mut self.nodes[ci].entries);
-            let boxes = std::mem::take(&mut self.meta[ci].boxes);
-            let center = self.meta[ci].center;
-            let mut keep_entries = Vec::new();
-            let mut keep_boxes = Vec::new();
-            for (e, obj) in entries.into_iter().zip(boxes) {
-                let child = block as usize + octant(e.mid(), center);
-                if !self.meta[child].holds(e.min, e.max) {
-                    keep_entries.push(e);
-                    keep_boxes.push(obj);
-                    continue;
+            let objects = self.take_own(c);
+            // Where each object goes: the child octant of its centre when that child's
+            // loose bounds (computed as `alloc_block` will) hold it.
+            let cube = Cube::of(&self.meta[ci]);
+            let mut keep = Vec::new();
+            for (e, obj) in objects {
+                let k = octant(e.mid(), cube.center);
+                let child = Meta::new(
+                    child_center(cube.center, cube.half, k),
+                    cube.half * 0.5,
+                    cube.level + 1,
+                    c,
+                    self.cfg.looseness,
+                    Some((cube.lo, cube.hi)),
+                    0,
+                );
+                if child.holds(e.min, e.max) {
+                    groups[k].push((e, obj));
+                } else {
+                    keep.push((e, obj));
                 }
-                self.nodes[child].entries.push(e);
-                let meta = &mut self.meta[child];
-                meta.count += 1;
-                meta.own = meta.own.with(&e);
-                meta.boxes.push(obj);
-                // Children start as leaves: their subtree bounds are their own.
-                let own = meta.own;
-                self.set_bounds(child as u32, own);
             }
-            let kept = keep_entries.len();
-            self.nodes[ci].entries = keep_entries;
-            self.meta[ci].boxes = keep_boxes;
-            if kept == self.meta[ci].count as usize {
+            self.set_own(c, &keep);
+            if keep.len() == self.meta[ci].count as usize {
                 // Everything straddles: stay a leaf until the bucket has doubled.
-                self.free_block(block);
-                self.meta[ci].split_hint = kept.saturating_mul(2).min(u32::MAX as usize) as u32;
+                self.meta[ci].split_hint =
+                    keep.len().saturating_mul(2).min(u32::MAX as usize) as u32;
                 continue;
             }
-            self.nodes[ci].first_child = block;
-            self.meta[ci].own = entries_bounds(&self.nodes[ci].entries);
+            let block = self.alloc_block(c, cube);
+            self.set_first_child(c, block);
+            self.meta[ci].own = entries_bounds(self.entries(c));
             self.relocate(c);
-            for child in block..block + 8 {
-                let len = self.nodes[child as usize].entries.len();
-                if len > 0 {
-                    self.relocate(child);
-                    if len > cap && self.meta[child as usize].level < max_depth {
-                        work.push(child);
-                    }
+            for (k, group) in groups.iter_mut().enumerate() {
+                let child = block + k as u32;
+                let len = group.len();
+                if len == 0 {
+                    continue;
+                }
+                self.set_own(child, group);
+                let own = group.iter().fold(Bounds::EMPTY, |b, (e, _)| b.with(e));
+                group.clear();
+                let meta = &mut self.meta[child as usize];
+                meta.count = len as u32;
+                meta.own = own;
+                // Children start as leaves: their subtree bounds are their own.
+                self.set_bounds(child, own);
+                self.relocate(child);
+                if len > cap && self.meta[child as usize].level < max_depth {
+                    work.push(child);
                 }
             }
         }
@@ -165,29 +171,25 @@ impl Octree {
 
     /// Pulls every object of `target`'s subtree into `target`, which becomes a leaf.
     fn merge(&mut self, target: u32) {
-        let t = target as usize;
-        let mut blocks = vec![self.nodes[t].first_child];
-        self.nodes[t].first_child = NONE;
-        let mut entries = std::mem::take(&mut self.nodes[t].entries);
-        let mut boxes = std::mem::take(&mut self.meta[t].boxes);
+        let mut blocks = vec![self.first_child(target)];
+        self.set_first_child(target, NONE);
+        let mut objects = self.take_own(target);
         while let Some(first) = blocks.pop() {
-            for i in first as usize..first as usize + 8 {
-                let node = &mut self.nodes[i];
-                if node.first_child != NONE {
-                    blocks.push(node.first_child);
-                    node.first_child = NONE;
+            for i in first..first + 8 {
+                let below = self.first_child(i);
+                if below != NONE {
+                    blocks.push(below);
+                    self.set_first_child(i, NONE);
                 }
-                entries.append(&mut node.entries);
-                boxes.append(&mut self.meta[i].boxes);
+                objects.append(&mut self.take_own(i));
             }
             self.free_block(first);
         }
-        self.nodes[t].entries = entries;
+        self.set_own(target, &objects);
         let hint = self.leaf_split_hint();
         // The subtree's content is unchanged; it is now all the cell's own.
         let own = self.bounds(target);
-        let meta = &mut self.meta[t];
-        meta.boxes = boxes;
+        let meta = &mut self.meta[target as usize];
         meta.split_hint = hint;
         meta.own = own;
         self.relocate(target);
@@ -200,7 +202,7 @@ impl Octree {
         let mut target = NONE;
         let mut a = c;
         while a != NONE {
-            if !self.nodes[a as usize].is_leaf() && self.meta[a as usize].count <= threshold {
+            if !self.link(a).is_leaf() && self.meta[a as usize].count <= threshold {
                 target = a;
             }
             a = self.meta[a as usize].parent;
@@ -213,11 +215,11 @@ impl Octree {
         while c != ROOT {
             let p = self.meta[c as usize].parent as usize;
             // Every child of `p` is vacant when its own objects are its whole subtree.
-            if self.meta[p].count as usize != self.nodes[p].entries.len() {
+            if self.meta[p].count != self.link(p as u32).len {
                 break;
             }
-            let block = self.nodes[p].first_child;
-            self.nodes[p].first_child = NONE;
+            let block = self.first_child(p as u32);
+            self.set_first_child(p as u32, NONE);
             self.meta[p].split_hint = self.leaf_split_hint();
             self.free_block(block);
             c = p as u32;
@@ -228,13 +230,17 @@ impl Octree {
     /// Moves the contents of cell `from` into the vacant cell `to`, under `parent`, fixing
     /// the links that point at it; `from` is left vacant.
     fn move_cell(&mut self, from: u32, to: u32, parent: u32) {
-        self.nodes.swap(from as usize, to as usize);
+        // Links and metadata (which holds the range's capacity) swap together, so the vacant
+        // cell's range, if any, stays owned.
+        let (a, b) = (self.link(from), self.link(to));
+        self.set_link(from, b);
+        self.set_link(to, a);
         self.meta.swap(from as usize, to as usize);
         let moved = self.bounds(from);
         self.set_bounds(to, moved);
         self.set_bounds(from, Bounds::EMPTY);
         self.meta[to as usize].parent = parent;
-        let first = self.nodes[to as usize].first_child;
+        let first = self.first_child(to);
         if first != NONE {
             for child in first..first + 8 {
                 self.meta[child as usize].parent = to;
@@ -248,34 +254,32 @@ impl Octree {
     /// octant holds all its objects, and an empty tree returns to the initial root.
     pub(super) fn shrink_root(&mut self) {
         loop {
-            let (node, meta) = (&self.nodes[ROOT as usize], &self.meta[ROOT as usize]);
-            if node.is_leaf() {
+            let (link, meta) = (self.root_link, &self.meta[ROOT as usize]);
+            if link.is_leaf() {
                 if meta.count == 0 && (meta.level != 0 || meta.center != Vec3::ZERO) {
                     let mut fresh = self.initial_root();
-                    fresh.boxes = std::mem::take(&mut self.meta[ROOT as usize].boxes);
+                    fresh.cap = meta.cap;
                     self.meta[ROOT as usize] = fresh;
                 } else if meta.level < 0 {
                     self.shrink_leaf_root();
                 }
                 // The stored bounds may still reach where a removed object was; a root
                 // that just got smaller must not keep bounds outside its loose box.
-                self.meta[ROOT as usize].own = entries_bounds(&self.nodes[ROOT as usize].entries);
+                self.meta[ROOT as usize].own = entries_bounds(self.entries(ROOT));
                 self.refresh_up(ROOT);
                 return;
             }
-            if meta.level >= 0 || !node.entries.is_empty() {
+            if meta.level >= 0 || link.len != 0 {
                 return;
             }
-            let first = node.first_child;
+            let first = link.first_child;
             let mut live = (first..first + 8).filter(|&i| self.meta[i as usize].count > 0);
             let (Some(only), None) = (live.next(), live.next()) else {
                 return;
             };
             // The root keeps index 0: the child's contents move up into it.
-            self.nodes[ROOT as usize].first_child = NONE;
-            let root_boxes = std::mem::take(&mut self.meta[ROOT as usize].boxes);
+            self.set_first_child(ROOT, NONE);
             self.move_cell(only, ROOT, NONE);
-            self.meta[only as usize].boxes = root_boxes;
             self.free_block(first);
         }
     }
@@ -284,9 +288,10 @@ impl Octree {
     /// holds all its objects, so the tree does not keep a huge root for a few small objects.
     fn shrink_leaf_root(&mut self) {
         let looseness = self.cfg.looseness;
-        let (node, meta) = (&self.nodes[ROOT as usize], &mut self.meta[ROOT as usize]);
+        let entries = &self.arena.entries[self.root_link.range()];
+        let meta = &mut self.meta[ROOT as usize];
         while meta.level < 0 {
-            let Some(first) = node.entries.first() else {
+            let Some(first) = entries.first() else {
                 return;
             };
             let oct = octant(first.mid(), meta.center);
@@ -295,11 +300,7 @@ impl Octree {
             let (lo, hi) = loose_bounds(center, half, looseness);
             // Clamped like a child's, so the smaller root lies inside the old one.
             let (lo, hi) = (lo.max(meta.loose_min), hi.min(meta.loose_max));
-            if !node
-                .entries
-                .iter()
-                .all(|e| box_contains(lo, hi, e.min, e.max))
-            {
+            if !entries.iter().all(|e| box_contains(lo, hi, e.min, e.max)) {
                 return;
             }
             meta.center = center;
@@ -325,18 +326,17 @@ impl Octree {
         while !self.meta[ROOT as usize].holds(min, max) {
             let old = Cube::of(&self.meta[ROOT as usize]);
             let next = old.doubled(target, looseness);
-            if !self.nodes[ROOT as usize].is_leaf() {
+            if !self.root_link.is_leaf() {
                 // The old root becomes the child of the new one in the octant it occupies.
                 let block = self.alloc_block(ROOT, next);
                 let slot = block + octant(old.center, next.center) as u32;
-                let vacant_boxes = std::mem::take(&mut self.meta[slot as usize].boxes);
                 let (count, bounds) = (self.meta[ROOT as usize].count, self.root_bounds);
                 self.move_cell(ROOT, slot, ROOT);
                 self.root_bounds = bounds;
-                let root = &mut self.nodes[ROOT as usize];
-                root.first_child = block;
-                debug_assert!(root.entries.is_empty());
+                debug_assert_eq!(self.root_link.len, 0);
+                self.root_link.first_child = block;
                 let meta = &mut self.meta[ROOT as usize];
+                let cap = meta.cap;
                 *meta = Meta::new(
                     next.center,
                     next.half,
@@ -346,7 +346,7 @@ impl Octree {
                     None,
                     self.cfg.leaf_capacity as u32,
                 );
-                meta.boxes = vacant_boxes;
+                meta.cap = cap;
                 meta.count = count;
             }
             // A leaf root simply becomes bigger: its objects stay inside the larger bounds.

@@ -84,7 +84,7 @@ fn cells_merge_back_when_emptied() {
     }
     assert_eq!(t.cell_count(), 1);
     assert_eq!(
-        t.nodes.len(),
+        t.meta.len(),
         1 + 8 * t.free_blocks.len(),
         "every block is free again"
     );
@@ -309,4 +309,47 @@ fn debug_view_lists_cells() {
     assert_eq!(cells.len(), t.cell_count());
     assert_eq!(cells[0].depth, 0);
     assert_eq!(cells.iter().map(|c| c.objects).sum::<usize>(), 2);
+}
+
+#[test]
+fn arena_compacts_by_itself_and_stays_bounded() {
+    // Objects that keep changing cells make ranges outgrow their slots and move to the end
+    // of the arena; the tree must compact on its own and never lose an object doing so.
+    let mut t = Octree::default();
+    let n = 6000u32;
+    let pos = |i: u32, round: u32| {
+        let k = i
+            .wrapping_mul(2_654_435_761)
+            .wrapping_add(round.wrapping_mul(40_503));
+        Vec3::new(
+            (k % 1000) as f32 - 500.0,
+            ((k / 1000) % 1000) as f32 - 500.0,
+            ((k / 1_000_000) % 1000) as f32 - 500.0,
+        )
+    };
+    for round in 0..6 {
+        for i in 0..n {
+            t.insert_or_update(i, cube(pos(i, round), 1.0));
+        }
+        t.assert_well_formed();
+        let live = t.arena.entries.len() - t.arena.garbage;
+        assert!(
+            t.arena.garbage <= live.max(4096),
+            "garbage {} stays within the live size {live}",
+            t.arena.garbage
+        );
+    }
+    assert!(t.arena.compacted_len > 0, "the arena compacted itself");
+    for i in 0..n {
+        let p = pos(i, 5);
+        assert!(
+            ids_in(&t, p, p).contains(&i),
+            "object {i} is found after compactions"
+        );
+    }
+    for i in 0..n {
+        assert!(t.remove(i));
+    }
+    t.assert_well_formed();
+    assert_eq!(t.cell_count(), 1);
 }
