@@ -9,7 +9,7 @@
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::{Link, NONE};
+use super::cell::{Entry, Link, NONE};
 use super::narrow::ray_obb;
 use super::object_box::ObjectBox;
 use super::sweep::{Stack, bits_of};
@@ -30,6 +30,8 @@ struct RayTest {
     /// The margin every box is grown by: scaled by the largest coordinate of the origin
     /// and of the root's bounds, which contain every box tested.
     margin: f32,
+    /// Octant bits of the axes the ray runs down (negative direction).
+    flip: u32,
 }
 
 impl RayTest {
@@ -46,6 +48,9 @@ impl RayTest {
             inv,
             parallel,
             margin: scale * MARGIN_REL + MARGIN_ABS,
+            flip: u32::from(dir.x < 0.0)
+                | u32::from(dir.y < 0.0) << 1
+                | u32::from(dir.z < 0.0) << 2,
         }
     }
 
@@ -63,13 +68,14 @@ impl RayTest {
                     return None;
                 }
             } else {
-                // Every box tested is non-empty (an entry, or the root once its mask shows
-                // it holds objects), so `a <= b`: the product keeps the order of the
-                // differences when the reciprocal is positive and reverses it when
-                // negative, and picking by sign gives exactly the min and max of the two.
-                let (near, far) = if self.inv[i] >= 0.0 { (a, b) } else { (b, a) };
-                let lo_t = (near - self.origin[i]) * self.inv[i];
-                let hi_t = (far - self.origin[i]) * self.inv[i];
+                // The nearer and farther face by comparing the two distances, not by the
+                // sign of the direction: the same values without a branch that every new
+                // ray would mispredict half the time.
+                let (ta, tb) = (
+                    (a - self.origin[i]) * self.inv[i],
+                    (b - self.origin[i]) * self.inv[i],
+                );
+                let (lo_t, hi_t) = if ta < tb { (ta, tb) } else { (tb, ta) };
                 if lo_t > t_near {
                     t_near = lo_t;
                 }
@@ -79,6 +85,35 @@ impl RayTest {
             }
         }
         (t_near <= t_far).then_some(t_near)
+    }
+
+    /// Bit `j` set when `entries[j]` (at most 64) passes `mask` and [`RayTest::enter`]
+    /// would accept its box at `limit`: the same arithmetic, evaluated without branches per
+    /// entry, since which entries pass is unpredictable.
+    #[inline]
+    fn candidates(&self, entries: &[Entry], limit: f32, mask: u32) -> u64 {
+        debug_assert!(entries.len() <= 64);
+        let m = self.margin;
+        let mut bits = 0u64;
+        for (j, e) in entries.iter().enumerate() {
+            let mut t_near = 0.0f32;
+            let mut t_far = limit;
+            let mut inside = e.mask & mask != 0;
+            for i in 0..3 {
+                let (a, b) = (e.min[i] - m, e.max[i] + m);
+                if self.parallel[i] {
+                    inside &= (self.origin[i] >= a) & (self.origin[i] <= b);
+                } else {
+                    let ta = (a - self.origin[i]) * self.inv[i];
+                    let tb = (b - self.origin[i]) * self.inv[i];
+                    let (lo_t, hi_t) = if ta < tb { (ta, tb) } else { (tb, ta) };
+                    t_near = if lo_t > t_near { lo_t } else { t_near };
+                    t_far = if hi_t < t_far { hi_t } else { t_far };
+                }
+            }
+            bits |= u64::from(inside & (t_near <= t_far)) << j;
+        }
+        bits
     }
 }
 
@@ -140,16 +175,21 @@ impl Octree {
             if t_cell > limit {
                 continue;
             }
-            for i in link.range() {
-                let e = &entries[i];
-                if e.mask & mask == 0 || ray.enter(e.min, e.max, limit).is_none() {
-                    continue;
-                }
-                if let Some(t) = hit_within(origin, dir, &boxes[i], max_t)
-                    && better(t, e.id, best)
-                {
-                    best = Some((e.id, t));
-                    limit = t;
+            let start = link.start as usize;
+            for (c, chunk) in entries[link.range()].chunks(64).enumerate() {
+                // Candidates by the slab test at the limit the cell was entered with (a
+                // larger limit only admits more of them); the exact test then decides.
+                let mut bits = ray.candidates(chunk, limit, mask);
+                while bits != 0 {
+                    let i = start + c * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let id = entries[i].id;
+                    if let Some(t) = hit_within(origin, dir, &boxes[i], max_t)
+                        && better(t, id, best)
+                    {
+                        best = Some((id, t));
+                        limit = t;
+                    }
                 }
             }
             let first = link.first_child;
@@ -159,25 +199,22 @@ impl Octree {
             let block = self.block(first);
             let (t_near, hits) =
                 block.ray_entries(origin, ray.inv, ray.parallel, ray.margin, limit, mask);
-            // Children front to back: the farthest are pushed first, so the nearer pop first.
-            let mut kids = [(0.0f32, 0u32); 8];
-            let mut n = 0;
-            for k in bits_of(hits) {
-                // Insertion sort by descending entry distance; at most eight elements.
-                let item = (t_near[k as usize], first + k);
-                let mut j = n;
-                while j > 0 && kids[j - 1].0 < item.0 {
-                    kids[j] = kids[j - 1];
-                    j -= 1;
+            // Children roughly front to back without sorting: in octant order relabelled by
+            // the ray's direction signs (`j ^ flip`), a child can only be in front of those
+            // after it. The farthest are pushed first, so the nearer pop first; the nearest
+            // hit is visited next directly.
+            let mut nearest = None;
+            for j in (0..8u32).rev() {
+                let k = j ^ ray.flip;
+                if hits & (1 << k) != 0 {
+                    if let Some((c, t)) = nearest {
+                        stack.push((c, t));
+                    }
+                    nearest = Some((first + k, t_near[k as usize]));
                 }
-                kids[j] = item;
-                n += 1;
             }
-            if let Some((&(t, k), farther)) = kids[..n].split_last() {
-                for &(t, k) in farther {
-                    stack.push((k, t));
-                }
-                next = Some((block.link((k - first) as usize), t));
+            if let Some((c, t)) = nearest {
+                next = Some((block.link((c - first) as usize), t));
             }
         }
         best

@@ -48,7 +48,7 @@ impl Block {
     /// Children whose bounds, grown by `margin`, the ray `origin + t * dir` meets at some
     /// `t` in `[0, limit]`, with a lower bound on that `t` per child. `inv` is `1 / dir`;
     /// axes flagged in `parallel` are tested by the origin coordinate alone.
-    #[inline]
+    #[inline(always)]
     pub fn ray_entries(
         &self,
         origin: Vec3,
@@ -73,14 +73,17 @@ impl Block {
                 // Occupied lanes have min <= max, so the sign of `i` says which face is
                 // entered first, exactly as the min and max of the two products would.
                 // Vacant lanes (reversed empty bounds) fail on their zero mask regardless.
-                let (near, far, m) = if i >= 0.0 {
-                    (mins, maxs, margin)
+                // The margin is folded into the origin once per axis (a rounding or two
+                // away from adding it to each face, far inside the margin itself).
+                let (lo_o, hi_o) = (o + margin, o - margin);
+                let (near, near_o, far, far_o) = if i >= 0.0 {
+                    (mins, lo_o, maxs, hi_o)
                 } else {
-                    (maxs, mins, -margin)
+                    (maxs, hi_o, mins, lo_o)
                 };
                 for k in 0..8 {
-                    let lo = (near[k] - m - o) * i;
-                    let hi = (far[k] + m - o) * i;
+                    let lo = (near[k] - near_o) * i;
+                    let hi = (far[k] - far_o) * i;
                     t_near[k] = if lo > t_near[k] { lo } else { t_near[k] };
                     t_far[k] = if hi < t_far[k] { hi } else { t_far[k] };
                 }
