@@ -6,25 +6,21 @@
 //! (same comparisons, same rounding), so pruning stays conservative. Results are bit sets:
 //! bit `k` for child `k`. Vacant children (mask 0) never pass.
 
-use glam::Vec3;
+use glam::{UVec4, Vec3, Vec4};
 
 use super::cell::Block;
 
 impl Block {
     /// Children whose bounds meet the closed box `[qmin, qmax]` and whose mask meets `mask`:
-    /// the lane-wise form of `aabb_intersects`.
+    /// the lane-wise form of `aabb_intersects`, in two four-lane halves.
     #[inline]
     pub fn overlapping(&self, qmin: Vec3, qmax: Vec3, mask: u32) -> u32 {
-        let mut bits = 0;
-        for k in 0..8 {
-            let hit = (self.mask[k] & mask != 0)
-                & (self.min[0][k] <= qmax.x)
-                & (self.min[1][k] <= qmax.y)
-                & (self.min[2][k] <= qmax.z)
-                & (qmin.x <= self.max[0][k])
-                & (qmin.y <= self.max[1][k])
-                & (qmin.z <= self.max[2][k]);
-            bits |= u32::from(hit) << k;
+        let mut bits = self.masked(mask);
+        for axis in 0..3 {
+            let (lo, hi) = (Vec4::splat(qmin[axis]), Vec4::splat(qmax[axis]));
+            let (mins, maxs) = (&self.min[axis], &self.max[axis]);
+            bits &= (lanes(mins, 0).cmple(hi) & lo.cmple(lanes(maxs, 0))).bitmask()
+                | (lanes(mins, 1).cmple(hi) & lo.cmple(lanes(maxs, 1))).bitmask() << 4;
         }
         bits
     }
@@ -32,17 +28,25 @@ impl Block {
     /// Children whose bounds lie inside the closed box `[qmin, qmax]`.
     #[inline]
     pub fn inside(&self, qmin: Vec3, qmax: Vec3) -> u32 {
-        let mut bits = 0;
-        for k in 0..8 {
-            let hit = (qmin.x <= self.min[0][k])
-                & (qmin.y <= self.min[1][k])
-                & (qmin.z <= self.min[2][k])
-                & (self.max[0][k] <= qmax.x)
-                & (self.max[1][k] <= qmax.y)
-                & (self.max[2][k] <= qmax.z);
-            bits |= u32::from(hit) << k;
+        let mut bits = 0xff;
+        for axis in 0..3 {
+            let (lo, hi) = (Vec4::splat(qmin[axis]), Vec4::splat(qmax[axis]));
+            let (mins, maxs) = (&self.min[axis], &self.max[axis]);
+            bits &= (lo.cmple(lanes(mins, 0)) & lanes(maxs, 0).cmple(hi)).bitmask()
+                | (lo.cmple(lanes(mins, 1)) & lanes(maxs, 1).cmple(hi)).bitmask() << 4;
         }
         bits
+    }
+
+    /// Children whose mask shares a bit with `mask`.
+    #[inline]
+    fn masked(&self, mask: u32) -> u32 {
+        let half = |h: usize| {
+            (UVec4::from_slice(&self.mask[h * 4..h * 4 + 4]) & UVec4::splat(mask))
+                .cmpne(UVec4::ZERO)
+                .bitmask()
+        };
+        half(0) | half(1) << 4
     }
 
     /// Children whose bounds, grown by `margin`, the ray `origin + t * dir` meets at some
@@ -58,21 +62,26 @@ impl Block {
         limit: f32,
         mask: u32,
     ) -> ([f32; 8], u32) {
-        let mut t_near = [0.0f32; 8];
-        let mut t_far = [limit; 8];
+        // Two four-lane halves in SIMD registers. Every lane computes what the scalar slab
+        // test would: max and min of non-NaN values are exact, and no NaN arises (the
+        // reciprocal is finite on non-parallel axes and the bounds are finite or, for
+        // vacant lanes, infinite with a zero mask that fails them anyway).
+        let mut t_near = [Vec4::ZERO; 2];
+        let mut t_far = [Vec4::splat(limit); 2];
         for axis in 0..3 {
             let o = origin[axis];
             let (mins, maxs) = (&self.min[axis], &self.max[axis]);
             if parallel[axis] {
-                for k in 0..8 {
-                    let inside = (o >= mins[k] - margin) & (o <= maxs[k] + margin);
-                    t_far[k] = if inside { t_far[k] } else { f32::NEG_INFINITY };
+                let o = Vec4::splat(o);
+                for (h, far) in t_far.iter_mut().enumerate() {
+                    let inside = (lanes(mins, h) - Vec4::splat(margin)).cmple(o)
+                        & o.cmple(lanes(maxs, h) + Vec4::splat(margin));
+                    *far = Vec4::select(inside, *far, Vec4::NEG_INFINITY);
                 }
             } else {
                 let i = inv[axis];
                 // Occupied lanes have min <= max, so the sign of `i` says which face is
                 // entered first, exactly as the min and max of the two products would.
-                // Vacant lanes (reversed empty bounds) fail on their zero mask regardless.
                 // The margin is folded into the origin once per axis (a rounding or two
                 // away from adding it to each face, far inside the margin itself).
                 let (lo_o, hi_o) = (o + margin, o - margin);
@@ -81,21 +90,28 @@ impl Block {
                 } else {
                     (maxs, hi_o, mins, lo_o)
                 };
-                for k in 0..8 {
-                    let lo = (near[k] - near_o) * i;
-                    let hi = (far[k] - far_o) * i;
-                    t_near[k] = if lo > t_near[k] { lo } else { t_near[k] };
-                    t_far[k] = if hi < t_far[k] { hi } else { t_far[k] };
+                let iv = Vec4::splat(i);
+                for h in 0..2 {
+                    let lo = (lanes(near, h) - Vec4::splat(near_o)) * iv;
+                    let hi = (lanes(far, h) - Vec4::splat(far_o)) * iv;
+                    t_near[h] = t_near[h].max(lo);
+                    t_far[h] = t_far[h].min(hi);
                 }
             }
         }
-        let mut bits = 0;
-        for k in 0..8 {
-            let hit = (self.mask[k] & mask != 0) & (t_near[k] <= t_far[k]);
-            bits |= u32::from(hit) << k;
-        }
-        (t_near, bits)
+        let bits = (t_near[0].cmple(t_far[0]).bitmask() | t_near[1].cmple(t_far[1]).bitmask() << 4)
+            & self.masked(mask);
+        let mut out = [0.0f32; 8];
+        t_near[0].write_to_slice(&mut out[..4]);
+        t_near[1].write_to_slice(&mut out[4..]);
+        (out, bits)
     }
+}
+
+/// Lanes `4h .. 4h + 4` of a block array as one SIMD vector.
+#[inline(always)]
+fn lanes(a: &[f32; 8], h: usize) -> Vec4 {
+    Vec4::from_slice(&a[h * 4..h * 4 + 4])
 }
 
 /// A traversal stack that lives on the call stack up to `N` items and spills to the heap
