@@ -158,16 +158,16 @@ impl Octree {
             return best;
         };
         let (entries, boxes) = (&self.arena.entries, &self.arena.boxes);
-        // Deferred cells by index (their link is one load from a block just tested), which
-        // keeps the stack small enough to set up cheaply for every ray. The nearest child of
-        // a visited cell is visited next without a trip through the stack.
-        let mut stack: Stack<(u32, f32), 16> = Stack::new();
+        // Deferred cells with their links and entry distances. The inline stack is short,
+        // since setting it up is paid by every ray (deep scenes spill to the heap); the
+        // nearest child of a visited cell is visited next without a trip through it.
+        let mut stack: Stack<(Link, f32), 16> = Stack::new();
         let mut next = Some((self.root_link, t0));
         loop {
             let (link, t_cell) = match next.take() {
                 Some(cell) => cell,
                 None => match stack.pop() {
-                    Some((c, t)) => (self.link(c), t),
+                    Some(cell) => cell,
                     None => break,
                 },
             };
@@ -208,7 +208,7 @@ impl Octree {
                 let k = j ^ ray.flip;
                 if hits & (1 << k) != 0 {
                     if let Some((c, t)) = nearest {
-                        stack.push((c, t));
+                        stack.push((block.link((c - first) as usize), t));
                     }
                     nearest = Some((first + k, t_near[k as usize]));
                 }
