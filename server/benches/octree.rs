@@ -20,6 +20,12 @@
 //! the `bvh` wrapper does too and the parry wrapper does not. The `bvh` wrapper repeats a
 //! slab test per leaf to stop early, as its iterator does not expose entry distances; it
 //! is not the baseline that sets the ray target.
+//!
+//! Knobs (environment): `OCTREE_QUICK=1` interleaves contenders instead of running
+//! criterion; `OCTREE_PROFILE=region_small|region_large|knn|ray` runs only canopy's
+//! queries for a profiler, `OCTREE_SCENE=uniform|clustered` restricts that to one scene;
+//! `OCTREE_LEAF_CAP` and `OCTREE_LOOSENESS` change the octree's configuration for tuning
+//! experiments (the reported runs use the defaults).
 
 use std::hint::black_box;
 
