@@ -1004,8 +1004,18 @@ fn main() {
                 .map(|w| w[0].objects)
                 .sum();
             let leaves = cells.len() - cells.windows(2).filter(|w| w[1].depth > w[0].depth).count();
+            // What one of the tree's own arena compactions costs at this size (the tree
+            // runs one after enough cells have outgrown their ranges; see `arena.rs`).
+            // The first compaction of a copy also pays for its spare buffers; the second is
+            // the steady state.
+            let mut copy = ix.canopy.clone();
+            copy.compact();
+            let start = std::time::Instant::now();
+            copy.compact();
+            let compact_us = start.elapsed().as_secs_f64() * 1e6;
+
             println!(
-                "scene {}: {} objects, {} octree cells ({leaves} leaves), depth {depth}, {inner} objects in inner cells",
+                "scene {}: {} objects, {} octree cells ({leaves} leaves), depth {depth}, {inner} objects in inner cells, one arena compaction {compact_us:.0} us",
                 s.name,
                 s.boxes.len(),
                 cells.len(),

@@ -56,6 +56,9 @@ pub(crate) struct Arena {
     /// Length of the vectors right after the last compaction: everything beyond was
     /// appended since, out of depth-first order.
     pub compacted_len: usize,
+    /// The vectors the last compaction moved away from, kept (empty) for the next one, so
+    /// that compacting in steady state allocates nothing.
+    spare: (Vec<Entry>, Vec<ObjectBox>),
 }
 
 impl Arena {
@@ -235,11 +238,17 @@ impl Octree {
     /// neighbouring memory. Costs O(objects + cells); object locations do not change.
     pub fn compact(&mut self) {
         let live = self.arena.entries.len() - self.arena.garbage;
+        let (mut entries, mut boxes) = std::mem::take(&mut self.arena.spare);
+        entries.clear();
+        boxes.clear();
+        entries.reserve(live);
+        boxes.reserve(live);
         let mut fresh = Arena {
-            entries: Vec::with_capacity(live),
-            boxes: Vec::with_capacity(live),
+            entries,
+            boxes,
             garbage: 0,
             compacted_len: 0,
+            spare: (Vec::new(), Vec::new()),
         };
         let moved = |tree: &mut Self, fresh: &mut Arena, c: u32| {
             let mut link = tree.link(c);
@@ -271,6 +280,7 @@ impl Octree {
             stack.extend(block.first_child.iter().rev());
         }
         fresh.compacted_len = fresh.entries.len();
-        self.arena = fresh;
+        let old = std::mem::replace(&mut self.arena, fresh);
+        self.arena.spare = (old.entries, old.boxes);
     }
 }
