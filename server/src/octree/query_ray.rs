@@ -54,66 +54,73 @@ impl RayTest {
         }
     }
 
+    /// Whether the ray meets `[lo, hi]` (grown by the margin) within `[0, limit]`, and a
+    /// lower bound on where it enters. Evaluated without branches per box: which boxes
+    /// pass is unpredictable, and the nearer face is found by comparing the two face
+    /// distances rather than by the sign of the direction, which every new ray would
+    /// mispredict half the time. Only the `parallel` flags, fixed per ray, branch.
+    #[inline]
+    fn slab(&self, lo: Vec3, hi: Vec3, limit: f32) -> (bool, f32) {
+        let m = self.margin;
+        let mut t_near = 0.0f32;
+        let mut t_far = limit;
+        let mut inside = true;
+        for i in 0..3 {
+            let (a, b) = (lo[i] - m, hi[i] + m);
+            if self.parallel[i] {
+                inside &= (self.origin[i] >= a) & (self.origin[i] <= b);
+            } else {
+                let ta = (a - self.origin[i]) * self.inv[i];
+                let tb = (b - self.origin[i]) * self.inv[i];
+                let (lo_t, hi_t) = if ta < tb { (ta, tb) } else { (tb, ta) };
+                t_near = if lo_t > t_near { lo_t } else { t_near };
+                t_far = if hi_t < t_far { hi_t } else { t_far };
+            }
+        }
+        (inside & (t_near <= t_far), t_near)
+    }
+
     /// A lower bound on where the ray enters `[lo, hi]` (grown by the margin) within
     /// `[0, limit]`, or `None` when that part of the ray misses it.
     #[inline]
     fn enter(&self, lo: Vec3, hi: Vec3, limit: f32) -> Option<f32> {
-        let m = self.margin;
-        let mut t_near = 0.0f32;
-        let mut t_far = limit;
-        for i in 0..3 {
-            let (a, b) = (lo[i] - m, hi[i] + m);
-            if self.parallel[i] {
-                if self.origin[i] < a || self.origin[i] > b {
-                    return None;
-                }
-            } else {
-                // The nearer and farther face by comparing the two distances, not by the
-                // sign of the direction: the same values without a branch that every new
-                // ray would mispredict half the time.
-                let (ta, tb) = (
-                    (a - self.origin[i]) * self.inv[i],
-                    (b - self.origin[i]) * self.inv[i],
-                );
-                let (lo_t, hi_t) = if ta < tb { (ta, tb) } else { (tb, ta) };
-                if lo_t > t_near {
-                    t_near = lo_t;
-                }
-                if hi_t < t_far {
-                    t_far = hi_t;
-                }
-            }
-        }
-        (t_near <= t_far).then_some(t_near)
+        let (hit, t_near) = self.slab(lo, hi, limit);
+        hit.then_some(t_near)
     }
 
-    /// Bit `j` set when `entries[j]` (at most 64) passes `mask` and [`RayTest::enter`]
-    /// would accept its box at `limit`: the same arithmetic, evaluated without branches per
-    /// entry, since which entries pass is unpredictable.
+    /// Bit `j` set when `entries[j]` (at most 64) passes `mask` and its box passes
+    /// [`RayTest::slab`] at `limit`.
     #[inline]
     fn candidates(&self, entries: &[Entry], limit: f32, mask: u32) -> u64 {
         debug_assert!(entries.len() <= 64);
-        let m = self.margin;
         let mut bits = 0u64;
         for (j, e) in entries.iter().enumerate() {
-            let mut t_near = 0.0f32;
-            let mut t_far = limit;
-            let mut inside = e.mask & mask != 0;
-            for i in 0..3 {
-                let (a, b) = (e.min[i] - m, e.max[i] + m);
-                if self.parallel[i] {
-                    inside &= (self.origin[i] >= a) & (self.origin[i] <= b);
-                } else {
-                    let ta = (a - self.origin[i]) * self.inv[i];
-                    let tb = (b - self.origin[i]) * self.inv[i];
-                    let (lo_t, hi_t) = if ta < tb { (ta, tb) } else { (tb, ta) };
-                    t_near = if lo_t > t_near { lo_t } else { t_near };
-                    t_far = if hi_t < t_far { hi_t } else { t_far };
-                }
-            }
-            bits |= u64::from(inside & (t_near <= t_far)) << j;
+            let hit = (e.mask & mask != 0) & self.slab(e.min, e.max, limit).0;
+            bits |= u64::from(hit) << j;
         }
         bits
+    }
+
+    /// Calls `f` with the arena index of each of the entries `entries[range]` that are
+    /// candidates at `limit` (see [`RayTest::candidates`]), 64 at a time; `f` returns the
+    /// limit for the next chunk.
+    #[inline]
+    fn scan(
+        &self,
+        entries: &[Entry],
+        range: std::ops::Range<usize>,
+        mut limit: f32,
+        mask: u32,
+        mut f: impl FnMut(usize) -> f32,
+    ) {
+        let start = range.start;
+        for (c, chunk) in entries[range].chunks(64).enumerate() {
+            // Candidates by the slab test at the limit the chunk was entered with (a
+            // larger limit only admits more of them); the exact test then decides.
+            for j in bits_of(self.candidates(chunk, limit, mask)) {
+                limit = f(start + c * 64 + j as usize);
+            }
+        }
     }
 }
 
@@ -175,23 +182,16 @@ impl Octree {
             if t_cell > limit {
                 continue;
             }
-            let start = link.start as usize;
-            for (c, chunk) in entries[link.range()].chunks(64).enumerate() {
-                // Candidates by the slab test at the limit the cell was entered with (a
-                // larger limit only admits more of them); the exact test then decides.
-                let mut bits = ray.candidates(chunk, limit, mask);
-                while bits != 0 {
-                    let i = start + c * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let id = entries[i].id;
-                    if let Some(t) = hit_within(origin, dir, &boxes[i], max_t)
-                        && better(t, id, best)
-                    {
-                        best = Some((id, t));
-                        limit = t;
-                    }
+            ray.scan(entries, link.range(), limit, mask, |i| {
+                let id = entries[i].id;
+                if let Some(t) = hit_within(origin, dir, &boxes[i], max_t)
+                    && better(t, id, best)
+                {
+                    best = Some((id, t));
+                    limit = t;
                 }
-            }
+                limit
+            });
             let first = link.first_child;
             if first == NONE {
                 continue;
@@ -248,21 +248,18 @@ impl Octree {
             let mut stack: Stack<Link, 16> = Stack::new();
             stack.push(self.root_link);
             while let Some(link) = stack.pop() {
-                for i in link.range() {
-                    let e = &entries[i];
-                    if e.mask & mask == 0 || ray.enter(e.min, e.max, max_t).is_none() {
-                        continue;
-                    }
+                ray.scan(entries, link.range(), max_t, mask, |i| {
                     if let Some(t) = hit_within(origin, dir, &boxes[i], max_t) {
-                        out.push((e.id, t));
+                        out.push((entries[i].id, t));
                     }
-                }
+                    max_t
+                });
                 let first = link.first_child;
                 if first != NONE {
                     let block = self.block(first);
                     let (_, hits) =
                         block.ray_entries(origin, ray.inv, ray.parallel, ray.margin, max_t, mask);
-                    for k in bits_of(hits) {
+                    for k in bits_of(u64::from(hits)) {
                         stack.push(block.link(k as usize));
                     }
                 }

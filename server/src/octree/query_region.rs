@@ -55,7 +55,7 @@ impl Octree {
                 // Each child's own objects are scanned right away (the block says where they
                 // are) and only its children go on the stack: the scans of sibling leaves do
                 // not depend on each other, so their memory loads overlap.
-                for k in bits_of(hits) {
+                for k in bits_of(u64::from(hits)) {
                     let link = block.link(k as usize);
                     let inside = all & (1 << k) != 0;
                     scan_region(&entries[link.range()], inside, min, max, mask, out);
@@ -146,11 +146,7 @@ fn scan_region(
                     & (min.z <= e.max.z);
                 bits |= u64::from(hit) << j;
             }
-            while bits != 0 {
-                let j = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                out.push(entries[c * 64 + j].id);
-            }
+            out.extend(bits_of(bits).map(|j| entries[c * 64 + j as usize].id));
         }
     }
 }

@@ -76,10 +76,18 @@ impl Octree {
                 first
             }
         };
-        for k in 0..8 {
+        for (k, meta) in self.children_of(cube, parent, hint).into_iter().enumerate() {
             let i = first as usize + k;
             debug_assert_eq!(self.meta[i].cap, 0);
-            self.meta[i] = Meta::new(
+            self.meta[i] = meta;
+        }
+        first
+    }
+
+    /// The metadata of the eight children carved from `cube`, in octant order.
+    fn children_of(&self, cube: Cube, parent: u32, hint: u32) -> [Meta; 8] {
+        std::array::from_fn(|k| {
+            Meta::new(
                 child_center(cube.center, cube.half, k),
                 cube.half * 0.5,
                 cube.level + 1,
@@ -87,9 +95,8 @@ impl Octree {
                 self.cfg.looseness,
                 Some((cube.lo, cube.hi)),
                 hint,
-            );
-        }
-        first
+            )
+        })
     }
 
     /// Returns a block to the free list; its cells must hold no objects.
@@ -116,21 +123,13 @@ impl Octree {
             let ci = c as usize;
             let objects = self.take_own(c);
             // Where each object goes: the child octant of its centre when that child's
-            // loose bounds (computed as `alloc_block` will) hold it.
+            // loose bounds (the ones `alloc_block` will give it) hold it.
             let cube = Cube::of(&self.meta[ci]);
+            let children = self.children_of(cube, c, 0);
             let mut keep = Vec::new();
             for (e, obj) in objects {
                 let k = octant(e.mid(), cube.center);
-                let child = Meta::new(
-                    child_center(cube.center, cube.half, k),
-                    cube.half * 0.5,
-                    cube.level + 1,
-                    c,
-                    self.cfg.looseness,
-                    Some((cube.lo, cube.hi)),
-                    0,
-                );
-                if child.holds(e.min, e.max) {
+                if children[k].holds(e.min, e.max) {
                     groups[k].push((e, obj));
                 } else {
                     keep.push((e, obj));

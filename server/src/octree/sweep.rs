@@ -154,7 +154,7 @@ impl<T: Copy + Default, const N: usize> Stack<T, N> {
 
 /// Iterates over the set bits of `bits`, lowest first.
 #[inline]
-pub(crate) fn bits_of(mut bits: u32) -> impl Iterator<Item = u32> {
+pub(crate) fn bits_of(mut bits: u64) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {
         (bits != 0).then(|| {
             let k = bits.trailing_zeros();
