@@ -92,7 +92,9 @@ impl Mirror {
     pub fn apply(&mut self, msg: ServerMsg) -> Vec<Event> {
         let mut events = Vec::new();
         match msg {
-            ServerMsg::Snapshot { tick, time, nodes } => {
+            ServerMsg::Snapshot {
+                tick, time, nodes, ..
+            } => {
                 self.apply_snapshot(tick, time, nodes, Some(&mut events));
                 events.push(Event::Snapshot {
                     tick,
@@ -106,6 +108,7 @@ impl Mirror {
                 upsert,
                 update,
                 remove,
+                ..
             } => {
                 self.apply_delta(tick, time, upsert, &update, &remove, Some(&mut events));
             }
@@ -246,28 +249,14 @@ mod tests {
         update: Vec<UpdateRow>,
         remove: Vec<NodeId>,
     ) -> ServerMsg {
-        ServerMsg::Delta {
-            tick,
-            time: 0,
-            upsert,
-            update,
-            remove,
-        }
+        ServerMsg::delta(tick, 0, upsert, update, remove)
     }
 
     #[test]
     fn snapshot_replaces_and_reports_the_difference() {
         let mut m = Mirror::new();
-        m.apply(ServerMsg::Snapshot {
-            tick: 1,
-            time: 5,
-            nodes: vec![node(1, 0.0), node(2, 0.0)],
-        });
-        let events = m.apply(ServerMsg::Snapshot {
-            tick: 4,
-            time: 9,
-            nodes: vec![node(2, 1.0), node(3, 0.0)],
-        });
+        m.apply(ServerMsg::snapshot(1, 5, vec![node(1, 0.0), node(2, 0.0)]));
+        let events = m.apply(ServerMsg::snapshot(4, 9, vec![node(2, 1.0), node(3, 0.0)]));
         assert_eq!(
             events,
             vec![
@@ -288,11 +277,7 @@ mod tests {
     #[test]
     fn delta_upserts_updates_and_removes() {
         let mut m = Mirror::new();
-        m.apply(ServerMsg::Snapshot {
-            tick: 1,
-            time: 0,
-            nodes: vec![node(1, 0.0), node(2, 0.0)],
-        });
+        m.apply(ServerMsg::snapshot(1, 0, vec![node(1, 0.0), node(2, 0.0)]));
         let moved = node(1, 7.0).world;
         let events = m.apply(delta(
             2,
@@ -342,11 +327,7 @@ mod tests {
     #[test]
     fn clear_reports_every_node_as_left() {
         let mut m = Mirror::new();
-        m.apply(ServerMsg::Snapshot {
-            tick: 1,
-            time: 0,
-            nodes: vec![node(2, 0.0), node(1, 0.0)],
-        });
+        m.apply(ServerMsg::snapshot(1, 0, vec![node(2, 0.0), node(1, 0.0)]));
         let mut events = vec![];
         m.clear(Some(&mut events));
         assert_eq!(events, vec![Event::Left(1), Event::Left(2)]);

@@ -74,6 +74,8 @@ impl Scope {
         ClientMsg::Subscribe {
             region: self.region,
             mask: self.mask,
+            since: None,
+            encoding: canopy_protocol::Encoding::Exact,
         }
     }
 }

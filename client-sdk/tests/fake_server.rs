@@ -65,12 +65,7 @@ impl FakeConn {
     /// Reads a `subscribe` and answers it with a snapshot of `nodes` at `tick`.
     async fn answer_subscribe(&mut self, tick: u64, nodes: Vec<Node>) {
         assert!(matches!(self.recv().await, ClientMsg::Subscribe { .. }));
-        self.send(&ServerMsg::Snapshot {
-            tick,
-            time: 0,
-            nodes,
-        })
-        .await;
+        self.send(&ServerMsg::snapshot(tick, 0, nodes)).await;
     }
 }
 
@@ -144,16 +139,16 @@ async fn a_frame_the_mirror_cannot_apply_triggers_a_resync() {
 
         // An update for a node the mirror never had: the client asks for a snapshot.
         server
-            .send(&ServerMsg::Delta {
-                tick: 2,
-                time: 0,
-                upsert: vec![],
-                update: vec![UpdateRow {
+            .send(&ServerMsg::delta(
+                2,
+                0,
+                vec![],
+                vec![UpdateRow {
                     id: 99,
                     world: Transform::IDENTITY,
                 }],
-                remove: vec![],
-            })
+                vec![],
+            ))
             .await;
         server.answer_subscribe(3, vec![node(1), node(2)]).await;
         let (marker, before) = wait_for(&mut events, "the resync", |e| {
@@ -249,18 +244,12 @@ async fn close_code_4000_reconnects_and_resubscribes_with_the_token() {
         let mut again = accept(&mut conns).await;
         assert_eq!(again.uri, server.uri);
         match again.recv().await {
-            ClientMsg::Subscribe { region, mask } => {
+            ClientMsg::Subscribe { region, mask, .. } => {
                 assert_eq!((region, mask), (scope.region, 6));
             }
             other => panic!("{other:?}"),
         }
-        again
-            .send(&ServerMsg::Snapshot {
-                tick: 9,
-                time: 0,
-                nodes: vec![node(3)],
-            })
-            .await;
+        again.send(&ServerMsg::snapshot(9, 0, vec![node(3)])).await;
         let (marker, before) = wait_for(&mut events, "the resync", |e| {
             matches!(e, Event::Resynced { .. })
         })

@@ -255,10 +255,7 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// The read loop; returns why it ended when that was not `stop`.
     async fn read(&mut self, mut socket: RawSocket, stop: &mut Stop) -> End {
-        let subscribe = ClientMsg::Subscribe {
-            region: self.me.spec.region,
-            mask: u32::MAX,
-        };
+        let subscribe = ClientMsg::subscribe(self.me.spec.region, u32::MAX);
         let bytes = codec::encode_client(&subscribe, self.ctx.format);
         let frame = match self.ctx.format {
             Format::Json => Message::text(String::from_utf8_lossy(&bytes).into_owned()),

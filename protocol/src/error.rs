@@ -22,11 +22,15 @@ pub enum ErrorCode {
     TooLarge,
     RateLimited,
     Overloaded,
+    /// (v1.1) No such route.
+    NotFound,
+    /// (v1.1) The route exists, but not with this method.
+    MethodNotAllowed,
 }
 
 impl ErrorCode {
     /// Every code, for metrics and tests.
-    pub const ALL: [ErrorCode; 12] = [
+    pub const ALL: [ErrorCode; 14] = [
         ErrorCode::BadRequest,
         ErrorCode::InvalidValue,
         ErrorCode::Unauthorized,
@@ -39,6 +43,8 @@ impl ErrorCode {
         ErrorCode::TooLarge,
         ErrorCode::RateLimited,
         ErrorCode::Overloaded,
+        ErrorCode::NotFound,
+        ErrorCode::MethodNotAllowed,
     ];
 
     /// The code as it is written on the wire.
@@ -56,6 +62,8 @@ impl ErrorCode {
             ErrorCode::TooLarge => "too_large",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::Overloaded => "overloaded",
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::MethodNotAllowed => "method_not_allowed",
         }
     }
 
@@ -78,6 +86,8 @@ impl ErrorCode {
             ErrorCode::TooLarge => 413,
             ErrorCode::RateLimited => 429,
             ErrorCode::Overloaded => 503,
+            ErrorCode::NotFound => 404,
+            ErrorCode::MethodNotAllowed => 405,
         }
     }
 }

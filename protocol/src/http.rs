@@ -119,3 +119,40 @@ pub struct NodesSnapshot {
     pub tick: u64,
     pub nodes: Vec<Node>,
 }
+
+/// One cell of a room's octree in `GET /rooms/{room}/octree` (v1.1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OctreeCell {
+    /// The cell's loose bounds.
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
+    pub min: [f32; 3],
+    #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
+    pub max: [f32; 3],
+    /// 0 for a root cell, growing by one per level.
+    pub depth: u32,
+    /// Objects stored in this cell itself (not in its children).
+    pub objects: u32,
+}
+
+/// `GET /rooms/{room}/octree` (v1.1): every cell of the room's octree at one tick; the
+/// `objects` of all cells add up to the room's node count.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct OctreeCells {
+    pub tick: u64,
+    pub cells: Vec<OctreeCell>,
+}
+
+/// `GET /healthz` (v1.1 allows more fields than the status): which server and protocol
+/// version answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Health {
+    /// `"ok"`.
+    pub status: String,
+    /// The server's version (its crate version).
+    pub version: String,
+    /// The wire contract's version, `major.minor` (see [`crate::PROTOCOL_VERSION`]).
+    pub protocol: String,
+}

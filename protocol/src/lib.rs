@@ -11,10 +11,12 @@
 //! * [`message`]: WebSocket messages in both directions.
 //! * [`http`]: HTTP request and response bodies.
 //! * [`error`]: the contract's error codes and error bodies.
+//! * [`compact`]: the compact form of world transforms (v1.1).
 //! * [`codec`]: the two encodings (JSON and bincode 2), kept in one module so that they
 //!   could be swapped; its docs describe the bincode layout for other-language clients.
 
 pub mod codec;
+pub mod compact;
 pub mod error;
 pub mod http;
 pub mod message;
@@ -23,8 +25,27 @@ pub mod ops;
 pub mod query;
 
 pub use codec::{DecodeError, Format};
+pub use compact::CompactRows;
 pub use error::{ErrorBody, ErrorCode, ErrorInfo};
-pub use message::{ClientMsg, ServerMsg};
+pub use message::{ClientMsg, Encoding, ServerMsg};
 pub use model::{ALL_LAYERS, Node, NodeId, Transform, UpdateRow};
 pub use ops::{Batch, Op};
 pub use query::{Hits, NearestHit, Query, RayHit};
+
+/// The version of the wire contract this crate implements, `major.minor`. A client and a
+/// server speak to each other when their majors are equal.
+pub const PROTOCOL_VERSION: &str = "1.1";
+
+/// The major version of [`PROTOCOL_VERSION`].
+pub const PROTOCOL_MAJOR: u32 = 1;
+
+/// The WebSocket subprotocol of this major version. A client may offer it in
+/// `Sec-WebSocket-Protocol`; the server selects it when its major is the same, so a
+/// client that offered it and did not get it back is talking to another major. The
+/// server also names its full version in the `canopy-protocol` response header of the
+/// upgrade (and in `GET /healthz`).
+pub const WS_SUBPROTOCOL: &str = "canopy.1";
+
+/// The response header of the WebSocket upgrade that names the server's
+/// [`PROTOCOL_VERSION`].
+pub const PROTOCOL_HEADER: &str = "canopy-protocol";

@@ -132,9 +132,20 @@ fn client_msg() -> BoxedStrategy<ClientMsg> {
     prop_oneof![
         (
             proptest::option::of((v3(), v3()).prop_map(|(min, max)| Region { min, max })),
-            any::<u32>()
+            any::<u32>(),
+            any::<Option<u64>>(),
+            any::<bool>()
         )
-            .prop_map(|(region, mask)| ClientMsg::Subscribe { region, mask }),
+            .prop_map(|(region, mask, since, compact)| ClientMsg::Subscribe {
+                region,
+                mask,
+                since,
+                encoding: if compact {
+                    canopy_protocol::Encoding::Compact
+                } else {
+                    canopy_protocol::Encoding::Exact
+                }
+            }),
         Just(ClientMsg::Unsubscribe),
         (any::<u64>(), proptest::collection::vec(op(), 0..8))
             .prop_map(|(seq, ops)| ClientMsg::Edits { seq, ops }),
@@ -157,22 +168,34 @@ fn server_msg() -> BoxedStrategy<ServerMsg> {
         (
             any::<u64>(),
             any::<u64>(),
-            proptest::collection::vec(node(), 0..6)
+            proptest::collection::vec(node(), 0..6),
+            proptest::option::of(proptest::collection::vec(any::<u8>(), 0..20))
         )
-            .prop_map(|(tick, time, nodes)| ServerMsg::Snapshot { tick, time, nodes }),
+            .prop_map(|(tick, time, nodes, compact)| ServerMsg::Snapshot {
+                tick,
+                time,
+                nodes,
+                compact: compact.map(canopy_protocol::CompactRows)
+            }),
         (
             any::<u64>(),
             any::<u64>(),
             proptest::collection::vec(node(), 0..4),
             rows,
-            proptest::collection::vec(any::<u32>(), 0..6)
+            proptest::collection::vec(any::<u32>(), 0..6),
+            any::<bool>(),
+            proptest::option::of(proptest::collection::vec(any::<u8>(), 0..20))
         )
-            .prop_map(|(tick, time, upsert, update, remove)| ServerMsg::Delta {
-                tick,
-                time,
-                upsert,
-                update,
-                remove
+            .prop_map(|(tick, time, upsert, update, remove, resumed, compact)| {
+                ServerMsg::Delta {
+                    tick,
+                    time,
+                    upsert,
+                    update,
+                    remove,
+                    resumed,
+                    compact: compact.map(canopy_protocol::CompactRows),
+                }
             }),
         (
             any::<u64>(),
@@ -306,27 +329,17 @@ fn json_shapes_follow_the_contract() {
         "[2,4.0,0.5,0.1,0.0,0.0,0.0,1.0,1.0]"
     );
     let m: ClientMsg = serde_json::from_str(r#"{"type":"subscribe","region":null}"#).unwrap();
-    assert_eq!(
-        m,
-        ClientMsg::Subscribe {
-            region: None,
-            mask: u32::MAX
-        }
-    );
+    assert_eq!(m, ClientMsg::subscribe(None, u32::MAX));
     let m: ClientMsg = serde_json::from_str(r#"{"type":"subscribe"}"#).unwrap();
-    assert_eq!(
-        m,
-        ClientMsg::Subscribe {
-            region: None,
-            mask: u32::MAX
-        }
-    );
+    assert_eq!(m, ClientMsg::subscribe(None, u32::MAX));
     let s = serde_json::to_value(ServerMsg::Delta {
         tick: 3,
         time: 4,
         upsert: vec![],
         update: vec![],
         remove: vec![],
+        resumed: false,
+        compact: None,
     })
     .unwrap();
     assert_eq!(

@@ -134,11 +134,7 @@ async fn tokens_gate_every_route() {
         stream,
         format: Format::Json,
     };
-    ws.send(&ClientMsg::Subscribe {
-        region: None,
-        mask: u32::MAX,
-    })
-    .await;
+    ws.send(&ClientMsg::subscribe(None, u32::MAX)).await;
     let ServerMsg::Snapshot { nodes, .. } = ws.recv().await else {
         panic!()
     };

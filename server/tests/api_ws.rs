@@ -28,12 +28,11 @@ async fn walk(format: Format) {
         .await;
     assert_eq!(st, 200);
     let mut ws = s.ws("w", format).await;
-    ws.send(&ClientMsg::Subscribe {
-        region: None,
-        mask: u32::MAX,
-    })
-    .await;
-    let ServerMsg::Snapshot { nodes, tick, time } = ws.recv().await else {
+    ws.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    let ServerMsg::Snapshot {
+        nodes, tick, time, ..
+    } = ws.recv().await
+    else {
         panic!("snapshot first")
     };
     assert!(tick >= 1 && time > 1_600_000_000_000);
@@ -225,13 +224,13 @@ async fn walk(format: Format) {
     assert_eq!((id, code), (Some(9), ErrorCode::InvalidValue));
 
     // Region subscription: nodes enter and leave.
-    ws.send(&ClientMsg::Subscribe {
-        region: Some(Region {
+    ws.send(&ClientMsg::subscribe(
+        Some(Region {
             min: [10.0; 3],
             max: [20.0; 3],
         }),
-        mask: u32::MAX,
-    })
+        u32::MAX,
+    ))
     .await;
     let ServerMsg::Snapshot { nodes, .. } = ws
         .recv_until(|m| matches!(m, ServerMsg::Snapshot { .. }))
@@ -311,11 +310,7 @@ async fn walk(format: Format) {
     }
 
     // Deleting the room closes subscribers with `closed`.
-    ws.send(&ClientMsg::Subscribe {
-        region: None,
-        mask: u32::MAX,
-    })
-    .await;
+    ws.send(&ClientMsg::subscribe(None, u32::MAX)).await;
     ws.recv_until(|m| matches!(m, ServerMsg::Snapshot { .. }))
         .await;
     assert_eq!(s.req("DELETE", "/rooms/w", None).await.0, 204);
@@ -356,11 +351,7 @@ async fn shutdown_closes_subscribers_and_answers_inflight_edits() {
     let s = common::start(common::config()).await;
     s.create_room("g", 1).await;
     let mut ws = s.ws("g", Format::Json).await;
-    ws.send(&ClientMsg::Subscribe {
-        region: None,
-        mask: u32::MAX,
-    })
-    .await;
+    ws.send(&ClientMsg::subscribe(None, u32::MAX)).await;
     ws.recv_until(|m| matches!(m, ServerMsg::Snapshot { .. }))
         .await;
     // At 1 Hz the batch waits for the next tick; shutdown must still answer it.

@@ -148,11 +148,7 @@ async fn mirrors_converge_and_updates_carry_only_changes() {
     let mut readers = Vec::new();
     for spec in scopes.clone() {
         let mut ws = s.ws("m", spec.format).await;
-        ws.send(&ClientMsg::Subscribe {
-            region: spec.region,
-            mask: spec.mask,
-        })
-        .await;
+        ws.send(&ClientMsg::subscribe(spec.region, spec.mask)).await;
         readers.push(tokio::spawn(async move {
             let mut mirror: HashMap<u32, Node> = HashMap::new();
             let mut last_tick = 0u64;
@@ -306,11 +302,7 @@ async fn a_slow_reader_is_merged_bounded_and_converges() {
     }
     assert_eq!(s.edits("slow", serde_json::Value::Array(ops)).await.0, 200);
     let mut slow = s.ws("slow", Format::Bincode).await;
-    slow.send(&ClientMsg::Subscribe {
-        region: None,
-        mask: u32::MAX,
-    })
-    .await;
+    slow.send(&ClientMsg::subscribe(None, u32::MAX)).await;
     let ServerMsg::Snapshot { nodes, .. } = slow.recv().await else {
         panic!()
     };

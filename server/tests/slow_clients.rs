@@ -30,11 +30,7 @@ async fn a_stalled_reader_is_dropped_after_the_write_deadline() {
         .collect();
     assert_eq!(s.edits("stall", serde_json::Value::Array(ops)).await.0, 200);
     let mut ws = s.ws("stall", Format::Bincode).await;
-    ws.send(&ClientMsg::Subscribe {
-        region: None,
-        mask: u32::MAX,
-    })
-    .await;
+    ws.send(&ClientMsg::subscribe(None, u32::MAX)).await;
     assert!(matches!(ws.recv().await, ServerMsg::Snapshot { .. }));
     assert_eq!(connections(&s).await, 1);
     // Stop reading; move every node every tick.

@@ -322,7 +322,9 @@ impl Driver {
         backoff: &mut BackoffState,
     ) -> Result<(), ClientError> {
         match msg {
-            ServerMsg::Snapshot { tick, time, nodes } => {
+            ServerMsg::Snapshot {
+                tick, time, nodes, ..
+            } => {
                 let waiter = self.pending.take_snapshot_waiter();
                 if self.scope.is_some() {
                     let wants = self.wants_events();
@@ -352,6 +354,7 @@ impl Driver {
                 upsert,
                 update,
                 remove,
+                ..
             } => {
                 if self.scope.is_none() || !self.synced {
                     return Ok(());

@@ -46,6 +46,8 @@ impl DeltaParts {
             upsert: self.upsert.iter().map(|u| u.node).collect(),
             update: self.update.clone(),
             remove: self.remove.clone(),
+            resumed: false,
+            compact: None,
         }
     }
 }

@@ -260,6 +260,7 @@ impl Room {
                 tick: scene.tick,
                 time: scene.time_ms,
                 nodes,
+                compact: None,
             }
         };
         outbox.restart_with(snapshot);

@@ -182,7 +182,7 @@ impl Conn {
             }
         };
         match msg {
-            ClientMsg::Subscribe { region, mask } => {
+            ClientMsg::Subscribe { region, mask, .. } => {
                 if let Some(Err(m)) = region.as_ref().map(valid_region) {
                     self.error(None, None, ErrorCode::InvalidValue, m);
                     return;
