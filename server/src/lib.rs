@@ -19,12 +19,12 @@ pub mod octree;
 pub mod origin;
 pub mod queries;
 pub mod rate;
+pub mod refusal;
 pub mod registry;
 pub mod room;
 pub mod scene;
 pub mod server;
 pub mod tick_pool;
-pub mod refusal;
 pub mod ws;
 
 pub use http::app;

@@ -166,10 +166,7 @@ impl AppState {
                 let shared = Arc::clone(room.shared());
                 // Tick 0 "finished" when the room was made: snapshots taken before the
                 // first tick carry a real time too.
-                shared
-                    .scene
-                    .write()
-                    .set_time_ms(crate::tick_pool::now_ms());
+                shared.scene.write().set_time_ms(crate::tick_pool::now_ms());
                 slot.insert(Arc::clone(&shared));
                 self.metrics.rooms.inc();
                 self.pool.place(room);

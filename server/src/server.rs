@@ -93,12 +93,24 @@ pub async fn run(
             req.extensions_mut().insert(permit.clone());
             router.clone().oneshot(req.map(axum::body::Body::new))
         });
-        let conn = http
-            .serve_connection_with_upgrades(TokioIo::new(tcp), service)
-            .into_owned();
-        let conn = graceful.watch(conn);
+        let watcher = graceful.watcher();
+        let http = http.clone();
+        let first_byte = Duration::from_secs(state.config.http_header_timeout_secs);
         tokio::spawn(async move {
-            if let Err(e) = conn.await {
+            // hyper's header timeout starts with the first byte; a socket that never
+            // sends one is closed here after the same time.
+            let mut probe = [0u8; 1];
+            if tokio::time::timeout(first_byte, tcp.peek(&mut probe))
+                .await
+                .is_err()
+            {
+                tracing::debug!(%peer, "nothing sent: closing");
+                return;
+            }
+            let conn = http
+                .serve_connection_with_upgrades(TokioIo::new(tcp), service)
+                .into_owned();
+            if let Err(e) = watcher.watch(conn).await {
                 tracing::debug!(error = %e, "connection ended");
             }
         });

@@ -30,7 +30,11 @@ pub enum Level {
 }
 
 fn bearer(req: &Request) -> Option<String> {
-    let value = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    bearer_of(req.headers())
+}
+
+fn bearer_of(headers: &axum::http::HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim().split_once(' ')?;
     // RFC 7235: the scheme is case-insensitive.
     scheme
@@ -54,7 +58,13 @@ fn peer(req: &Request) -> String {
 }
 
 /// Checks the caller against `level` and records it for the handler.
-async fn check(app: AppState, level: Level, room: Option<String>, mut req: Request, next: Next) -> Response {
+async fn check(
+    app: AppState,
+    level: Level,
+    room: Option<String>,
+    mut req: Request,
+    next: Next,
+) -> Response {
     let token = bearer(&req).or_else(|| query_token(&req));
     let need = match (level, room) {
         (Level::Admin, _) | (_, None) => Need::Admin,
@@ -79,6 +89,21 @@ async fn check(app: AppState, level: Level, room: Option<String>, mut req: Reque
     };
     req.extensions_mut().insert(Caller { role, rate_key });
     next.run(req).await
+}
+
+/// The admin check, for handlers outside the route groups (the fallbacks).
+pub fn admin_only(app: &AppState, headers: &axum::http::HeaderMap) -> Result<(), Refusal> {
+    let token = bearer_of(headers);
+    match access::authorize(
+        app.config.admin_token(),
+        token.as_deref(),
+        &Need::Admin,
+        |_| None,
+    ) {
+        Ok(_) => Ok(()),
+        Err(e @ AccessError::Missing) => Err(Refusal::new(ErrorCode::Unauthorized, e.to_string())),
+        Err(e @ AccessError::Wrong) => Err(Refusal::new(ErrorCode::Forbidden, e.to_string())),
+    }
 }
 
 /// The layer of the admin routes.

@@ -2,7 +2,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
@@ -25,16 +25,34 @@ pub async fn healthz() -> Json<Health> {
     })
 }
 
-/// Any path that is no route: `404 not_found` with the contract's body.
-pub async fn not_found(uri: axum::http::Uri) -> Refusal {
+/// Any path that is no route: `404 not_found` with the contract's body. On a server with
+/// an admin token, only the admin learns that (API.md §5: every other request needs a
+/// token), so others get 401 or 403 as for any admin route.
+pub async fn not_found(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+) -> Refusal {
+    if let Err(r) = super::access::admin_only(&app, &headers) {
+        return r;
+    }
     Refusal::new(
         ErrorCode::NotFound,
         format!("no route {} (see /openapi.json)", uri.path()),
     )
 }
 
-/// A route asked with a method it does not take: `405 method_not_allowed`.
-pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Refusal {
+/// A route asked with a method it does not take: `405 method_not_allowed` (after the
+/// same access check as [`not_found`]).
+pub async fn method_not_allowed(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    method: axum::http::Method,
+    uri: axum::http::Uri,
+) -> Refusal {
+    if let Err(r) = super::access::admin_only(&app, &headers) {
+        return r;
+    }
     Refusal::new(
         ErrorCode::MethodNotAllowed,
         format!("{} does not take {method}", uri.path()),
