@@ -78,6 +78,11 @@ pub struct Inner {
     pub guard_hosts: bool,
     /// Whole-room reads (`GET /nodes`) running at once.
     pub dumps: Arc<tokio::sync::Semaphore>,
+    /// Proxies trusted to name the caller.
+    pub proxies: crate::proxy::TrustedProxies,
+    /// Set on SIGTERM: readiness fails and new WebSocket upgrades are refused while the
+    /// server drains, before the shutdown proper.
+    pub draining: AtomicBool,
     next_conn: AtomicU64,
     next_room: AtomicU64,
 }
@@ -105,6 +110,8 @@ impl AppState {
             origins: crate::origin::OriginPolicy::new(&config.allowed_origins),
             guard_hosts: config.admin_token.is_none() && config.addr.ip().is_loopback(),
             dumps: Arc::new(tokio::sync::Semaphore::new(crate::http::DUMPS_AT_ONCE)),
+            proxies: crate::proxy::TrustedProxies::new(config.trusted_proxies.clone()),
+            draining: AtomicBool::new(false),
             config,
             rooms: DashMap::new(),
             metrics: Arc::new(Metrics::new()),

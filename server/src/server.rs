@@ -59,10 +59,22 @@ pub async fn run(
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let send_buffer = state.config.send_buffer_bytes;
     let mut last_accept_error: Option<Instant> = None;
-    tokio::pin!(shutdown);
+    // SIGTERM starts the drain: readiness fails at once, the listener stays open for
+    // `--drain-secs`, then the shutdown proper begins.
+    let drain = Duration::from_secs(state.config.drain_secs);
+    let drained = {
+        let state = state.clone();
+        async move {
+            shutdown.await;
+            state.draining.store(true, Ordering::Release);
+            tracing::info!(secs = drain.as_secs(), "draining: readiness is off");
+            tokio::time::sleep(drain).await;
+        }
+    };
+    tokio::pin!(drained);
     loop {
         let (tcp, peer) = tokio::select! {
-            _ = &mut shutdown => break,
+            _ = &mut drained => break,
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
                 Err(e) => {

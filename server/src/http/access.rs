@@ -50,11 +50,25 @@ fn query_token(req: &Request) -> Option<String> {
     q.get("token").cloned()
 }
 
-fn peer(req: &Request) -> String {
-    req.extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip().to_string())
-        .unwrap_or_else(|| "local".to_string())
+/// The caller's address: the connecting peer, or the address a trusted proxy names.
+fn peer(app: &AppState, req: &Request) -> String {
+    let Some(ConnectInfo(addr)) = req.extensions().get::<ConnectInfo<SocketAddr>>() else {
+        return "local".to_string();
+    };
+    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
+    app.proxies
+        .caller(addr.ip(), header("forwarded"), header("x-forwarded-for"))
+        .to_string()
+}
+
+/// Who the caller is, for the access log: a role and its room, never a token.
+fn describe(role: Role, room: Option<&str>, addr: &str) -> String {
+    match (role, room) {
+        (Role::Admin, _) => format!("admin@{addr}"),
+        (Role::Editor, Some(r)) => format!("editor:{r}@{addr}"),
+        (Role::Viewer, Some(r)) => format!("viewer:{r}@{addr}"),
+        _ => addr.to_string(),
+    }
 }
 
 /// Checks the caller against `level` and records it for the handler.
@@ -66,6 +80,7 @@ async fn check(
     next: Next,
 ) -> Response {
     let token = bearer(&req).or_else(|| query_token(&req));
+    let room_name = room.clone();
     let need = match (level, room) {
         (Level::Admin, _) | (_, None) => Need::Admin,
         (Level::RoomRead, Some(r)) => Need::RoomRead(r),
@@ -83,9 +98,11 @@ async fn check(
             return Refusal::new(ErrorCode::Forbidden, e.to_string()).into_response();
         }
     };
+    let addr = peer(&app, &req);
+    tracing::Span::current().record("caller", describe(role, room_name.as_deref(), &addr));
     let rate_key = match (&token, role) {
         (Some(t), Role::Admin | Role::Editor | Role::Viewer) => format!("token:{t}"),
-        _ => format!("addr:{}", peer(&req)),
+        _ => format!("addr:{addr}"),
     };
     req.extensions_mut().insert(Caller { role, rate_key });
     next.run(req).await

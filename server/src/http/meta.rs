@@ -31,8 +31,16 @@ pub async fn healthz() -> Json<Health> {
 pub async fn not_found(
     State(app): State<AppState>,
     headers: HeaderMap,
+    method: axum::http::Method,
     uri: axum::http::Uri,
 ) -> Refusal {
+    super::observe::record(
+        &app,
+        method.as_str(),
+        "unmatched",
+        404,
+        std::time::Instant::now(),
+    );
     if let Err(r) = super::access::admin_only(&app, &headers) {
         return r;
     }
@@ -62,7 +70,10 @@ pub async fn method_not_allowed(
 /// Readiness: 200 until shutdown begins, then 503 so load balancers stop sending.
 #[utoipa::path(get, path = "/readyz", responses((status = 200, description = "Ready", body = String), (status = 503, description = "Shutting down", body = String)))]
 pub async fn readyz(State(app): State<AppState>) -> (StatusCode, &'static str) {
-    if app.ready.load(Ordering::Acquire) && !app.shutdown.is_cancelled() {
+    if app.ready.load(Ordering::Acquire)
+        && !app.draining.load(Ordering::Acquire)
+        && !app.shutdown.is_cancelled()
+    {
         (StatusCode::OK, "ready")
     } else {
         (StatusCode::SERVICE_UNAVAILABLE, "shutting down")

@@ -7,8 +7,14 @@
 //! The defaults follow the contract's limits (at least 65,536 ops and 8 MiB per batch
 //! accepted; nothing over 16 MiB).
 
+mod file;
+
+use std::ffi::OsString;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
+
+pub use file::{ConfigError, defaults_file};
 
 use crate::octree::OctreeConfig;
 use crate::room::outbox::OutboxLimits;
@@ -22,10 +28,65 @@ pub const DEFAULT_MAX_OPS_PER_BATCH: usize = 262_144;
 /// The default largest answer (ids or hits) of a query.
 pub const DEFAULT_MAX_ANSWER_ITEMS: usize = 1_000_000;
 
+/// The `canopy` command line: serve (the default), or one of the tools.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "canopy",
+    version,
+    about = "Canopy scene-state server",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Tool>,
+    #[command(flatten)]
+    pub serve: ServerConfig,
+}
+
+/// The tools of the `canopy` binary.
+#[derive(Debug, clap::Subcommand)]
+pub enum Tool {
+    /// Configuration files.
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+}
+
+/// What `canopy config` does.
+#[derive(Debug, clap::Subcommand)]
+pub enum ConfigAction {
+    /// Print a complete configuration file: every key, its help and its default.
+    Defaults,
+}
+
+impl Cli {
+    /// Parses the process's arguments, with the file of `--config` (or `CANOPY_CONFIG`)
+    /// as defaults; exits with clap's message on a bad flag.
+    pub fn load() -> Result<Cli, ConfigError> {
+        Self::load_from(std::env::args_os().collect())
+    }
+
+    /// As [`Cli::load`], from the given arguments (the first is the program's name).
+    pub fn load_from(args: Vec<OsString>) -> Result<Cli, ConfigError> {
+        file::parse_with_file(args)
+    }
+}
+
 /// The server's configuration.
 #[derive(Debug, Clone, clap::Parser)]
 #[command(name = "canopy", version, about = "Canopy scene-state server")]
 pub struct ServerConfig {
+    /// A TOML file of settings (keys are the flags' names, see `canopy config
+    /// defaults`); flags and `CANOPY_*` variables override it.
+    #[arg(long, env = "CANOPY_CONFIG")]
+    pub config: Option<PathBuf>,
+
+    /// Log lines as `text` (coloured only on a terminal) or `json` (one object per
+    /// line). The filter is `CANOPY_LOG` (tracing's env-filter syntax, default `info`).
+    #[arg(long, env = "CANOPY_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
     /// Address to listen on.
     #[arg(long, env = "CANOPY_ADDR", default_value = "127.0.0.1:7878")]
     pub addr: SocketAddr,
@@ -134,6 +195,17 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_WS_WRITE_DEADLINE_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub ws_write_deadline_secs: u64,
 
+    /// Seconds between SIGTERM and the shutdown proper: meanwhile `/readyz` answers 503,
+    /// new WebSocket upgrades are refused and everything else is served, so a load
+    /// balancer sees the node leave before its connections are refused.
+    #[arg(long, env = "CANOPY_DRAIN_SECS", default_value_t = 5)]
+    pub drain_secs: u64,
+
+    /// Reverse proxies (CIDRs or addresses, comma-separated) whose `Forwarded` or
+    /// `X-Forwarded-For` header names the caller, for rate limits and logs.
+    #[arg(long, env = "CANOPY_TRUSTED_PROXIES", value_delimiter = ',', value_parser = crate::proxy::parse_net)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+
     /// Seconds the server waits for connections and rooms to finish on shutdown.
     #[arg(long, env = "CANOPY_SHUTDOWN_GRACE_SECS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
     pub shutdown_grace_secs: u64,
@@ -205,6 +277,13 @@ pub struct ServerConfig {
     /// Octree maximum depth (at most 64).
     #[arg(long, env = "CANOPY_OCTREE_MAX_DEPTH", default_value_t = OctreeConfig::DEFAULT.max_depth, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub octree_max_depth: u32,
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 fn at_least_one(s: &str) -> Result<usize, String> {
