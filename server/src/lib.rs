@@ -14,6 +14,7 @@ pub mod admission;
 pub mod config;
 pub mod demo;
 pub mod http;
+pub mod jwt;
 pub mod metrics;
 pub mod octree;
 pub mod origin;

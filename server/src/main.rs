@@ -42,11 +42,12 @@ async fn main() -> anyhow::Result<()> {
 
 async fn serve(config: ServerConfig) -> anyhow::Result<()> {
     init_logging(config.log_format);
-    if config.admin_token.is_none() {
+    if !config.has_access_control() {
         if !config.addr.ip().is_loopback() && !config.insecure_open {
             anyhow::bail!(
                 "refusing to listen on {} without an admin token: set --admin-token \
-                 (CANOPY_ADMIN_TOKEN), listen on a loopback address, or pass --insecure-open",
+                 (CANOPY_ADMIN_TOKEN) or JWT keys, listen on a loopback address, or pass \
+                 --insecure-open",
                 config.addr
             );
         }
@@ -60,14 +61,14 @@ async fn serve(config: ServerConfig) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("binding {}", config.addr))?;
     let addr = listener.local_addr()?;
-    let state = AppState::new(config.clone());
+    let state = AppState::try_new(config.clone()).map_err(anyhow::Error::msg)?;
     if config.demo {
         let nodes = canopy_server::demo::create(&state).context("creating the demo room")?;
         tracing::info!(nodes, "demo room `demo` is running");
     }
     tracing::info!(
         %addr,
-        open = config.admin_token.is_none(),
+        open = !config.has_access_control(),
         version = env!("CARGO_PKG_VERSION"),
         protocol = canopy_protocol::PROTOCOL_VERSION,
         tick_threads = state.pool.threads(),

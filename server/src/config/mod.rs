@@ -217,6 +217,15 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<Secret>,
 
+    /// Accept JWTs signed with this HS256 secret wherever a token goes (API.md §5).
+    #[arg(long, env = "CANOPY_JWT_HS256_SECRET", hide_env_values = true)]
+    pub jwt_hs256_secret: Option<Secret>,
+
+    /// Accept JWTs signed (RS256 or ES256, matched by `kid`) with a key of this JWKS
+    /// file; the file is read again when it changes.
+    #[arg(long, env = "CANOPY_JWT_JWKS_FILE")]
+    pub jwt_jwks_file: Option<PathBuf>,
+
     /// Allow running without an admin token on a non-loopback address.
     #[arg(long, env = "CANOPY_INSECURE_OPEN", value_parser = clap::builder::BoolishValueParser::new())]
     pub insecure_open: bool,
@@ -375,6 +384,14 @@ impl ServerConfig {
     /// The admin token, if the server has one.
     pub fn admin_token(&self) -> Option<&str> {
         self.admin_token.as_ref().map(|s| s.0.as_str())
+    }
+
+    /// True when requests need a token (an admin token or JWT keys are configured);
+    /// otherwise the server runs open.
+    pub fn has_access_control(&self) -> bool {
+        self.admin_token.is_some()
+            || self.jwt_hs256_secret.is_some()
+            || self.jwt_jwks_file.is_some()
     }
 
     pub fn ws_write_deadline(&self) -> Duration {

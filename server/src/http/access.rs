@@ -86,41 +86,59 @@ async fn check(
         (Level::RoomRead, Some(r)) => Need::RoomRead(r),
         (Level::RoomWrite, Some(r)) => Need::RoomWrite(r),
     };
-    let found = access::authorize(app.config.admin_token(), token.as_deref(), &need, |room| {
-        app.rooms.get(room).and_then(|r| r.tokens.clone())
-    });
-    let role = match found {
-        Ok(role) => role,
-        Err(e @ AccessError::Missing) => {
-            return Refusal::new(ErrorCode::Unauthorized, e.to_string()).into_response();
-        }
-        Err(e @ AccessError::Wrong) => {
-            return Refusal::new(ErrorCode::Forbidden, e.to_string()).into_response();
-        }
+    let found = access::authorize(
+        app.config.admin_token(),
+        app.jwt.as_ref(),
+        token.as_deref(),
+        &need,
+        |room| app.rooms.get(room).and_then(|r| r.tokens.clone()),
+    );
+    let granted = match found {
+        Ok(g) => g,
+        Err(e) => return refusal(e).into_response(),
     };
     let addr = peer(&app, &req);
-    tracing::Span::current().record("caller", describe(role, room_name.as_deref(), &addr));
-    let rate_key = match (&token, role) {
-        (Some(t), Role::Admin | Role::Editor | Role::Viewer) => format!("token:{t}"),
+    let role = granted.role;
+    let who = match &granted.sub {
+        Some(sub) => format!("{sub}@{addr}"),
+        None => describe(role, room_name.as_deref(), &addr),
+    };
+    tracing::Span::current().record("caller", who);
+    let rate_key = match (&granted.sub, &token, role) {
+        (Some(sub), _, _) => format!("sub:{sub}"),
+        (None, Some(t), Role::Admin | Role::Editor | Role::Viewer) => format!("token:{t}"),
         _ => format!("addr:{addr}"),
     };
-    req.extensions_mut().insert(Caller { role, rate_key });
+    req.extensions_mut().insert(Caller {
+        role,
+        rate_key,
+        expires: granted.expires,
+    });
     next.run(req).await
+}
+
+/// The contract's answer to a refused token: 401 without one (or with an expired JWT),
+/// 403 with one that does not grant the request.
+fn refusal(e: AccessError) -> Refusal {
+    let code = match e {
+        AccessError::Missing | AccessError::Expired => ErrorCode::Unauthorized,
+        AccessError::Wrong => ErrorCode::Forbidden,
+    };
+    Refusal::new(code, e.to_string())
 }
 
 /// The admin check, for handlers outside the route groups (the fallbacks).
 pub fn admin_only(app: &AppState, headers: &axum::http::HeaderMap) -> Result<(), Refusal> {
     let token = bearer_of(headers);
-    match access::authorize(
+    access::authorize(
         app.config.admin_token(),
+        app.jwt.as_ref(),
         token.as_deref(),
         &Need::Admin,
         |_| None,
-    ) {
-        Ok(_) => Ok(()),
-        Err(e @ AccessError::Missing) => Err(Refusal::new(ErrorCode::Unauthorized, e.to_string())),
-        Err(e @ AccessError::Wrong) => Err(Refusal::new(ErrorCode::Forbidden, e.to_string())),
-    }
+    )
+    .map(|_| ())
+    .map_err(refusal)
 }
 
 /// The layer of the admin routes.

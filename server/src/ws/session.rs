@@ -19,7 +19,7 @@ use tokio_tungstenite::tungstenite::error::CapacityError;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 use super::writer;
-use super::{CLOSE_RESUBSCRIBE, CLOSE_TOO_LARGE};
+use super::{CLOSE_RESUBSCRIBE, CLOSE_TOKEN_EXPIRED, CLOSE_TOO_LARGE};
 use crate::access::Caller;
 use crate::refusal::Refusal;
 use crate::registry::AppState;
@@ -59,6 +59,7 @@ where
     } = params;
     app.metrics.connections.inc();
     tracing::info!(role = ?caller.role, "ws open");
+    let caller_expires = caller.expires;
     let outbox = Outbox::new(conn, format, app.config.outbox_limits());
     let (sink, mut stream) = socket.split();
     let mut writer = tokio::spawn(writer::run(
@@ -79,9 +80,27 @@ where
     let mut last_heard = Instant::now();
     let mut throttled = false;
     let mut writer_done = false;
+    // A JWT's session ends when the token does (API.md §5).
+    let expiry = caller_expires.map(|exp| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Instant::now() + Duration::from_secs(exp.saturating_sub(now))
+    });
+    let expired = async move {
+        match expiry {
+            Some(at) => tokio::time::sleep_until(at).await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(expired);
     let why = loop {
         tokio::select! {
             biased;
+            _ = &mut expired => {
+                outbox.close("token expired", CLOSE_TOKEN_EXPIRED);
+                break "token expired";
+            }
             _ = app.shutdown.cancelled() => {
                 // Give the room its last tick, so accepted edits are answered, then close.
                 let _ = tokio::time::timeout(Duration::from_secs(2), room.closed()).await;
