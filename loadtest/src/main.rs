@@ -7,13 +7,12 @@
 //! that every subscriber's mirror converged to the server's state.
 //!
 //! Exit status (CI relies on it): 0 when every check passed, 1 when a check failed, 2
-//! when the run could not be carried out at all. The module map: `scenario` (flags),
-//! `spawn` (in-process server), `world` and `setup` (the rooms), `stamps`, `editor`,
-//! `subscriber`, `mirror`, `wsopen` and `fleet` (the load and its observers), `queries`,
-//! `metrics_scrape` and `cpu` (the server's side), `verify` and `scope` (the final
-//! check), `latency`, `errors`, `report`, `checks` and `progress` (the output), `run`
-//! (the phases); for `--soak`, `soak` (its tasks, report and checks), `storm`, `rss`,
-//! `invalid` and `overquota`.
+//! when the run could not be carried out at all. The module map, by role: `scenario`
+//! (flags) and `run` (the phases); `target` (the server the harness starts itself);
+//! `load` (the rooms and the clients that load them); `observe` (the server's numbers,
+//! latency, errors and the final check of every mirror); `soak` (what `--soak` adds);
+//! `report` (the report, its checks and the live view); `stop` (the signal that ends a
+//! phase).
 
 /// mimalloc returns freed memory to the system far more readily than glibc's allocator,
 /// whose arenas kept freed snapshot buffers resident after reconnect storms; with it the
@@ -21,40 +20,21 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-mod checks;
-mod cpu;
-mod editor;
-mod errors;
-mod fleet;
-mod invalid;
-mod latency;
-mod metrics_scrape;
-mod mirror;
-mod overquota;
-mod progress;
-mod queries;
+mod load;
+mod observe;
 mod report;
-mod rss;
 mod run;
 mod scenario;
-mod scope;
-mod setup;
 mod soak;
-mod spawn;
-mod stamps;
 mod stop;
-mod storm;
-mod subscriber;
-mod verify;
-mod world;
-mod wsopen;
+mod target;
 
 use std::process::ExitCode;
 
 use anyhow::Context;
 
 use crate::scenario::Scenario;
-use crate::spawn::SpawnedServer;
+use crate::target::in_process::SpawnedServer;
 
 fn main() -> ExitCode {
     // The spawned server logs through the same subscriber; by default only errors, so
@@ -135,7 +115,7 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", report::render_table(&report));
+        print!("{}", report::run_report::render_table(&report));
     }
     Ok(report.passed)
 }

@@ -18,28 +18,28 @@ use canopy_protocol::NodeId;
 use hdrhistogram::Histogram;
 use tokio::sync::Notify;
 
-use crate::checks;
-use crate::cpu::CpuTimes;
-use crate::editor::{self, EditStats, Editor, EditorContext};
-use crate::errors::ErrorTally;
-use crate::fleet::{self, Connect, Fleet};
-use crate::invalid::{InvalidEdits, InvalidPlan};
-use crate::latency::{self, Summary};
-use crate::metrics_scrape::{self, ServerWindow};
-use crate::progress;
-use crate::queries::{self, QueryKind, QueryPlan, QueryStats, QueryTarget};
-use crate::report::{
+use crate::load::editor::{self, EditStats, Editor, EditorContext};
+use crate::load::fleet::{self, Connect, Fleet};
+use crate::load::queries::{self, QueryKind, QueryPlan, QueryStats, QueryTarget};
+use crate::load::setup;
+use crate::load::stamps::{Clock, Stamps};
+use crate::load::subscriber::{SoakSub, SubContext, SubShared};
+use crate::load::world::World;
+use crate::observe::cpu::CpuTimes;
+use crate::observe::errors::ErrorTally;
+use crate::observe::latency::{self, Summary};
+use crate::observe::metrics_scrape::{self, ServerWindow};
+use crate::observe::verify;
+use crate::report::checks;
+use crate::report::progress;
+use crate::report::run_report::{
     CpuReport, DeltaGroup, EditReport, KindReport, LatencyReport, QueryReport, Report, Spread,
 };
 use crate::scenario::FormatArg;
 use crate::scenario::{QueryVia, Scenario};
-use crate::setup;
-use crate::soak::{self, Soak};
-use crate::stamps::{Clock, Stamps};
+use crate::soak::invalid::{InvalidEdits, InvalidPlan};
+use crate::soak::session::{self as soak, Soak};
 use crate::stop;
-use crate::subscriber::{SoakSub, SubContext, SubShared};
-use crate::verify;
-use crate::world::World;
 
 /// WebSocket connections per room that carry queries.
 const QUERY_CONNS_PER_ROOM: usize = 2;

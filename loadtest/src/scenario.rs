@@ -15,7 +15,7 @@ use canopy_protocol::Format;
 use clap::{Parser, ValueEnum};
 use serde::Serialize;
 
-use crate::queries::QueryKind;
+use crate::load::queries::QueryKind;
 
 /// The wire format of every WebSocket the harness opens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]

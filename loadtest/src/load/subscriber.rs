@@ -28,13 +28,13 @@ use hdrhistogram::Histogram;
 use tokio::sync::{Notify, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::errors::ErrorTally;
-use crate::invalid::POISON_SCALE;
-use crate::latency;
-use crate::mirror::DenseMirror;
-use crate::stamps::{Clock, Stamps};
+use crate::load::mirror::DenseMirror;
+use crate::load::stamps::{Clock, Stamps};
+use crate::load::wsopen::RawSocket;
+use crate::observe::errors::ErrorTally;
+use crate::observe::latency;
+use crate::soak::invalid::POISON_SCALE;
 use crate::stop::Stop;
-use crate::wsopen::RawSocket;
 
 /// What a subscriber is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -236,7 +236,7 @@ async fn reopen_socket(reopen: &Reopen, stop: &mut Stop) -> Option<anyhow::Resul
                 _ = tokio::time::sleep(Duration::from_millis(250)) => {}
             }
         }
-        match crate::wsopen::open(&reopen.url, reopen.recv_buffer).await {
+        match crate::load::wsopen::open(&reopen.url, reopen.recv_buffer).await {
             Ok(s) => return Some(Ok(s)),
             Err(e) => last = Some(e),
         }

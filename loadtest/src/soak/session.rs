@@ -19,14 +19,14 @@ use canopy_client::Client;
 use serde::Serialize;
 use tokio::task::JoinHandle;
 
-use crate::checks::Check;
-use crate::errors::ErrorTally;
-use crate::overquota::{self, QuotaStats};
-use crate::rss::{self, RssSeries, RssVerdict};
+use crate::load::subscriber::SubShared;
+use crate::observe::errors::ErrorTally;
+use crate::report::checks::Check;
 use crate::scenario::Scenario;
+use crate::soak::overquota::{self, QuotaStats};
+use crate::soak::rss::{self, RssSeries, RssVerdict};
+use crate::soak::storm;
 use crate::stop::Stop;
-use crate::storm;
-use crate::subscriber::SubShared;
 
 /// The soak's tasks while the load runs.
 pub struct Soak {
