@@ -107,8 +107,43 @@ impl SubShared {
         }
     }
 
+    /// Its counters now.
+    pub fn counters(&self) -> Counters {
+        Counters {
+            delta_frames: self.delta_frames.load(Ordering::Relaxed),
+            delta_bytes: self.delta_bytes.load(Ordering::Relaxed),
+            paused_us: self.paused_us.load(Ordering::Relaxed),
+        }
+    }
+
     pub fn lock(&self) -> std::sync::MutexGuard<'_, SubState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One subscriber's traffic counters at one moment; the report takes the difference
+/// of two readings (see [`Counters::since`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub delta_frames: u64,
+    pub delta_bytes: u64,
+    /// Time spent not reading (pauses and stalls), microseconds.
+    pub paused_us: u64,
+}
+
+impl Counters {
+    /// The counters of every subscriber of `subs`, in order.
+    pub fn of_all(subs: &[Arc<SubShared>]) -> Vec<Counters> {
+        subs.iter().map(|s| s.counters()).collect()
+    }
+
+    /// What was counted between `earlier` and `self`.
+    pub fn since(&self, earlier: &Counters) -> Counters {
+        Counters {
+            delta_frames: self.delta_frames - earlier.delta_frames,
+            delta_bytes: self.delta_bytes - earlier.delta_bytes,
+            paused_us: self.paused_us - earlier.paused_us,
+        }
     }
 }
 
