@@ -35,7 +35,8 @@ use crate::report::run_report::{CpuReport, Report};
 use crate::scenario::FormatArg;
 use crate::scenario::{QueryVia, Scenario};
 use crate::soak::invalid::{InvalidEdits, InvalidPlan};
-use crate::soak::session::{self as soak, Soak};
+use crate::soak::session::Soak;
+use crate::soak::verdict;
 use crate::stop;
 
 /// WebSocket connections per room that carry queries.
@@ -169,6 +170,7 @@ async fn load_and_check(
             s,
             client,
             rooms,
+            world,
             &fleet.subs,
             &errors,
             &stop_rx,
@@ -272,7 +274,7 @@ async fn load_and_check(
     };
     report.checks = checks::evaluate(&report);
     if let Some(soak) = &report.soak {
-        report.checks.extend(soak::checks(s, soak));
+        report.checks.extend(verdict::checks(s, soak));
     }
     report.passed = report.checks.iter().all(|c| c.passed);
     Ok(report)

@@ -16,6 +16,8 @@ use clap::{Parser, ValueEnum};
 use serde::Serialize;
 
 use crate::load::queries::QueryKind;
+use crate::soak::hostile::Kind;
+use crate::soak::hostile::runner::{HOLD_BEYOND_BOUND, Sizes};
 
 /// The wire format of every WebSocket the harness opens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
@@ -294,6 +296,48 @@ pub struct Scenario {
     /// Soak: the largest RSS growth allowed after warm-up, as a fraction.
     #[arg(long, default_value_t = 0.10)]
     pub max_rss_growth: f64,
+
+    /// Soak: the hostile clients to run, comma-separated (default: every kind; see
+    /// `soak::hostile`).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = Kind::ALL)]
+    pub hostile: Vec<Kind>,
+
+    /// Soak: run no hostile client.
+    #[arg(long)]
+    pub no_hostile: bool,
+
+    /// Soak: seconds within which a bounded server closes (or releases) what a hostile
+    /// client holds; the default is the server's 60 s WebSocket idle limit plus 30 s.
+    #[arg(long, default_value_t = 90.0)]
+    pub hostile_close_within: f64,
+
+    /// Soak: `subscribe` messages of one subscribe flood.
+    #[arg(long, default_value_t = 400)]
+    pub flood_subscribes: usize,
+
+    /// Soak: `ping` messages of one ping flood (and of one unread-queries attempt).
+    #[arg(long, default_value_t = 5000)]
+    pub flood_pings: usize,
+
+    /// Soak: whole-room queries of one unread-queries attempt.
+    #[arg(long, default_value_t = 20)]
+    pub unread_queries: usize,
+
+    /// Soak: sockets of one idle-TCP and of one idle-WebSocket attempt.
+    #[arg(long, default_value_t = 200)]
+    pub idle_sockets: usize,
+
+    /// Soak: `set_parent` ops of one no-op batch.
+    #[arg(long, default_value_t = 262_143)]
+    pub noop_ops: usize,
+
+    /// Soak: depth of the node the no-op batches re-parent (the server's limit is 1024).
+    #[arg(long, default_value_t = 1000)]
+    pub noop_depth: u32,
+
+    /// Soak: no-op batches in flight at once in one attempt.
+    #[arg(long, default_value_t = 4)]
+    pub noop_batches: usize,
 }
 
 fn serialize_display_mix<S: serde::Serializer>(mix: &QueryMix, s: S) -> Result<S::Ok, S::Error> {
@@ -360,6 +404,27 @@ impl Scenario {
                 "--stall-every must exceed the stall"
             );
             ensure!(self.overquota_rate >= 0.0, "--overquota-rate must be >= 0");
+            if !self.hostile_kinds().is_empty() {
+                ensure!(
+                    self.hostile_close_within > 0.0 && self.hostile_close_within.is_finite(),
+                    "--hostile-close-within must be positive"
+                );
+                // Each kind needs one whole attempt inside the load window.
+                let need = self.hostile_close_within + HOLD_BEYOND_BOUND.as_secs_f64() + 20.0;
+                ensure!(
+                    self.duration >= need,
+                    "with hostile clients --duration must be at least {need:.0} s \
+                     (--hostile-close-within plus 25 s), or give --no-hostile"
+                );
+                ensure!(
+                    (2..=1023).contains(&self.noop_depth),
+                    "--noop-depth must be 2 to 1023"
+                );
+                ensure!(
+                    self.noop_ops >= 1 && self.noop_batches >= 1 && self.idle_sockets >= 1,
+                    "--noop-ops, --noop-batches and --idle-sockets must be at least 1"
+                );
+            }
             // Slow readers must stay below the write deadline, or the server drops
             // them as it should drop only the stalled ones.
             ensure!(
@@ -399,6 +464,30 @@ impl Scenario {
         }
         if !slow_given {
             self.slow_readers = 0.1;
+        }
+    }
+
+    /// The hostile kinds this run starts: none outside a soak or with `--no-hostile`.
+    pub fn hostile_kinds(&self) -> Vec<Kind> {
+        if !self.soak || self.no_hostile {
+            return Vec::new();
+        }
+        let mut kinds = self.hostile.clone();
+        kinds.sort();
+        kinds.dedup();
+        kinds
+    }
+
+    /// The sizes of the hostile attacks.
+    pub fn hostile_sizes(&self) -> Sizes {
+        Sizes {
+            flood_subscribes: self.flood_subscribes,
+            flood_pings: self.flood_pings,
+            unread_queries: self.unread_queries,
+            idle_sockets: self.idle_sockets,
+            noop_ops: self.noop_ops,
+            noop_depth: self.noop_depth,
+            noop_batches: self.noop_batches,
         }
     }
 

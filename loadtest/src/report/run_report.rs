@@ -307,7 +307,7 @@ pub fn rows(r: &Report) -> Vec<(String, String)> {
         ),
     );
     if let Some(soak) = &r.soak {
-        for (k, v) in crate::soak::session::rows(soak) {
+        for (k, v) in crate::soak::verdict::rows(soak) {
             row(&k, v);
         }
     }
