@@ -103,6 +103,7 @@ async fn load_and_check(
             stall_every: Duration::from_secs_f64(s.stall_every),
             expected: Arc::clone(&expected),
         }),
+        keep_mirror: true,
     });
     let fleet = Fleet::connect(
         fleet::specs(s, world),
@@ -281,7 +282,7 @@ async fn load_and_check(
 }
 
 /// Connects the editors, each with its share of its room's leaves.
-async fn connect_editors(
+pub async fn connect_editors(
     s: &Scenario,
     client: &Client,
     world: &World,

@@ -15,6 +15,7 @@ use canopy_protocol::Format;
 use clap::{Parser, ValueEnum};
 use serde::Serialize;
 
+use crate::bench::BenchName;
 use crate::load::queries::QueryKind;
 use crate::soak::hostile::Kind;
 use crate::soak::hostile::runner::{HOLD_BEYOND_BOUND, Sizes};
@@ -112,12 +113,32 @@ impl FromStr for QueryMix {
 )]
 pub struct Scenario {
     /// Start a server inside this process on 127.0.0.1 (an ephemeral port).
-    #[arg(long, conflicts_with = "url", required_unless_present = "url")]
+    #[arg(long, conflicts_with_all = ["url", "server_bin"], required_unless_present_any = ["url", "server_bin"])]
     pub spawn: bool,
 
     /// Target a running server instead (`http://host:port`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "server_bin")]
     pub url: Option<String>,
+
+    /// Start this `canopy` binary as a process of its own on 127.0.0.1 (a free port,
+    /// `--server-arg`s passed on) and target it as with `--url`; it is stopped at the
+    /// end. Its RSS in `/metrics` is then the server's alone.
+    #[arg(long, value_name = "PATH")]
+    pub server_bin: Option<std::path::PathBuf>,
+
+    /// Run a benchmark instead of the load test (see `bench`); needs `--url` or
+    /// `--server-bin`, so that the server's RSS is its own.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub bench: Option<BenchName>,
+
+    /// Benchmarks: stop connecting subscribers once the server's RSS passes this many
+    /// MiB, so that an unbounded server cannot exhaust a shared machine.
+    #[arg(long, default_value_t = 4096.0)]
+    pub rss_abort_mib: f64,
+
+    /// Benchmark `healthz`: heavy batches in flight per room at once.
+    #[arg(long, default_value_t = 2)]
+    pub heavy_in_flight: usize,
 
     /// Bearer token (admin) for a server that runs with one.
     #[arg(long, env = "CANOPY_TOKEN", hide_env_values = true)]
@@ -434,15 +455,26 @@ impl Scenario {
                 self.write_deadline
             );
         }
+        if self.bench.is_some() {
+            ensure!(
+                !self.spawn && !self.soak,
+                "--bench needs --url or --server-bin (the server's RSS must be its own), not --spawn or --soak"
+            );
+            ensure!(self.rss_abort_mib > 0.0, "--rss-abort-mib must be positive");
+            ensure!(
+                self.heavy_in_flight >= 1,
+                "--heavy-in-flight must be at least 1"
+            );
+        }
         if self.editors > 0 && self.batch_size == 0 {
             bail!("--batch-size must be at least 1 when there are editors");
         }
         Ok(())
     }
 
-    /// Parses the command line, then applies soak mode's defaults to the flags that
-    /// were not given, so every soak default stays overridable.
-    pub fn parse_with_soak_defaults() -> Self {
+    /// Parses the command line, then applies soak mode's and the benchmarks' defaults to
+    /// the flags that were not given, so every such default stays overridable.
+    pub fn parse_with_mode_defaults() -> Self {
         use clap::{CommandFactory, FromArgMatches};
         let matches = Scenario::command().get_matches();
         let mut s = match Scenario::from_arg_matches(&matches) {
@@ -452,6 +484,7 @@ impl Scenario {
         let given =
             |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
         s.apply_soak_defaults(given("duration"), given("slow_readers"));
+        crate::bench::apply_defaults(&mut s, &given);
         s
     }
 
