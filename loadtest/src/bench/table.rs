@@ -97,7 +97,10 @@ mod tests {
         r.passed = true;
         let text = r.render();
         assert!(text.starts_with("bench healthz: 2 rooms x 150000 nodes\n"));
-        let bound = text.lines().find(|l| l.starts_with("bound: healthz p99")).unwrap();
+        let bound = text
+            .lines()
+            .find(|l| l.starts_with("bound: healthz p99"))
+            .unwrap();
         assert!(bound.ends_with("  PASS (4.0 ms, limit 10 ms)"), "{text}");
         assert!(text.trim_end().ends_with("PASS"));
         assert_eq!(mib(2.0 * 1024.0 * 1024.0), 2.0);

@@ -5,8 +5,9 @@
 //! them (refused upgrades, or closes) or keeps each within the per-connection budget of
 //! issue 10 (64 KiB beyond the kernel's buffers). The cost is the step in the server's
 //! RSS across opening them, measured while no other large-memory attempt runs
-//! (`HostileCtx::quiet`). Invariant: when the RSS before opening moved by more than
-//! half the budget of all the sockets, the cost cannot be told from noise and the
+//! (`HostileCtx::quiet`). Invariant: when RSS moved by more than half the budget of
+//! all the sockets while nothing of this attempt changed, or fell by more than one
+//! socket's budget across the opening, the cost cannot be told from noise and the
 //! attempt is undecided rather than judged on it.
 
 use std::time::{Duration, Instant};
@@ -64,7 +65,9 @@ pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
         (Some(b), Some(a)) if opened > 0 => Some((a - b) / opened as f64),
         _ => None,
     };
-    let noise = spread(&before);
+    // Noise is how much RSS moved while nothing of this attempt changed: across the
+    // samples before opening, and across those after.
+    let noise = spread(&before).max(spread(&after));
     // Hold them for the bound, counting the ones the server closes.
     let mut closed = Vec::new();
     let deadline = tokio::time::sleep(ctx.bound.saturating_sub(began.elapsed()));
@@ -103,7 +106,9 @@ pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     }
     let budget_all = BUDGET_BYTES * opened as f64;
     match cost {
-        Some(_) if noise > budget_all / 2.0 => {
+        // RSS that fell by more than the budget while sockets opened was something else
+        // being freed: the step says nothing about these sockets.
+        Some(c) if noise > budget_all / 2.0 || c < -BUDGET_BYTES => {
             Attempt::new(kind, "kept_open_cost_unclear", None, None).with(summary)
         }
         Some(c) => Attempt::new(

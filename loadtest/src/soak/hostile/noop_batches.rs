@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 
 use crate::observe::errors::client_error_code;
 use crate::soak::hostile::rooms;
-use crate::soak::hostile::runner::HostileCtx;
+use crate::soak::hostile::runner::{HostileCtx, QUIET_SETTLE};
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
@@ -28,9 +28,16 @@ pub const RULE: &str =
 /// The slowest tick allowed, in tick periods.
 pub const SLOWEST_TICK_PERIODS: f64 = 2.0;
 
-pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+pub async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
+    let quiet = ctx.quiet.lock().await;
+    let attempt = attack(ctx, stop).await;
+    tokio::time::sleep(QUIET_SETTLE).await;
+    drop(quiet);
+    attempt
+}
+
+async fn attack(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     let kind = Kind::NoopBatches;
-    let _quiet = ctx.quiet.lock().await;
     let room = ctx.fresh_room_id("noop");
     let depth = ctx.sizes.noop_depth;
     let setup = async {

@@ -27,6 +27,10 @@ use crate::soak::hostile::{
 };
 use crate::stop::Stop;
 
+/// How long an attempt with a large memory effect keeps `quiet` after it ended, so
+/// that the server's freeing it is over before another attempt measures RSS.
+pub const QUIET_SETTLE: Duration = Duration::from_secs(5);
+
 /// The pause between two attempts of a kind.
 const BETWEEN_ATTEMPTS: Duration = Duration::from_secs(2);
 

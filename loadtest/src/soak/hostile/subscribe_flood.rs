@@ -14,7 +14,7 @@ use canopy_protocol::ClientMsg;
 
 use crate::observe::metrics_scrape;
 use crate::soak::hostile::raw_ws::{self, SMALL_RECV_BUFFER, Upgrade};
-use crate::soak::hostile::runner::HostileCtx;
+use crate::soak::hostile::runner::{HostileCtx, QUIET_SETTLE};
 use crate::soak::hostile::watch::{self, Watched};
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
@@ -28,9 +28,16 @@ const PATIENCE: Duration = Duration::from_secs(5);
 /// When, after the flood was sent, the server's RSS is read.
 const RSS_AFTER: Duration = Duration::from_secs(5);
 
-pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+pub async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
+    let quiet = ctx.quiet.lock().await;
+    let attempt = attack(ctx, stop).await;
+    tokio::time::sleep(QUIET_SETTLE).await;
+    drop(quiet);
+    attempt
+}
+
+async fn attack(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     let kind = Kind::SubscribeFlood;
-    let _quiet = ctx.quiet.lock().await;
     let path = match ctx.flood_room.ws_path(&ctx.base_url, ctx.format) {
         Ok(p) => p,
         Err(e) => return Attempt::harness_error(kind, &e),
