@@ -130,10 +130,12 @@ async fn measure(
 
     let show = |p: &Probe| {
         format!(
-            "p50 {:.2} / p99 {:.2} / max {:.2} ms (n={}, {} over {} s)",
+            "p50 {:.2} / p99 {:.2} / max {:.2} ms ({} probes, {} samples with the missed \
+             ones, {} failed or over {} s)",
             p.latency.p50_ms,
             p.latency.p99_ms,
             p.latency.max_ms,
+            p.asked,
             p.latency.count,
             p.failed,
             PROBE_TIMEOUT.as_secs()
@@ -155,8 +157,16 @@ async fn measure(
     report.row(
         "server ticks",
         format!(
-            "{} ticks, mean {:.1} ms, p99 <= {:.0} ms, slowest {:.0} ms, {} slow (period {period_ms:.1} ms)",
-            ticks.ticks, ticks.tick_mean_ms, ticks.tick_p99_ms_upper, ticks.tick_max_ms, ticks.slow_ticks
+            "{} ticks, mean {:.1} ms, p99 {}, slowest {:.0} ms, {} slow (period {period_ms:.1} ms)",
+            ticks.ticks,
+            ticks.tick_mean_ms,
+            if ticks.tick_p99_ms_upper.is_finite() {
+                format!("<= {:.0} ms", ticks.tick_p99_ms_upper)
+            } else {
+                "above the largest bucket (1 s)".to_string()
+            },
+            ticks.tick_max_ms,
+            ticks.slow_ticks
         ),
     );
     let errs = errors.snapshot();
@@ -257,29 +267,36 @@ async fn heavy_loop(
 /// `/healthz` latency over a window.
 struct Probe {
     latency: Summary,
+    asked: u64,
     failed: u64,
 }
 
-/// Asks `/healthz` every [`PROBE_EVERY`] for `window` over one keep-alive client.
+/// Asks `/healthz` every [`PROBE_EVERY`] for `window` over one keep-alive client; a
+/// probe waits for the one before, so a slow answer is recorded with the probes it
+/// held up (see `latency::record_corrected`).
 async fn probe(client: &Client, window: Duration) -> Probe {
     let mut h = latency::histogram();
+    let interval_us = PROBE_EVERY.as_micros() as u64;
     let mut failed = 0;
     let started = Instant::now();
     let mut every = tokio::time::interval(PROBE_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut asked_n = 0;
     while started.elapsed() < window {
         every.tick().await;
+        asked_n += 1;
         let asked = Instant::now();
-        match tokio::time::timeout(PROBE_TIMEOUT, client.health()).await {
-            Ok(Ok(())) => latency::record(&mut h, asked.elapsed().as_micros() as u64),
-            _ => {
-                failed += 1;
-                latency::record(&mut h, asked.elapsed().as_micros() as u64);
-            }
+        if !matches!(
+            tokio::time::timeout(PROBE_TIMEOUT, client.health()).await,
+            Ok(Ok(()))
+        ) {
+            failed += 1;
         }
+        latency::record_corrected(&mut h, asked.elapsed().as_micros() as u64, interval_us);
     }
     Probe {
         latency: Summary::of(&h),
+        asked: asked_n,
         failed,
     }
 }

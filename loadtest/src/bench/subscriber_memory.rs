@@ -224,10 +224,13 @@ async fn measure(
         )));
     }
     let window = Instant::now();
+    let end = tokio::time::Instant::now() + s.load_duration();
     let mut loaded = Vec::new();
-    while window.elapsed() < s.load_duration() {
+    while tokio::time::Instant::now() < end {
         tokio::time::sleep(Duration::from_secs(1)).await;
-        if let Ok(r) = server_rss::rss(client).await {
+        // A server too busy to answer /metrics in time must not stretch the window.
+        let left = end.saturating_duration_since(tokio::time::Instant::now());
+        if let Ok(Ok(r)) = tokio::time::timeout(left, server_rss::rss(client)).await {
             loaded.push(r);
         }
     }
