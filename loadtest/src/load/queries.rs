@@ -21,10 +21,10 @@ use serde::Serialize;
 use tokio::task::JoinSet;
 use tokio::time::MissedTickBehavior;
 
+use crate::load::query_mix::QueryMix;
 use crate::load::stamps::Clock;
 use crate::observe::errors::ErrorTally;
 use crate::observe::latency;
-use crate::scenario::QueryMix;
 use crate::stop::Stop;
 
 /// The four spatial query kinds.
