@@ -194,7 +194,7 @@ async fn measure(
         "/healthz p99 while heavy",
         heavy.latency.count > 0 && heavy.latency.p99_ms <= P99_LIMIT_MS,
         format!(
-            "{:.2} ms over {} probes, limit {P99_LIMIT_MS:.0} ms",
+            "{:.2} ms over {} samples, limit {P99_LIMIT_MS:.0} ms",
             heavy.latency.p99_ms, heavy.latency.count
         ),
     );

@@ -5,10 +5,11 @@
 //! them (refused upgrades, or closes) or keeps each within the per-connection budget of
 //! issue 10 (64 KiB beyond the kernel's buffers). The cost is the step in the server's
 //! RSS across opening them, measured while no other large-memory attempt runs
-//! (`HostileCtx::quiet`). Invariant: when RSS moved by more than half the budget of
-//! all the sockets while nothing of this attempt changed, or fell by more than one
-//! socket's budget across the opening, the cost cannot be told from noise and the
-//! attempt is undecided rather than judged on it.
+//! (`HostileCtx::quiet`), after RSS has held steady for a second. Invariant: when RSS
+//! moved by more than half the budget of all the sockets while nothing of this attempt
+//! changed, or fell across the opening (an allocator reusing pages it freed before
+//! shows no step), the cost cannot be told and the attempt is undecided rather than
+//! judged on it.
 
 use std::time::{Duration, Instant};
 
@@ -41,7 +42,7 @@ pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
         Err(e) => return Attempt::harness_error(kind, &e),
     };
     let quiet = ctx.quiet.lock().await;
-    let before = rss_samples(ctx).await;
+    let before = steady_rss(ctx, BUDGET_BYTES * ctx.sizes.idle_sockets as f64 / 4.0).await;
     let began = Instant::now();
     let mut readers = JoinSet::new();
     let mut refused = 0usize;
@@ -106,9 +107,10 @@ pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     }
     let budget_all = BUDGET_BYTES * opened as f64;
     match cost {
-        // RSS that fell by more than the budget while sockets opened was something else
-        // being freed: the step says nothing about these sockets.
-        Some(c) if noise > budget_all / 2.0 || c < -BUDGET_BYTES => {
+        // RSS that fell while sockets opened was something else being freed, or the
+        // allocator reusing pages it had freed before: the step says nothing about
+        // these sockets.
+        Some(c) if noise > budget_all / 2.0 || c < 0.0 => {
             Attempt::new(kind, "kept_open_cost_unclear", None, None).with(summary)
         }
         Some(c) => Attempt::new(
@@ -123,6 +125,21 @@ pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
         )
         .with(summary),
         None => Attempt::new(kind, "kept_open_cost_unknown", None, None).with(summary),
+    }
+}
+
+/// How long to wait at most for RSS to hold steady before measuring.
+const STEADY_WITHIN: Duration = Duration::from_secs(20);
+
+/// Samples until a whole set of them spreads less than `within` bytes (or
+/// [`STEADY_WITHIN`] passes), and returns the last set.
+async fn steady_rss(ctx: &HostileCtx, within: f64) -> Vec<f64> {
+    let started = Instant::now();
+    loop {
+        let samples = rss_samples(ctx).await;
+        if spread(&samples) < within || started.elapsed() >= STEADY_WITHIN {
+            return samples;
+        }
     }
 }
 
