@@ -12,7 +12,7 @@ use std::sync::Arc;
 use canopy_client::{ClientError, Connection};
 use canopy_protocol::{ErrorCode, NodeId, Op, Transform};
 
-use crate::errors::ErrorTally;
+use crate::observe::errors::ErrorTally;
 
 /// The scale only invalid batches write.
 pub const POISON_SCALE: f32 = 7.0;

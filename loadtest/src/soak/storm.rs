@@ -13,8 +13,8 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::index;
 
+use crate::load::subscriber::SubShared;
 use crate::stop::Stop;
-use crate::subscriber::SubShared;
 
 /// Kicks a batch of subscribers every `every` until `stop`; counts the storms.
 pub async fn run(

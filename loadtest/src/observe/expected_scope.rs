@@ -1,5 +1,6 @@
-//! Which nodes a region subscriber should hold: the contract's scope rule computed
-//! independently of the server, from the node's world transform and extent.
+//! Which nodes a region subscriber should hold, as the harness expects it: the
+//! contract's scope rule computed independently of the server, from the node's world
+//! transform and extent (the server's own scope is not consulted).
 //!
 //! A node is in scope when it passes the mask and its world AABB (centre `world.t`,
 //! half-size `world.s * abs(R) * extent`) intersects the closed region box. The

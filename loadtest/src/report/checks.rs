@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::report::Report;
+use crate::report::run_report::Report;
 
 /// The share of a target rate the run must reach.
 const MIN_RATE_SHARE: f64 = 0.95;

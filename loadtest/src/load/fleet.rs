@@ -17,12 +17,12 @@ use rand::{Rng, SeedableRng};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+use crate::load::stamps::Stamps;
+use crate::load::subscriber::{self, SubContext, SubShared, SubSpec};
+use crate::load::world::World;
+use crate::load::wsopen;
 use crate::scenario::Scenario;
-use crate::stamps::Stamps;
 use crate::stop::{self, StopSender};
-use crate::subscriber::{self, SubContext, SubShared, SubSpec};
-use crate::world::World;
-use crate::wsopen;
 
 /// How long a subscriber may take to connect and apply its first snapshot.
 const SYNC_TIMEOUT: Duration = Duration::from_secs(120);

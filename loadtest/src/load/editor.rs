@@ -22,10 +22,10 @@ use rand::{Rng, SeedableRng};
 use tokio::task::JoinSet;
 use tokio::time::MissedTickBehavior;
 
-use crate::errors::ErrorTally;
-use crate::invalid::{self, Invalid, InvalidEdits};
-use crate::latency;
-use crate::stamps::{Clock, Stamps};
+use crate::load::stamps::{Clock, Stamps};
+use crate::observe::errors::ErrorTally;
+use crate::observe::latency;
+use crate::soak::invalid::{self, Invalid, InvalidEdits};
 use crate::stop::Stop;
 
 /// How far (in each ground-plane axis) an edit moves a leaf from its home position.

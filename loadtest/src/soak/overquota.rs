@@ -19,7 +19,7 @@ use serde::Serialize;
 use tokio::task::JoinSet;
 use tokio::time::MissedTickBehavior;
 
-use crate::errors::ErrorTally;
+use crate::observe::errors::ErrorTally;
 use crate::stop::Stop;
 
 /// The over-quota caller's source address on loopback.

@@ -6,7 +6,7 @@
 //! compares again every half second, until every subscriber matches or the settle
 //! timeout passes; the report says how long convergence took. Invariant: a subscriber
 //! passes only on an exact match (every field of every in-scope node, bit for bit, no
-//! node missing and none extra); only nodes on a region's boundary (see `scope`) may be
+//! node missing and none extra); only nodes on a region's boundary (see `expected_scope`) may be
 //! present or absent.
 
 use std::sync::Arc;
@@ -18,9 +18,9 @@ use canopy_protocol::Node;
 use canopy_protocol::message::Region;
 use serde::Serialize;
 
-use crate::mirror::DenseMirror;
-use crate::scope::{Membership, classify};
-use crate::subscriber::SubShared;
+use crate::load::mirror::DenseMirror;
+use crate::load::subscriber::SubShared;
+use crate::observe::expected_scope::{Membership, classify};
 
 /// How many failure descriptions the report keeps.
 const MAX_FAILURES: usize = 10;

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use canopy_client::Client;
 use serde::Serialize;
 
-use crate::metrics_scrape;
+use crate::observe::metrics_scrape;
 use crate::stop::Stop;
 
 /// The server's resident memory in `/metrics`.

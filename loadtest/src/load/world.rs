@@ -106,7 +106,7 @@ impl World {
         }
         // Editors move leaves by up to EDIT_JITTER and scale them by up to 2: pad the
         // bounds so queries and regions cover where nodes go.
-        let pad = HALF_EXTENT * 2.0 + crate::editor::EDIT_JITTER;
+        let pad = HALF_EXTENT * 2.0 + crate::load::editor::EDIT_JITTER;
         let mut min = [f32::MAX; 3];
         let mut max = [f32::MIN; 3];
         for t in &world_t {

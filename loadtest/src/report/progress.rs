@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::editor::EditStats;
-use crate::errors::ErrorTally;
-use crate::queries::QueryStats;
+use crate::load::editor::EditStats;
+use crate::load::queries::QueryStats;
+use crate::load::subscriber::SubShared;
+use crate::observe::errors::ErrorTally;
 use crate::stop::Stop;
-use crate::subscriber::SubShared;
 
 /// The counters the display reads.
 pub struct Sources {

@@ -21,10 +21,10 @@ use serde::Serialize;
 use tokio::task::JoinSet;
 use tokio::time::MissedTickBehavior;
 
-use crate::errors::ErrorTally;
-use crate::latency;
-use crate::scenario::QueryMix;
-use crate::stamps::Clock;
+use crate::load::query_mix::QueryMix;
+use crate::load::stamps::Clock;
+use crate::observe::errors::ErrorTally;
+use crate::observe::latency;
 use crate::stop::Stop;
 
 /// The four spatial query kinds.

@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, ensure};
 use canopy_client::Client;
 
-use crate::world::World;
+use crate::load::world::World;
 
 /// Ops per `add` batch: well under the contract's 65,536 and 8 MiB, and big enough that
 /// 20,000 nodes take two ticks.

@@ -10,12 +10,12 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::checks::Check;
-use crate::cpu::CpuTimes;
-use crate::latency::Summary;
-use crate::metrics_scrape::ServerWindow;
+use crate::observe::cpu::CpuTimes;
+use crate::observe::latency::Summary;
+use crate::observe::metrics_scrape::ServerWindow;
+use crate::observe::verify::VerifyOutcome;
+use crate::report::checks::Check;
 use crate::scenario::Scenario;
-use crate::verify::VerifyOutcome;
 
 /// Edits sent, acknowledged, and their ack latency.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -140,7 +140,7 @@ pub struct Report {
     pub cpu: CpuReport,
     pub verify: VerifyOutcome,
     /// The soak's findings, in soak mode.
-    pub soak: Option<crate::soak::SoakReport>,
+    pub soak: Option<crate::soak::session::SoakReport>,
     pub checks: Vec<Check>,
     pub passed: bool,
 }
@@ -307,7 +307,7 @@ pub fn rows(r: &Report) -> Vec<(String, String)> {
         ),
     );
     if let Some(soak) = &r.soak {
-        for (k, v) in crate::soak::rows(soak) {
+        for (k, v) in crate::soak::verdict::rows(soak) {
             row(&k, v);
         }
     }
