@@ -46,6 +46,7 @@ impl ChildServer {
         let child = Command::new(bin)
             .arg(format!("--addr={addr}"))
             .arg(format!("--tick-hz={tick_hz}"))
+            .arg("--drain-secs=0")
             .args(args)
             .stdin(Stdio::null())
             .stdout(log_file.try_clone()?)

@@ -34,7 +34,12 @@ impl SpawnedServer {
     /// Starts a server with the default configuration changed by `args` (flags as on
     /// `canopy`'s command line) and `tick_hz`, and waits until it listens.
     pub fn start(args: &[String], tick_hz: u32) -> anyhow::Result<Self> {
-        let mut argv = vec!["canopy".to_string(), format!("--tick-hz={tick_hz}")];
+        // No drain before the shutdown: nothing balances load onto a harness's server.
+        let mut argv = vec![
+            "canopy".to_string(),
+            format!("--tick-hz={tick_hz}"),
+            "--drain-secs=0".to_string(),
+        ];
         argv.extend(args.iter().cloned());
         let mut config = ServerConfig::try_parse_from(&argv).context("parsing --server-arg")?;
         config.addr = SocketAddr::from(([127, 0, 0, 1], 0));
