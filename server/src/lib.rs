@@ -27,6 +27,7 @@ pub mod room;
 pub mod scene;
 pub mod server;
 pub mod tick_pool;
+pub mod tls;
 pub mod ws;
 
 pub use http::app;

@@ -78,6 +78,8 @@ pub struct Inner {
     pub guard_hosts: bool,
     /// Whole-room reads (`GET /nodes`) running at once.
     pub dumps: Arc<tokio::sync::Semaphore>,
+    /// TLS termination, when `--tls-cert` and `--tls-key` are set.
+    pub tls: Option<crate::tls::Tls>,
     /// The keys JWTs are verified with, when configured.
     pub jwt: Option<crate::jwt::JwtVerifier>,
     /// Proxies trusted to name the caller.
@@ -113,7 +115,12 @@ impl AppState {
             config.jwt_hs256_secret.as_ref().map(|s| s.0.as_str()),
             config.jwt_jwks_file.as_deref(),
         )?;
+        let tls = match (&config.tls_cert, &config.tls_key) {
+            (Some(cert), Some(key)) => Some(crate::tls::Tls::new(cert, key)?),
+            _ => None,
+        };
         Ok(AppState(Arc::new(Inner {
+            tls,
             jwt,
             query_limiter: crate::rate::QueryLimiter::new(config.query_rate),
             pool: crate::tick_pool::TickPool::new(config.tick_threads()),

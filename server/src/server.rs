@@ -51,6 +51,12 @@ pub async fn run(
             }
         }
     });
+    if let Some(tls) = state.tls.clone() {
+        let stop = state.shutdown.clone();
+        state
+            .tasks
+            .spawn(async move { tls.watch(stop.cancelled_owned()).await });
+    }
     let mut http = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new()).http1_only();
     http.http1()
         .timer(TokioTimer::new())
@@ -108,9 +114,10 @@ pub async fn run(
         let watcher = graceful.watcher();
         let http = http.clone();
         let first_byte = Duration::from_secs(state.config.http_header_timeout_secs);
+        let tls = state.tls.clone();
         tokio::spawn(async move {
             // hyper's header timeout starts with the first byte; a socket that never
-            // sends one is closed here after the same time.
+            // sends one (nor a TLS hello) is closed here after the same time.
             let mut probe = [0u8; 1];
             if tokio::time::timeout(first_byte, tcp.peek(&mut probe))
                 .await
@@ -119,10 +126,29 @@ pub async fn run(
                 tracing::debug!(%peer, "nothing sent: closing");
                 return;
             }
-            let conn = http
-                .serve_connection_with_upgrades(TokioIo::new(tcp), service)
-                .into_owned();
-            if let Err(e) = watcher.watch(conn).await {
+            let result = match tls {
+                None => {
+                    let conn = http.serve_connection_with_upgrades(TokioIo::new(tcp), service);
+                    watcher.watch(conn.into_owned()).await
+                }
+                Some(tls) => {
+                    let handshake = tokio::time::timeout(first_byte, tls.acceptor().accept(tcp));
+                    let stream = match handshake.await {
+                        Ok(Ok(s)) => s,
+                        Ok(Err(e)) => {
+                            tracing::debug!(%peer, error = %e, "TLS handshake failed");
+                            return;
+                        }
+                        Err(_) => {
+                            tracing::debug!(%peer, "TLS handshake timed out");
+                            return;
+                        }
+                    };
+                    let conn = http.serve_connection_with_upgrades(TokioIo::new(stream), service);
+                    watcher.watch(conn.into_owned()).await
+                }
+            };
+            if let Err(e) = result {
                 tracing::debug!(error = %e, "connection ended");
             }
         });

@@ -217,6 +217,15 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<Secret>,
 
+    /// Serve TLS with this certificate chain (PEM); needs `--tls-key`. Both files are
+    /// read again on SIGHUP and when they change.
+    #[arg(long, env = "CANOPY_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// The private key of `--tls-cert` (PEM).
+    #[arg(long, env = "CANOPY_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+
     /// Accept JWTs signed with this HS256 secret wherever a token goes (API.md §5).
     #[arg(long, env = "CANOPY_JWT_HS256_SECRET", hide_env_values = true)]
     pub jwt_hs256_secret: Option<Secret>,

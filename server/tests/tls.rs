@@ -1,0 +1,96 @@
+//! The server's own TLS (`--tls-cert`, `--tls-key`): HTTP and WebSocket over it, and a
+//! certificate reload that new handshakes see while old connections keep theirs.
+
+mod common;
+
+use std::sync::Arc;
+
+use canopy_protocol::{ClientMsg, Format, ServerMsg, codec};
+use futures_util::{SinkExt, StreamExt};
+use rustls::pki_types::{CertificateDer, ServerName};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_rustls::TlsConnector;
+
+fn self_signed(
+    dir: &std::path::Path,
+) -> (
+    std::path::PathBuf,
+    std::path::PathBuf,
+    CertificateDer<'static>,
+) {
+    let c = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    std::fs::write(&cert, c.cert.pem()).unwrap();
+    std::fs::write(&key, c.signing_key.serialize_pem()).unwrap();
+    (cert, key, c.cert.der().clone())
+}
+
+fn connector(root: CertificateDer<'static>) -> TlsConnector {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(root).unwrap();
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    TlsConnector::from(Arc::new(config))
+}
+
+#[tokio::test]
+async fn https_and_wss_are_served_and_the_certificate_reloads() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key, der) = self_signed(dir.path());
+    let mut cfg = common::config();
+    cfg.tls_cert = Some(cert.clone());
+    cfg.tls_key = Some(key.clone());
+    let s = common::start(cfg).await;
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let name = ServerName::try_from("localhost").unwrap();
+
+    let tcp = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let mut tls = connector(der.clone())
+        .connect(name.clone(), tcp)
+        .await
+        .unwrap();
+    tls.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    tls.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains(r#""status":"ok""#));
+
+    s.state.create_room(Some("tls".into()), Some(30)).unwrap();
+    let tcp = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let tls = connector(der.clone())
+        .connect(name.clone(), tcp)
+        .await
+        .unwrap();
+    let (mut ws, _) =
+        tokio_tungstenite::client_async("wss://localhost/rooms/tls/ws?format=json", tls)
+            .await
+            .unwrap();
+    let sub = codec::encode_client(&ClientMsg::subscribe(None, u32::MAX), Format::Json);
+    ws.send(tokio_tungstenite::tungstenite::Message::text(
+        String::from_utf8(sub).unwrap(),
+    ))
+    .await
+    .unwrap();
+    let first = ws.next().await.unwrap().unwrap();
+    let msg = codec::decode_server(&first.into_data(), Format::Json).unwrap();
+    assert!(matches!(msg, ServerMsg::Snapshot { .. }), "{msg:?}");
+
+    // A new certificate: new handshakes trust only it, once reloaded.
+    let (_, _, new_der) = self_signed(dir.path());
+    s.state.tls.as_ref().unwrap().reload();
+    let tcp = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    assert!(
+        connector(der).connect(name.clone(), tcp).await.is_err(),
+        "old cert no longer served"
+    );
+    let tcp = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    assert!(connector(new_der).connect(name, tcp).await.is_ok());
+    s.stop().await;
+}
