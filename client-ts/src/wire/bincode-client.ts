@@ -1,0 +1,250 @@
+// The bincode 2 form of client-to-server messages (`ClientMsg`, `Op` and `Query` in
+// protocol/src/{message,ops,query}.rs): encoding, which the connection uses, and
+// decoding, which tests and fake servers use.
+//
+// Variant indices: ClientMsg subscribe 0, unsubscribe 1, edits 2, query 3, ping 4;
+// Op add 0, set_local 1, set_parent 2, set_shape 3, remove 4; Query region 0, sphere 1,
+// ray 2, nearest 3; Encoding exact 0, compact 1. Bincode has no defaults, so every field
+// a JSON client may omit is written here with the contract's default.
+
+import type { ClientMsg, Op, Query, Transform, Vec3 } from './types.js';
+import { InvalidArgumentError } from '../errors.js';
+import { Reader } from './reader.js';
+import { Writer } from './writer.js';
+import { readTransform, writeTransform } from './bincode-server.js';
+
+export const ALL_LAYERS = 0xffff_ffff;
+const OPS = ['add', 'set_local', 'set_parent', 'set_shape', 'remove'] as const;
+const KINDS = ['region', 'sphere', 'ray', 'nearest'] as const;
+
+/** A local transform with the identity's values where the caller gave none. */
+export function fullTransform(t: Partial<Transform> | undefined): Transform {
+  return { t: t?.t ?? [0, 0, 0], r: t?.r ?? [0, 0, 0, 1], s: t?.s ?? 1 };
+}
+
+function optU32(w: Writer, v: number | null | undefined, what: string): void {
+  if (v === null || v === undefined) return w.u8(0);
+  w.u8(1);
+  w.u32(v, what);
+}
+
+function optF32s(w: Writer, v: readonly number[] | undefined, n: number, what: string): void {
+  if (v === undefined) return w.u8(0);
+  w.u8(1);
+  w.f32s(v, n, what);
+}
+
+function optF32(w: Writer, v: number | undefined, what: string): void {
+  if (v === undefined) return w.u8(0);
+  w.u8(1);
+  w.f32(v, what);
+}
+
+function writeOp(w: Writer, op: Op): void {
+  const index = OPS.indexOf(op.op);
+  if (index < 0) throw new InvalidArgumentError(`unknown op ${JSON.stringify(op.op)}`);
+  w.u8(index);
+  switch (op.op) {
+    case 'add':
+      optU32(w, op.id, 'add id');
+      optU32(w, op.parent, 'add parent');
+      writeTransform(w, fullTransform(op.local), 'add local');
+      w.f32s(op.extent ?? [0, 0, 0], 3, 'add extent');
+      w.u32(op.mask ?? ALL_LAYERS, 'add mask');
+      break;
+    case 'set_local':
+      w.u32(op.node, 'node');
+      optF32s(w, op.t, 3, 'set_local t');
+      optF32s(w, op.r, 4, 'set_local r');
+      optF32(w, op.s, 'set_local s');
+      break;
+    case 'set_parent':
+      w.u32(op.node, 'node');
+      optU32(w, op.parent, 'set_parent parent');
+      break;
+    case 'set_shape':
+      w.u32(op.node, 'node');
+      optF32s(w, op.extent, 3, 'set_shape extent');
+      optU32(w, op.mask, 'set_shape mask');
+      break;
+    case 'remove':
+      w.u32(op.node, 'node');
+      break;
+  }
+}
+
+export function writeQuery(w: Writer, q: Query): void {
+  const index = KINDS.indexOf(q.kind);
+  if (index < 0) throw new InvalidArgumentError(`unknown query kind ${JSON.stringify(q.kind)}`);
+  w.u8(index);
+  switch (q.kind) {
+    case 'region':
+      w.f32s(q.min, 3, 'min');
+      w.f32s(q.max, 3, 'max');
+      break;
+    case 'sphere':
+      w.f32s(q.center, 3, 'center');
+      w.f32(q.radius, 'radius');
+      break;
+    case 'ray':
+      w.f32s(q.origin, 3, 'origin');
+      w.f32s(q.dir, 3, 'dir');
+      optF32(w, q.max_t, 'max_t');
+      break;
+    case 'nearest':
+      w.f32s(q.point, 3, 'point');
+      w.u32(q.k, 'k');
+      optF32(w, q.max_dist, 'max_dist');
+      break;
+  }
+  w.u32(q.mask ?? ALL_LAYERS, 'mask');
+  if (q.kind === 'ray') w.bool(q.all ?? false);
+}
+
+/** Encodes a client message as one binary frame. */
+export function encodeClientBincode(msg: ClientMsg): Uint8Array {
+  const w = new Writer(64);
+  switch (msg.type) {
+    case 'subscribe':
+      w.u8(0);
+      if (msg.region === null) w.u8(0);
+      else {
+        w.u8(1);
+        w.f32s(msg.region.min, 3, 'region min');
+        w.f32s(msg.region.max, 3, 'region max');
+      }
+      w.u32(msg.mask, 'mask');
+      if (msg.since === undefined) w.u8(0);
+      else {
+        w.u8(1);
+        w.u64(msg.since, 'since');
+      }
+      w.u8(msg.encoding === 'compact' ? 1 : 0);
+      break;
+    case 'unsubscribe':
+      w.u8(1);
+      break;
+    case 'edits':
+      w.u8(2);
+      w.u64(msg.seq, 'seq');
+      w.len(msg.ops.length);
+      for (const op of msg.ops) writeOp(w, op);
+      break;
+    case 'query':
+      w.u8(3);
+      w.u64(msg.id, 'id');
+      writeQuery(w, msg.query);
+      break;
+    case 'ping':
+      w.u8(4);
+      w.u64(msg.nonce, 'nonce');
+      break;
+    default:
+      throw new InvalidArgumentError(`unknown message type ${JSON.stringify((msg as { type: unknown }).type)}`);
+  }
+  return w.finish().slice();
+}
+
+// ---- decoding (tests, fake servers) ----------------------------------------------
+
+function readOptVec3(r: Reader, what: string): Vec3 | undefined {
+  return r.some(what) ? r.vec3(what) : undefined;
+}
+
+function readOp(r: Reader): Op {
+  switch (r.variant(OPS.length, 'op')) {
+    case 0: {
+      const id = r.some('add id') ? r.u32('add id') : null;
+      const parent = r.some('add parent') ? r.u32('add parent') : null;
+      const local = readTransform(r, 'add local');
+      return { op: 'add', id, parent, local, extent: r.vec3('add extent'), mask: r.u32('mask') };
+    }
+    case 1: {
+      const op: Op = { op: 'set_local', node: r.u32('node') };
+      if (r.some('t')) op.t = r.vec3('t');
+      if (r.some('r')) op.r = r.quat('r');
+      if (r.some('s')) op.s = r.f32('s');
+      return op;
+    }
+    case 2: {
+      const node = r.u32('node');
+      return { op: 'set_parent', node, parent: r.some('parent') ? r.u32('parent') : null };
+    }
+    case 3: {
+      const op: Op = { op: 'set_shape', node: r.u32('node') };
+      const extent = readOptVec3(r, 'extent');
+      if (extent) op.extent = extent;
+      if (r.some('mask')) op.mask = r.u32('mask');
+      return op;
+    }
+    default:
+      return { op: 'remove', node: r.u32('node') };
+  }
+}
+
+function readQuery(r: Reader): Query {
+  switch (r.variant(KINDS.length, 'query kind')) {
+    case 0: {
+      const min = r.vec3('min');
+      return { kind: 'region', min, max: r.vec3('max'), mask: r.u32('mask') };
+    }
+    case 1: {
+      const center = r.vec3('center');
+      return { kind: 'sphere', center, radius: r.f32('radius'), mask: r.u32('mask') };
+    }
+    case 2: {
+      const origin = r.vec3('origin');
+      const dir = r.vec3('dir');
+      const maxT = r.some('max_t') ? r.f32('max_t') : undefined;
+      const q: Query = { kind: 'ray', origin, dir, mask: r.u32('mask'), all: r.bool('all') };
+      if (maxT !== undefined) q.max_t = maxT;
+      return q;
+    }
+    default: {
+      const point = r.vec3('point');
+      const k = r.u32('k');
+      const maxDist = r.some('max_dist') ? r.f32('max_dist') : undefined;
+      const q: Query = { kind: 'nearest', point, k, mask: r.u32('mask') };
+      if (maxDist !== undefined) q.max_dist = maxDist;
+      return q;
+    }
+  }
+}
+
+/** Decodes a client message from one binary frame (the server's side). */
+export function decodeClientBincode(bytes: Uint8Array): ClientMsg {
+  const r = new Reader(bytes);
+  let msg: ClientMsg;
+  switch (r.variant(5, 'message type')) {
+    case 0: {
+      const region = r.some('region') ? { min: r.vec3('region min'), max: r.vec3('region max') } : null;
+      const mask = r.u32('mask');
+      const since = r.some('since') ? r.u64('since') : undefined;
+      const compact = r.variant(2, 'encoding') === 1;
+      msg = { type: 'subscribe', region, mask };
+      if (since !== undefined) msg.since = since;
+      if (compact) msg.encoding = 'compact';
+      break;
+    }
+    case 1:
+      msg = { type: 'unsubscribe' };
+      break;
+    case 2: {
+      const seq = r.u64('seq');
+      const n = r.len(2, 'ops');
+      const ops = new Array<Op>(n);
+      for (let i = 0; i < n; i++) ops[i] = readOp(r);
+      msg = { type: 'edits', seq, ops };
+      break;
+    }
+    case 3: {
+      const id = r.u64('id');
+      msg = { type: 'query', id, query: readQuery(r) };
+      break;
+    }
+    default:
+      msg = { type: 'ping', nonce: r.u64('nonce') };
+  }
+  r.end();
+  return msg;
+}

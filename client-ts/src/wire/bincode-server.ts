@@ -1,0 +1,259 @@
+// The bincode 2 form of server-to-client messages (`ServerMsg` in
+// protocol/src/message.rs): decoding, which the connection uses on every binary frame,
+// and encoding, which tests and fake servers use. docs/protocol.md lays the bytes out.
+//
+// Variant indices: snapshot 0, delta 1, ack 2, error 3, query_result 4, pong 5,
+// closed 6. A frame holds exactly one message, so a top-level variant this SDK does not
+// know (a later protocol's extension) can be skipped whole: decoding answers null for it,
+// as the contract asks clients to ignore messages it does not name.
+
+import type { ErrorCode, Hits, Node, ServerMsg, Transform, UpdateRows } from './types.js';
+import { ERROR_CODES } from './types.js';
+import { Reader } from './reader.js';
+import { Writer } from './writer.js';
+
+/** Bytes of the smallest possible node: id, parent tag, 8 f32, 3 f32, mask. */
+const NODE_MIN_BYTES = 1 + 1 + 32 + 12 + 1;
+/** Bytes of the smallest update row: id varint and 8 f32. */
+const ROW_MIN_BYTES = 1 + 32;
+
+const SERVER_TYPES = ['snapshot', 'delta', 'ack', 'error', 'query_result', 'pong', 'closed'];
+
+export function readTransform(r: Reader, what: string): Transform {
+  const t = r.vec3(what);
+  const q = r.quat(what);
+  return { t, r: q, s: r.f32(what) };
+}
+
+export function readNode(r: Reader): Node {
+  const id = r.u32('node id');
+  const parent = r.some('node parent') ? r.u32('node parent') : null;
+  const world = readTransform(r, 'node world');
+  const extent = r.vec3('node extent');
+  const mask = r.u32('node mask');
+  return { id, parent, world, extent, mask };
+}
+
+function readNodes(r: Reader, what: string): Node[] {
+  const n = r.len(NODE_MIN_BYTES, what);
+  const out = new Array<Node>(n);
+  for (let i = 0; i < n; i++) out[i] = readNode(r);
+  return out;
+}
+
+function readIds(r: Reader, what: string): number[] {
+  const n = r.len(1, what);
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = r.u32(what);
+  return out;
+}
+
+/** The `update` list straight into typed arrays: the hot path of every delta. */
+function readRows(r: Reader): UpdateRows {
+  const n = r.len(ROW_MIN_BYTES, 'update');
+  const ids = new Uint32Array(n);
+  const world = new Float32Array(n * 8);
+  for (let i = 0; i < n; i++) {
+    ids[i] = r.u32('update id');
+    r.f32s(world, i * 8, 8, 'update row');
+  }
+  return { ids, world };
+}
+
+function readCompact(r: Reader): Uint8Array | undefined {
+  return r.some('compact') ? r.byteVec('compact') : undefined;
+}
+
+function readHits(r: Reader): Hits {
+  const kind = r.variant(2, 'hits');
+  const n = r.len(5, 'hits');
+  if (kind === 0) {
+    const hits = new Array<{ node: number; t: number }>(n);
+    for (let i = 0; i < n; i++) hits[i] = { node: r.u32('hit node'), t: r.f32('hit t') };
+    return { kind: 'ray', hits };
+  }
+  const hits = new Array<{ node: number; dist: number }>(n);
+  for (let i = 0; i < n; i++) hits[i] = { node: r.u32('hit node'), dist: r.f32('hit dist') };
+  return { kind: 'nearest', hits };
+}
+
+/**
+ * Decodes one binary frame from the server. Answers null for a message type this SDK
+ * does not know; throws DecodeError for anything malformed.
+ */
+export function decodeServerBincode(bytes: Uint8Array): ServerMsg | null {
+  const r = new Reader(bytes);
+  const variant = r.u32('message type');
+  let msg: ServerMsg;
+  switch (variant) {
+    case 0: {
+      const tick = r.u64('tick');
+      const time = r.u64('time');
+      const nodes = readNodes(r, 'nodes');
+      const compact = readCompact(r);
+      msg = { type: 'snapshot', tick, time, nodes };
+      if (compact) msg.compact = compact;
+      break;
+    }
+    case 1: {
+      const tick = r.u64('tick');
+      const time = r.u64('time');
+      const upsert = readNodes(r, 'upsert');
+      const update = readRows(r);
+      const remove = Uint32Array.from(readIds(r, 'remove'));
+      const resumed = r.bool('resumed');
+      const compact = readCompact(r);
+      msg = { type: 'delta', tick, time, upsert, update, remove, resumed };
+      if (compact) msg.compact = compact;
+      break;
+    }
+    case 2:
+      msg = { type: 'ack', seq: r.u64('seq'), tick: r.u64('tick'), ids: readIds(r, 'ids') };
+      break;
+    case 3: {
+      const seq = r.some('seq') ? r.u64('seq') : undefined;
+      const id = r.some('id') ? r.u64('id') : undefined;
+      const code = ERROR_CODES[r.variant(ERROR_CODES.length, 'error code')]!;
+      const message = r.string('message');
+      const op = r.some('op') ? r.u32('op') : undefined;
+      msg = { type: 'error', code, message };
+      if (seq !== undefined) msg.seq = seq;
+      if (id !== undefined) msg.id = id;
+      if (op !== undefined) msg.op = op;
+      break;
+    }
+    case 4: {
+      const id = r.u64('id');
+      const tick = r.u64('tick');
+      const nodes = r.some('nodes') ? readIds(r, 'nodes') : undefined;
+      const hits = r.some('hits') ? readHits(r) : undefined;
+      msg = { type: 'query_result', id, tick };
+      if (nodes) msg.nodes = nodes;
+      if (hits) msg.hits = hits;
+      break;
+    }
+    case 5:
+      msg = { type: 'pong', nonce: r.u64('nonce'), tick: r.u64('tick') };
+      break;
+    case 6:
+      msg = { type: 'closed', reason: r.string('reason') };
+      break;
+    default:
+      return null;
+  }
+  r.end();
+  return msg;
+}
+
+// ---- encoding (tests, fake servers) ----------------------------------------------
+
+export function writeTransform(w: Writer, t: Transform, what: string): void {
+  w.f32s(t.t, 3, `${what}.t`);
+  w.f32s(t.r, 4, `${what}.r`);
+  w.f32(t.s, `${what}.s`);
+}
+
+export function writeNode(w: Writer, n: Node): void {
+  w.u32(n.id, 'node id');
+  if (n.parent === null) w.u8(0);
+  else {
+    w.u8(1);
+    w.u32(n.parent, 'node parent');
+  }
+  writeTransform(w, n.world, 'node world');
+  w.f32s(n.extent, 3, 'node extent');
+  w.u32(n.mask, 'node mask');
+}
+
+function writeIds(w: Writer, ids: ArrayLike<number>, what: string): void {
+  w.len(ids.length);
+  for (let i = 0; i < ids.length; i++) w.u32(ids[i]!, what);
+}
+
+function writeCompact(w: Writer, compact: Uint8Array | undefined): void {
+  if (!compact) return w.u8(0);
+  w.u8(1);
+  w.len(compact.length);
+  w.bytes(compact);
+}
+
+function writeOptU64(w: Writer, v: number | undefined, what: string): void {
+  if (v === undefined) return w.u8(0);
+  w.u8(1);
+  w.u64(v, what);
+}
+
+/** Encodes a server message in bincode (the inverse of decodeServerBincode). */
+export function encodeServerBincode(msg: ServerMsg): Uint8Array {
+  const w = new Writer(256);
+  w.u8(SERVER_TYPES.indexOf(msg.type));
+  switch (msg.type) {
+    case 'snapshot':
+      w.u64(msg.tick, 'tick');
+      w.u64(msg.time, 'time');
+      w.len(msg.nodes.length);
+      for (const n of msg.nodes) writeNode(w, n);
+      writeCompact(w, msg.compact);
+      break;
+    case 'delta': {
+      w.u64(msg.tick, 'tick');
+      w.u64(msg.time, 'time');
+      w.len(msg.upsert.length);
+      for (const n of msg.upsert) writeNode(w, n);
+      const { ids, world } = msg.update;
+      w.len(ids.length);
+      for (let i = 0; i < ids.length; i++) {
+        w.u32(ids[i]!, 'update id');
+        for (let k = 0; k < 8; k++) w.f32(world[i * 8 + k]!, 'update row');
+      }
+      writeIds(w, msg.remove, 'remove');
+      w.bool(msg.resumed);
+      writeCompact(w, msg.compact);
+      break;
+    }
+    case 'ack':
+      w.u64(msg.seq, 'seq');
+      w.u64(msg.tick, 'tick');
+      writeIds(w, msg.ids, 'ids');
+      break;
+    case 'error':
+      writeOptU64(w, msg.seq, 'seq');
+      writeOptU64(w, msg.id, 'id');
+      w.u8(ERROR_CODES.indexOf(msg.code as ErrorCode));
+      w.string(msg.message);
+      if (msg.op === undefined) w.u8(0);
+      else {
+        w.u8(1);
+        w.u32(msg.op, 'op');
+      }
+      break;
+    case 'query_result':
+      w.u64(msg.id, 'id');
+      w.u64(msg.tick, 'tick');
+      if (!msg.nodes) w.u8(0);
+      else {
+        w.u8(1);
+        writeIds(w, msg.nodes, 'nodes');
+      }
+      if (!msg.hits) w.u8(0);
+      else {
+        w.u8(1);
+        const h = msg.hits;
+        w.u8(h.kind === 'ray' ? 0 : 1);
+        w.len(h.hits.length);
+        for (const hit of h.hits) {
+          w.u32(hit.node, 'hit node');
+          w.f32('t' in hit ? hit.t : hit.dist, 'hit');
+        }
+      }
+      break;
+    case 'pong':
+      w.u64(msg.nonce, 'nonce');
+      w.u64(msg.tick, 'tick');
+      break;
+    case 'closed':
+      w.string(msg.reason);
+      break;
+  }
+  return w.finish().slice();
+}
