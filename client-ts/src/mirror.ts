@@ -53,27 +53,27 @@ export class Mirror {
   /** `update`/`remove` entries that named a node the copy lacks; 0 against a correct server. */
   inconsistencies = 0;
 
-  private slots = new Map<number, number>();
-  private free: number[] = [];
-  private capacity = 0;
+  #slots = new Map<number, number>();
+  #free: number[] = [];
+  #capacity = 0;
 
   /** The number of nodes in scope. */
   get size(): number {
-    return this.slots.size;
+    return this.#slots.size;
   }
 
   has(id: number): boolean {
-    return this.slots.has(id);
+    return this.#slots.has(id);
   }
 
   /** The slot of a node (index into the typed arrays), or -1 when it is not held. */
   slotOf(id: number): number {
-    return this.slots.get(id) ?? -1;
+    return this.#slots.get(id) ?? -1;
   }
 
   /** A copy of one node, or undefined. */
   get(id: number): Node | undefined {
-    const slot = this.slots.get(id);
+    const slot = this.#slots.get(id);
     return slot === undefined ? undefined : this.nodeAt(slot);
   }
 
@@ -94,17 +94,17 @@ export class Mirror {
 
   /** Calls `fn(id, slot)` for every node, in no particular order, without copying. */
   forEach(fn: (id: number, slot: number) => void): void {
-    for (const [id, slot] of this.slots) fn(id, slot);
+    for (const [id, slot] of this.#slots) fn(id, slot);
   }
 
   /** Every node id with its slot, in no particular order. */
   entries(): IterableIterator<[number, number]> {
-    return this.slots.entries();
+    return this.#slots.entries();
   }
 
   /** Every node, copied and sorted by id (to compare with `GET /rooms/{room}/nodes`). */
   toSortedArray(): Node[] {
-    return [...this.slots.values()].map((s) => this.nodeAt(s)).sort((a, b) => a.id - b.id);
+    return [...this.#slots.values()].map((s) => this.nodeAt(s)).sort((a, b) => a.id - b.id);
   }
 
   // ---- applying frames -------------------------------------------------------------
@@ -116,14 +116,14 @@ export class Mirror {
   applySnapshot(msg: SnapshotMsg, sink?: MirrorSink | null): void {
     const fresh = new Set<number>();
     for (const n of msg.nodes) fresh.add(n.id);
-    for (const [id, slot] of this.slots) {
-      if (!fresh.has(id)) this.release(id, slot, sink);
+    for (const [id, slot] of this.#slots) {
+      if (!fresh.has(id)) this.#release(id, slot, sink);
     }
     const changes: number[] = [];
     for (const n of msg.nodes) {
-      const old = this.slots.get(n.id);
+      const old = this.#slots.get(n.id);
       const before = old === undefined || !sink ? null : this.nodeAt(old);
-      const slot = this.write(n);
+      const slot = this.#write(n);
       changes.push(slot, old === undefined ? 1 : before && !sameNode(before, n) ? 2 : 0);
     }
     if (msg.compact) applyCompact(this, msg.compact, msg.nodes, false, null);
@@ -147,14 +147,14 @@ export class Mirror {
     const before = this.inconsistencies;
     const upserted: number[] = [];
     for (const n of msg.upsert) {
-      const known = this.slots.has(n.id);
-      upserted.push(this.write(n), known ? 2 : 1);
+      const known = this.#slots.has(n.id);
+      upserted.push(this.#write(n), known ? 2 : 1);
     }
     if (msg.compact) applyCompact(this, msg.compact, msg.upsert, true, sink ?? null);
     const ids = msg.update.ids;
     const rows = msg.update.world;
     const world = this.world;
-    const slots = this.slots;
+    const slots = this.#slots;
     const exact = this.compact;
     for (let i = 0; i < ids.length; i++) {
       const slot = slots.get(ids[i]!);
@@ -186,7 +186,7 @@ export class Mirror {
     for (let i = 0; i < remove.length; i++) {
       const slot = slots.get(remove[i]!);
       if (slot === undefined) this.inconsistencies++;
-      else this.release(remove[i]!, slot, sink);
+      else this.#release(remove[i]!, slot, sink);
     }
     this.tick = msg.tick;
     this.time = msg.time;
@@ -195,7 +195,7 @@ export class Mirror {
 
   /** Empties the copy (after `unsubscribe`), reporting every node as left. */
   clear(sink?: MirrorSink | null): void {
-    for (const [id, slot] of this.slots) this.release(id, slot, sink);
+    for (const [id, slot] of this.#slots) this.#release(id, slot, sink);
   }
 
   /** Counts an entry that named an unknown node (used by the compact rows). */
@@ -206,11 +206,11 @@ export class Mirror {
   // ---- storage -----------------------------------------------------------------------
 
   /** Writes a whole node, into its slot or a new one; returns the slot. */
-  private write(n: Node): number {
-    let slot = this.slots.get(n.id);
+  #write(n: Node): number {
+    let slot = this.#slots.get(n.id);
     if (slot === undefined) {
-      slot = this.free.pop() ?? this.grow();
-      this.slots.set(n.id, slot);
+      slot = this.#free.pop() ?? this.#grow();
+      this.#slots.set(n.id, slot);
       this.ids[slot] = n.id;
     }
     const o = slot * 8;
@@ -234,16 +234,16 @@ export class Mirror {
     return slot;
   }
 
-  private release(id: number, slot: number, sink: MirrorSink | null | undefined): void {
-    this.slots.delete(id);
-    this.free.push(slot);
+  #release(id: number, slot: number, sink: MirrorSink | null | undefined): void {
+    this.#slots.delete(id);
+    this.#free.push(slot);
     this.compact.forget(slot);
     if (sink) sink.left(id);
   }
 
   /** Doubles the arrays; returns the first new slot and puts the rest on the free list. */
-  private grow(): number {
-    const old = this.capacity;
+  #grow(): number {
+    const old = this.#capacity;
     const cap = Math.max(64, old * 2);
     const copy = <T extends Float32Array | Float64Array | Uint32Array>(a: T, per: number): T => {
       const next = new (a.constructor as new (n: number) => T)(cap * per);
@@ -256,8 +256,8 @@ export class Mirror {
     this.mask = copy(this.mask, 1);
     this.parent = copy(this.parent, 1);
     this.compact.grow(cap);
-    this.capacity = cap;
-    for (let s = cap - 1; s > old; s--) this.free.push(s);
+    this.#capacity = cap;
+    for (let s = cap - 1; s > old; s--) this.#free.push(s);
     return old;
   }
 }

@@ -147,64 +147,64 @@ export function encodeClientBincode(msg: ClientMsg): Uint8Array {
 
 // ---- decoding (tests, fake servers) ----------------------------------------------
 
-function readOptVec3(r: Reader, what: string): Vec3 | undefined {
-  return r.some(what) ? r.vec3(what) : undefined;
+function readOptVec3(r: Reader): Vec3 | undefined {
+  return r.some() ? r.vec3() : undefined;
 }
 
 function readOp(r: Reader): Op {
-  switch (r.variant(OPS.length, 'op')) {
+  switch (r.variant(OPS.length)) {
     case 0: {
-      const id = r.some('add id') ? r.u32('add id') : null;
-      const parent = r.some('add parent') ? r.u32('add parent') : null;
-      const local = readTransform(r, 'add local');
-      return { op: 'add', id, parent, local, extent: r.vec3('add extent'), mask: r.u32('mask') };
+      const id = r.some() ? r.u32() : null;
+      const parent = r.some() ? r.u32() : null;
+      const local = readTransform(r);
+      return { op: 'add', id, parent, local, extent: r.vec3(), mask: r.u32() };
     }
     case 1: {
-      const op: Op = { op: 'set_local', node: r.u32('node') };
-      if (r.some('t')) op.t = r.vec3('t');
-      if (r.some('r')) op.r = r.quat('r');
-      if (r.some('s')) op.s = r.f32('s');
+      const op: Op = { op: 'set_local', node: r.u32() };
+      if (r.some()) op.t = r.vec3();
+      if (r.some()) op.r = r.quat();
+      if (r.some()) op.s = r.f32();
       return op;
     }
     case 2: {
-      const node = r.u32('node');
-      return { op: 'set_parent', node, parent: r.some('parent') ? r.u32('parent') : null };
+      const node = r.u32();
+      return { op: 'set_parent', node, parent: r.some() ? r.u32() : null };
     }
     case 3: {
-      const op: Op = { op: 'set_shape', node: r.u32('node') };
-      const extent = readOptVec3(r, 'extent');
+      const op: Op = { op: 'set_shape', node: r.u32() };
+      const extent = readOptVec3(r);
       if (extent) op.extent = extent;
-      if (r.some('mask')) op.mask = r.u32('mask');
+      if (r.some()) op.mask = r.u32();
       return op;
     }
     default:
-      return { op: 'remove', node: r.u32('node') };
+      return { op: 'remove', node: r.u32() };
   }
 }
 
 function readQuery(r: Reader): Query {
-  switch (r.variant(KINDS.length, 'query kind')) {
+  switch (r.variant(KINDS.length)) {
     case 0: {
-      const min = r.vec3('min');
-      return { kind: 'region', min, max: r.vec3('max'), mask: r.u32('mask') };
+      const min = r.vec3();
+      return { kind: 'region', min, max: r.vec3(), mask: r.u32() };
     }
     case 1: {
-      const center = r.vec3('center');
-      return { kind: 'sphere', center, radius: r.f32('radius'), mask: r.u32('mask') };
+      const center = r.vec3();
+      return { kind: 'sphere', center, radius: r.f32(), mask: r.u32() };
     }
     case 2: {
-      const origin = r.vec3('origin');
-      const dir = r.vec3('dir');
-      const maxT = r.some('max_t') ? r.f32('max_t') : undefined;
-      const q: Query = { kind: 'ray', origin, dir, mask: r.u32('mask'), all: r.bool('all') };
+      const origin = r.vec3();
+      const dir = r.vec3();
+      const maxT = r.some() ? r.f32() : undefined;
+      const q: Query = { kind: 'ray', origin, dir, mask: r.u32(), all: r.bool() };
       if (maxT !== undefined) q.max_t = maxT;
       return q;
     }
     default: {
-      const point = r.vec3('point');
-      const k = r.u32('k');
-      const maxDist = r.some('max_dist') ? r.f32('max_dist') : undefined;
-      const q: Query = { kind: 'nearest', point, k, mask: r.u32('mask') };
+      const point = r.vec3();
+      const k = r.u32();
+      const maxDist = r.some() ? r.f32() : undefined;
+      const q: Query = { kind: 'nearest', point, k, mask: r.u32() };
       if (maxDist !== undefined) q.max_dist = maxDist;
       return q;
     }
@@ -215,12 +215,12 @@ function readQuery(r: Reader): Query {
 export function decodeClientBincode(bytes: Uint8Array): ClientMsg {
   const r = new Reader(bytes);
   let msg: ClientMsg;
-  switch (r.variant(5, 'message type')) {
+  switch (r.variant(5)) {
     case 0: {
-      const region = r.some('region') ? { min: r.vec3('region min'), max: r.vec3('region max') } : null;
-      const mask = r.u32('mask');
-      const since = r.some('since') ? r.u64('since') : undefined;
-      const compact = r.variant(2, 'encoding') === 1;
+      const region = r.some() ? { min: r.vec3(), max: r.vec3() } : null;
+      const mask = r.u32();
+      const since = r.some() ? r.u64() : undefined;
+      const compact = r.variant(2) === 1;
       msg = { type: 'subscribe', region, mask };
       if (since !== undefined) msg.since = since;
       if (compact) msg.encoding = 'compact';
@@ -230,20 +230,20 @@ export function decodeClientBincode(bytes: Uint8Array): ClientMsg {
       msg = { type: 'unsubscribe' };
       break;
     case 2: {
-      const seq = r.u64('seq');
-      const n = r.len(2, 'ops');
+      const seq = r.u64();
+      const n = r.len(2);
       const ops = new Array<Op>(n);
       for (let i = 0; i < n; i++) ops[i] = readOp(r);
       msg = { type: 'edits', seq, ops };
       break;
     }
     case 3: {
-      const id = r.u64('id');
+      const id = r.u64();
       msg = { type: 'query', id, query: readQuery(r) };
       break;
     }
     default:
-      msg = { type: 'ping', nonce: r.u64('nonce') };
+      msg = { type: 'ping', nonce: r.u64() };
   }
   r.end();
   return msg;

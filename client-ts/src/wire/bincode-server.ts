@@ -19,61 +19,61 @@ const ROW_MIN_BYTES = 1 + 32;
 
 const SERVER_TYPES = ['snapshot', 'delta', 'ack', 'error', 'query_result', 'pong', 'closed'];
 
-export function readTransform(r: Reader, what: string): Transform {
-  const t = r.vec3(what);
-  const q = r.quat(what);
-  return { t, r: q, s: r.f32(what) };
+export function readTransform(r: Reader): Transform {
+  const t = r.vec3();
+  const q = r.quat();
+  return { t, r: q, s: r.f32() };
 }
 
 export function readNode(r: Reader): Node {
-  const id = r.u32('node id');
-  const parent = r.some('node parent') ? r.u32('node parent') : null;
-  const world = readTransform(r, 'node world');
-  const extent = r.vec3('node extent');
-  const mask = r.u32('node mask');
+  const id = r.u32();
+  const parent = r.some() ? r.u32() : null;
+  const world = readTransform(r);
+  const extent = r.vec3();
+  const mask = r.u32();
   return { id, parent, world, extent, mask };
 }
 
-function readNodes(r: Reader, what: string): Node[] {
-  const n = r.len(NODE_MIN_BYTES, what);
+function readNodes(r: Reader): Node[] {
+  const n = r.len(NODE_MIN_BYTES);
   const out = new Array<Node>(n);
   for (let i = 0; i < n; i++) out[i] = readNode(r);
   return out;
 }
 
-function readIds(r: Reader, what: string): number[] {
-  const n = r.len(1, what);
+function readIds(r: Reader): number[] {
+  const n = r.len(1);
   const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) out[i] = r.u32(what);
+  for (let i = 0; i < n; i++) out[i] = r.u32();
   return out;
 }
 
 /** The `update` list straight into typed arrays: the hot path of every delta. */
 function readRows(r: Reader): UpdateRows {
-  const n = r.len(ROW_MIN_BYTES, 'update');
+  const n = r.len(ROW_MIN_BYTES);
   const ids = new Uint32Array(n);
   const world = new Float32Array(n * 8);
   for (let i = 0; i < n; i++) {
-    ids[i] = r.u32('update id');
-    r.f32s(world, i * 8, 8, 'update row');
+    ids[i] = r.u32();
+    r.f32s(world, i * 8, 8);
   }
   return { ids, world };
 }
 
 function readCompact(r: Reader): Uint8Array | undefined {
-  return r.some('compact') ? r.byteVec('compact') : undefined;
+  return r.some() ? r.byteVec() : undefined;
 }
 
 function readHits(r: Reader): Hits {
-  const kind = r.variant(2, 'hits');
-  const n = r.len(5, 'hits');
+  const kind = r.variant(2);
+  const n = r.len(5);
   if (kind === 0) {
     const hits = new Array<{ node: number; t: number }>(n);
-    for (let i = 0; i < n; i++) hits[i] = { node: r.u32('hit node'), t: r.f32('hit t') };
+    for (let i = 0; i < n; i++) hits[i] = { node: r.u32(), t: r.f32() };
     return { kind: 'ray', hits };
   }
   const hits = new Array<{ node: number; dist: number }>(n);
-  for (let i = 0; i < n; i++) hits[i] = { node: r.u32('hit node'), dist: r.f32('hit dist') };
+  for (let i = 0; i < n; i++) hits[i] = { node: r.u32(), dist: r.f32() };
   return { kind: 'nearest', hits };
 }
 
@@ -83,39 +83,39 @@ function readHits(r: Reader): Hits {
  */
 export function decodeServerBincode(bytes: Uint8Array): ServerMsg | null {
   const r = new Reader(bytes);
-  const variant = r.u32('message type');
+  const variant = r.u32();
   let msg: ServerMsg;
   switch (variant) {
     case 0: {
-      const tick = r.u64('tick');
-      const time = r.u64('time');
-      const nodes = readNodes(r, 'nodes');
+      const tick = r.u64();
+      const time = r.u64();
+      const nodes = readNodes(r);
       const compact = readCompact(r);
       msg = { type: 'snapshot', tick, time, nodes };
       if (compact) msg.compact = compact;
       break;
     }
     case 1: {
-      const tick = r.u64('tick');
-      const time = r.u64('time');
-      const upsert = readNodes(r, 'upsert');
+      const tick = r.u64();
+      const time = r.u64();
+      const upsert = readNodes(r);
       const update = readRows(r);
-      const remove = Uint32Array.from(readIds(r, 'remove'));
-      const resumed = r.bool('resumed');
+      const remove = Uint32Array.from(readIds(r));
+      const resumed = r.bool();
       const compact = readCompact(r);
       msg = { type: 'delta', tick, time, upsert, update, remove, resumed };
       if (compact) msg.compact = compact;
       break;
     }
     case 2:
-      msg = { type: 'ack', seq: r.u64('seq'), tick: r.u64('tick'), ids: readIds(r, 'ids') };
+      msg = { type: 'ack', seq: r.u64(), tick: r.u64(), ids: readIds(r) };
       break;
     case 3: {
-      const seq = r.some('seq') ? r.u64('seq') : undefined;
-      const id = r.some('id') ? r.u64('id') : undefined;
-      const code = ERROR_CODES[r.variant(ERROR_CODES.length, 'error code')]!;
-      const message = r.string('message');
-      const op = r.some('op') ? r.u32('op') : undefined;
+      const seq = r.some() ? r.u64() : undefined;
+      const id = r.some() ? r.u64() : undefined;
+      const code = ERROR_CODES[r.variant(ERROR_CODES.length)]!;
+      const message = r.string();
+      const op = r.some() ? r.u32() : undefined;
       msg = { type: 'error', code, message };
       if (seq !== undefined) msg.seq = seq;
       if (id !== undefined) msg.id = id;
@@ -123,20 +123,20 @@ export function decodeServerBincode(bytes: Uint8Array): ServerMsg | null {
       break;
     }
     case 4: {
-      const id = r.u64('id');
-      const tick = r.u64('tick');
-      const nodes = r.some('nodes') ? readIds(r, 'nodes') : undefined;
-      const hits = r.some('hits') ? readHits(r) : undefined;
+      const id = r.u64();
+      const tick = r.u64();
+      const nodes = r.some() ? readIds(r) : undefined;
+      const hits = r.some() ? readHits(r) : undefined;
       msg = { type: 'query_result', id, tick };
       if (nodes) msg.nodes = nodes;
       if (hits) msg.hits = hits;
       break;
     }
     case 5:
-      msg = { type: 'pong', nonce: r.u64('nonce'), tick: r.u64('tick') };
+      msg = { type: 'pong', nonce: r.u64(), tick: r.u64() };
       break;
     case 6:
-      msg = { type: 'closed', reason: r.string('reason') };
+      msg = { type: 'closed', reason: r.string() };
       break;
     default:
       return null;

@@ -12,49 +12,49 @@ const U32_MAX = 0xffff_ffff;
 const U64_MAX = (1n << 64n) - 1n;
 
 export class Writer {
-  private buf: Uint8Array;
-  private view: DataView;
+  #buf: Uint8Array;
+  #view: DataView;
   pos = 0;
 
   constructor(capacity = 64) {
-    this.buf = new Uint8Array(capacity);
-    this.view = new DataView(this.buf.buffer);
+    this.#buf = new Uint8Array(capacity);
+    this.#view = new DataView(this.#buf.buffer);
   }
 
-  private room(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
+  #room(n: number): void {
+    if (this.pos + n <= this.#buf.length) return;
+    let size = this.#buf.length * 2;
     while (size < this.pos + n) size *= 2;
     const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
+    next.set(this.#buf.subarray(0, this.pos));
+    this.#buf = next;
+    this.#view = new DataView(next.buffer);
   }
 
   /** The bytes written so far (a view; copy it to keep it past further writes). */
   finish(): Uint8Array {
-    return this.buf.subarray(0, this.pos);
+    return this.#buf.subarray(0, this.pos);
   }
 
   u8(v: number): void {
-    this.room(1);
-    this.buf[this.pos++] = v;
+    this.#room(1);
+    this.#buf[this.pos++] = v;
   }
 
   u32(v: number, what: string): void {
     if (!Number.isInteger(v) || v < 0 || v > U32_MAX) {
       throw new InvalidArgumentError(`${what} must be an integer from 0 to 2^32 - 1, got ${v}`);
     }
-    this.varint(v);
+    this.#varint(v);
   }
 
   u64(v: U64, what: string): void {
     if (typeof v === 'bigint') {
       if (v < 0n || v > U64_MAX) throw new InvalidArgumentError(`${what} is outside the u64 range`);
-      if (v <= BigInt(U32_MAX)) return this.varint(Number(v));
-      this.room(9);
-      this.buf[this.pos++] = U64_MARKER;
-      this.view.setBigUint64(this.pos, v, true);
+      if (v <= BigInt(U32_MAX)) return this.#varint(Number(v));
+      this.#room(9);
+      this.#buf[this.pos++] = U64_MARKER;
+      this.#view.setBigUint64(this.pos, v, true);
       this.pos += 8;
       return;
     }
@@ -63,34 +63,34 @@ export class Writer {
         `${what} must be an integer from 0 to 2^53 - 1 (pass a bigint for more), got ${v}`,
       );
     }
-    if (v <= U32_MAX) return this.varint(v);
-    this.room(9);
-    this.buf[this.pos++] = U64_MARKER;
-    this.view.setUint32(this.pos, v % 0x1_0000_0000, true);
-    this.view.setUint32(this.pos + 4, Math.floor(v / 0x1_0000_0000), true);
+    if (v <= U32_MAX) return this.#varint(v);
+    this.#room(9);
+    this.#buf[this.pos++] = U64_MARKER;
+    this.#view.setUint32(this.pos, v % 0x1_0000_0000, true);
+    this.#view.setUint32(this.pos + 4, Math.floor(v / 0x1_0000_0000), true);
     this.pos += 8;
   }
 
   /** The varint of a value already checked to be a u32. */
-  private varint(v: number): void {
-    this.room(5);
+  #varint(v: number): void {
+    this.#room(5);
     if (v < U16_MARKER) {
-      this.buf[this.pos++] = v;
+      this.#buf[this.pos++] = v;
     } else if (v <= 0xffff) {
-      this.buf[this.pos++] = U16_MARKER;
-      this.view.setUint16(this.pos, v, true);
+      this.#buf[this.pos++] = U16_MARKER;
+      this.#view.setUint16(this.pos, v, true);
       this.pos += 2;
     } else {
-      this.buf[this.pos++] = U32_MARKER;
-      this.view.setUint32(this.pos, v, true);
+      this.#buf[this.pos++] = U32_MARKER;
+      this.#view.setUint32(this.pos, v, true);
       this.pos += 4;
     }
   }
 
   f32(v: number, what: string): void {
     if (typeof v !== 'number') throw new InvalidArgumentError(`${what} must be a number`);
-    this.room(4);
-    this.view.setFloat32(this.pos, v, true);
+    this.#room(4);
+    this.#view.setFloat32(this.pos, v, true);
     this.pos += 4;
   }
 
@@ -107,7 +107,7 @@ export class Writer {
   }
 
   len(n: number): void {
-    this.varint(n);
+    this.#varint(n);
   }
 
   string(s: string): void {
@@ -117,8 +117,8 @@ export class Writer {
   }
 
   bytes(b: Uint8Array): void {
-    this.room(b.length);
-    this.buf.set(b, this.pos);
+    this.#room(b.length);
+    this.#buf.set(b, this.pos);
     this.pos += b.length;
   }
 }
