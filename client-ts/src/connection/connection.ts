@@ -280,6 +280,7 @@ export class Connection {
       }
     }
     const ws = await openSocket(url, Ctor, [], timeout);
+    checkSelected(ws);
     try {
       checkHealthVersion((await this.#http.health()).protocol);
     } catch (e) {
