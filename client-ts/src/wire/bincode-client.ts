@@ -8,19 +8,13 @@
 // a JSON client may omit is written here with the contract's default.
 
 import type { ClientMsg, Op, Query, Transform, Vec3 } from './types.js';
-import { InvalidArgumentError } from '../errors.js';
 import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 import { readTransform, writeTransform } from './bincode-server.js';
+import { canonicalMsg } from './canonical.js';
 
-export const ALL_LAYERS = 0xffff_ffff;
 const OPS = ['add', 'set_local', 'set_parent', 'set_shape', 'remove'] as const;
 const KINDS = ['region', 'sphere', 'ray', 'nearest'] as const;
-
-/** A local transform with the identity's values where the caller gave none. */
-export function fullTransform(t: Partial<Transform> | undefined): Transform {
-  return { t: t?.t ?? [0, 0, 0], r: t?.r ?? [0, 0, 0, 1], s: t?.s ?? 1 };
-}
 
 function optU32(w: Writer, v: number | null | undefined, what: string): void {
   if (v === null || v === undefined) return w.u8(0);
@@ -41,16 +35,14 @@ function optF32(w: Writer, v: number | undefined, what: string): void {
 }
 
 function writeOp(w: Writer, op: Op): void {
-  const index = OPS.indexOf(op.op);
-  if (index < 0) throw new InvalidArgumentError(`unknown op ${JSON.stringify(op.op)}`);
-  w.u8(index);
+  w.u8(OPS.indexOf(op.op));
   switch (op.op) {
     case 'add':
       optU32(w, op.id, 'add id');
       optU32(w, op.parent, 'add parent');
-      writeTransform(w, fullTransform(op.local), 'add local');
-      w.f32s(op.extent ?? [0, 0, 0], 3, 'add extent');
-      w.u32(op.mask ?? ALL_LAYERS, 'add mask');
+      writeTransform(w, op.local as Transform, 'add local');
+      w.f32s(op.extent!, 3, 'add extent');
+      w.u32(op.mask!, 'add mask');
       break;
     case 'set_local':
       w.u32(op.node, 'node');
@@ -74,9 +66,7 @@ function writeOp(w: Writer, op: Op): void {
 }
 
 export function writeQuery(w: Writer, q: Query): void {
-  const index = KINDS.indexOf(q.kind);
-  if (index < 0) throw new InvalidArgumentError(`unknown query kind ${JSON.stringify(q.kind)}`);
-  w.u8(index);
+  w.u8(KINDS.indexOf(q.kind));
   switch (q.kind) {
     case 'region':
       w.f32s(q.min, 3, 'min');
@@ -97,12 +87,13 @@ export function writeQuery(w: Writer, q: Query): void {
       optF32(w, q.max_dist, 'max_dist');
       break;
   }
-  w.u32(q.mask ?? ALL_LAYERS, 'mask');
-  if (q.kind === 'ray') w.bool(q.all ?? false);
+  w.u32(q.mask!, 'mask');
+  if (q.kind === 'ray') w.bool(q.all!);
 }
 
 /** Encodes a client message as one binary frame. */
-export function encodeClientBincode(msg: ClientMsg): Uint8Array {
+export function encodeClientBincode(message: ClientMsg): Uint8Array {
+  const msg = canonicalMsg(message);
   const w = new Writer(64);
   switch (msg.type) {
     case 'subscribe':
@@ -139,8 +130,6 @@ export function encodeClientBincode(msg: ClientMsg): Uint8Array {
       w.u8(4);
       w.u64(msg.nonce, 'nonce');
       break;
-    default:
-      throw new InvalidArgumentError(`unknown message type ${JSON.stringify((msg as { type: unknown }).type)}`);
   }
   return w.finish().slice();
 }

@@ -4,88 +4,26 @@
 // server skips when they hold their default (`since`, `encoding: "exact"`, the absent
 // parts of `set_local`/`set_shape`, `max_t`, `max_dist`), so a message has one JSON form.
 
-import { DecodeError, InvalidArgumentError } from '../errors.js';
-import type { ClientMsg, Op, Query, Region } from './types.js';
+import { DecodeError } from '../errors.js';
+import type { ClientMsg, Op, Query } from './types.js';
 import * as c from './json-check.js';
-import { f32, f32s, stringify } from './json-text.js';
-import { ALL_LAYERS, fullTransform } from './bincode-client.js';
-
-const opt32s = (v: readonly number[] | undefined) => (v === undefined ? undefined : f32s(v));
-const opt32 = (v: number | undefined) => (v === undefined ? undefined : f32(v));
-
-function jsonOp(op: Op): unknown {
-  switch (op.op) {
-    case 'add': {
-      const local = fullTransform(op.local);
-      return {
-        op: 'add',
-        id: op.id ?? null,
-        parent: op.parent ?? null,
-        local: { t: f32s(local.t), r: f32s(local.r), s: f32(local.s) },
-        extent: f32s(op.extent ?? [0, 0, 0]),
-        mask: op.mask ?? ALL_LAYERS,
-      };
-    }
-    case 'set_local':
-      return { op: op.op, node: op.node, t: opt32s(op.t), r: opt32s(op.r), s: opt32(op.s) };
-    case 'set_parent':
-      return { op: op.op, node: op.node, parent: op.parent ?? null };
-    case 'set_shape':
-      return { op: op.op, node: op.node, extent: opt32s(op.extent), mask: op.mask };
-    case 'remove':
-      return { op: op.op, node: op.node };
-    default:
-      throw new InvalidArgumentError(`unknown op ${JSON.stringify((op as { op: unknown }).op)}`);
-  }
-}
-
-/** A query body as HTTP takes it (and, with `kind`, the WebSocket `query`). */
-export function jsonQuery(q: Query, withKind: boolean): unknown {
-  const kind = withKind ? q.kind : undefined;
-  const mask = q.mask ?? ALL_LAYERS;
-  switch (q.kind) {
-    case 'region':
-      return { kind, min: f32s(q.min), max: f32s(q.max), mask };
-    case 'sphere':
-      return { kind, center: f32s(q.center), radius: f32(q.radius), mask };
-    case 'ray':
-      return { kind, origin: f32s(q.origin), dir: f32s(q.dir), max_t: opt32(q.max_t), mask, all: q.all ?? false };
-    case 'nearest':
-      return { kind, point: f32s(q.point), k: q.k, max_dist: opt32(q.max_dist), mask };
-    default:
-      throw new InvalidArgumentError(`unknown query kind ${JSON.stringify((q as { kind: unknown }).kind)}`);
-  }
-}
+import { stringify } from './json-text.js';
+import { ALL_LAYERS, canonicalMsg, canonicalOp, canonicalQuery, fullTransform } from './canonical.js';
 
 /** The JSON text of an edit batch, `{"ops":[...]}` (the body of `POST .../edits`). */
 export function encodeBatchJson(ops: Op[]): string {
-  return stringify({ ops: ops.map(jsonOp) });
+  return stringify({ ops: ops.map(canonicalOp) });
 }
 
+/** A query's HTTP body: its fields without `kind` (the route names it). */
 export function encodeQueryJson(q: Query): string {
-  return stringify(jsonQuery(q, false));
+  const { kind: _, ...body } = canonicalQuery(q);
+  return stringify(body);
 }
-
-const region = (r: Region | null) => (r === null ? null : { min: f32s(r.min), max: f32s(r.max) });
 
 /** Encodes a client message as one text frame. */
 export function encodeClientJson(msg: ClientMsg): string {
-  switch (msg.type) {
-    case 'subscribe':
-      return stringify({
-        type: 'subscribe',
-        region: region(msg.region),
-        mask: msg.mask,
-        since: msg.since,
-        encoding: msg.encoding === 'compact' ? 'compact' : undefined,
-      });
-    case 'edits':
-      return stringify({ type: 'edits', seq: msg.seq, ops: msg.ops.map(jsonOp) });
-    case 'query':
-      return stringify({ type: 'query', id: msg.id, query: jsonQuery(msg.query, true) });
-    default:
-      return stringify(msg);
-  }
+  return stringify(canonicalMsg(msg));
 }
 
 // ---- decoding (tests, fake servers) ----------------------------------------------

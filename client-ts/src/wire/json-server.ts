@@ -4,10 +4,10 @@
 // `id`, `op`, `nodes`, `hits`) decode to the same values as their bincode twins.
 
 import { DecodeError } from '../errors.js';
-import type { ErrorCode, Hits, Node, ServerMsg, Transform, UpdateRows } from './types.js';
+import type { ErrorCode, Hits, ServerMsg, UpdateRows } from './types.js';
 import { ERROR_CODES } from './types.js';
 import * as c from './json-check.js';
-import { f32, f32s, stringify } from './json-text.js';
+import { stringify } from './json-text.js';
 
 function rows(v: unknown): UpdateRows {
   const list = c.arr(v, 'update');
@@ -118,42 +118,18 @@ export function decodeServerJson(text: string): ServerMsg | null {
 
 // ---- encoding (tests, fake servers) ----------------------------------------------
 
-const tf = (t: Transform) => ({ t: f32s(t.t), r: f32s(t.r), s: f32(t.s) });
-const jnode = (n: Node) => ({
-  id: n.id,
-  parent: n.parent,
-  world: tf(n.world),
-  extent: f32s(n.extent),
-  mask: n.mask,
-});
-const bytes = (b: Uint8Array | undefined) => (b ? Array.from(b) : undefined);
-
 /** Encodes a server message as JSON text, as the server writes it. */
 export function encodeServerJson(msg: ServerMsg): string {
   switch (msg.type) {
     case 'snapshot':
-      return stringify({ ...msg, nodes: msg.nodes.map(jnode), compact: bytes(msg.compact) });
+      return stringify({ ...msg, compact: msg.compact && Array.from(msg.compact) });
     case 'delta': {
       const { ids, world } = msg.update;
-      const update = Array.from(ids, (id, i) => [id, ...f32s(Array.from(world.subarray(i * 8, i * 8 + 8)))]);
-      return stringify({
-        type: 'delta',
-        tick: msg.tick,
-        time: msg.time,
-        upsert: msg.upsert.map(jnode),
-        update,
-        remove: Array.from(msg.remove),
-        resumed: msg.resumed || undefined,
-        compact: bytes(msg.compact),
-      });
+      const update = Array.from(ids, (id, i) => [id, ...world.subarray(i * 8, i * 8 + 8)]);
+      return stringify({ ...msg, update, resumed: msg.resumed || undefined, compact: msg.compact && Array.from(msg.compact) });
     }
-    case 'query_result': {
-      const h = msg.hits;
-      const list = h?.kind === 'ray'
-        ? h.hits.map((x) => ({ node: x.node, t: f32(x.t) }))
-        : h?.hits.map((x) => ({ node: x.node, dist: f32(x.dist) }));
-      return stringify({ ...msg, hits: list });
-    }
+    case 'query_result':
+      return stringify({ ...msg, hits: msg.hits?.hits });
     default:
       return stringify(msg);
   }

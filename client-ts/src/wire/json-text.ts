@@ -1,16 +1,12 @@
-// Writing JSON text with the contract's number forms: an f32 is written as the shortest
-// decimal that reads back as the same f32 (as the server writes it), integers as
-// integers, bigints in full, and negative zero keeps its sign. JSON.stringify cannot do
-// this: it knows no f32, prints every number as the shortest f64, and drops the sign of
-// -0. Message builders wrap f32 values in F32 to say which numbers are geometry.
+// Writing JSON text with the contract's number forms: an f32 as the shortest decimal
+// that reads back as the same f32 (as the server writes it), an integer as an integer,
+// a bigint in full, negative zero with its sign. JSON.stringify cannot: it knows no
+// f32, writes every number as the shortest f64, and drops the sign of -0.
+//
+// Which numbers are f32 follows from the field they sit in: the contract's geometry
+// fields are all f32 and nothing else is, and an `update` row is an id then 8 f32s.
 
-/** An f32 value inside a value handed to `stringify`. */
-export class F32 {
-  constructor(readonly v: number) {}
-}
-
-export const f32 = (v: number): F32 => new F32(v);
-export const f32s = (v: readonly number[]): F32[] => v.map(f32);
+const F32_KEYS = new Set(['t', 'r', 's', 'extent', 'min', 'max', 'center', 'radius', 'origin', 'dir', 'max_t', 'point', 'max_dist', 'dist']);
 
 /** The shortest decimal that reads back (through f32 rounding) as `Math.fround(v)`. */
 export function formatF32(v: number): string {
@@ -24,23 +20,26 @@ export function formatF32(v: number): string {
   return String(x);
 }
 
-export function stringify(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
+/** JSON text of `value`; `f32` says whether the numbers here are geometry. */
+export function stringify(value: unknown, f32 = false): string {
   switch (typeof value) {
     case 'number':
-      return Object.is(value, -0) ? '-0' : Number.isFinite(value) ? String(value) : 'null';
+      return f32 ? formatF32(value) : Object.is(value, -0) ? '-0' : Number.isFinite(value) ? String(value) : 'null';
     case 'bigint':
       return value.toString();
     case 'boolean':
-      return value ? 'true' : 'false';
     case 'string':
       return JSON.stringify(value);
   }
-  if (value instanceof F32) return formatF32(value.v);
-  if (Array.isArray(value)) return `[${value.map(stringify).join(',')}]`;
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+    return `[${Array.from(value as ArrayLike<unknown>, (v) => stringify(v, f32)).join(',')}]`;
+  }
   const parts: string[] = [];
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (v !== undefined) parts.push(`${JSON.stringify(k)}:${stringify(v)}`);
+    if (v === undefined) continue;
+    const inner = k === 'update' ? `[${(v as number[][]).map((row) => `[${row.map((x, i) => stringify(x, i > 0)).join(',')}]`).join(',')}]` : stringify(v, F32_KEYS.has(k));
+    parts.push(`${JSON.stringify(k)}:${inner}`);
   }
   return `{${parts.join(',')}}`;
 }
