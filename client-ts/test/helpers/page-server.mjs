@@ -13,7 +13,7 @@ import { extname, join, normalize } from 'node:path';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.map': 'application/json', '.css': 'text/css' };
 
-export async function startPageServer(apiPort) {
+export async function startPageServer(apiPort, listenPort = 0) {
   const server = createServer(async (req, res) => {
     if (req.url.startsWith('/api/')) {
       const up = request({ host: '127.0.0.1', port: apiPort, method: req.method, path: req.url.slice(4), headers: req.headers }, (r) => {
@@ -53,7 +53,7 @@ export async function startPageServer(apiPort) {
     up.on('close', end);
     socket.on('close', end);
   });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise((r) => server.listen(listenPort, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${server.address().port}`;
   return { origin, close: () => new Promise((r) => server.close(r)) };
 }
