@@ -16,51 +16,51 @@ import { canonicalMsg } from './canonical.js';
 const OPS = ['add', 'set_local', 'set_parent', 'set_shape', 'remove'] as const;
 const KINDS = ['region', 'sphere', 'ray', 'nearest'] as const;
 
-function optU32(w: Writer, v: number | null | undefined, what: string): void {
+function optU32(w: Writer, v: number | null | undefined): void {
   if (v === null || v === undefined) return w.u8(0);
   w.u8(1);
-  w.u32(v, what);
+  w.u32(v);
 }
 
-function optF32s(w: Writer, v: readonly number[] | undefined, n: number, what: string): void {
+function optF32s(w: Writer, v: readonly number[] | undefined, n: number): void {
   if (v === undefined) return w.u8(0);
   w.u8(1);
-  w.f32s(v, n, what);
+  w.f32s(v, n);
 }
 
-function optF32(w: Writer, v: number | undefined, what: string): void {
+function optF32(w: Writer, v: number | undefined): void {
   if (v === undefined) return w.u8(0);
   w.u8(1);
-  w.f32(v, what);
+  w.f32(v);
 }
 
 function writeOp(w: Writer, op: Op): void {
   w.u8(OPS.indexOf(op.op));
   switch (op.op) {
     case 'add':
-      optU32(w, op.id, 'add id');
-      optU32(w, op.parent, 'add parent');
-      writeTransform(w, op.local as Transform, 'add local');
-      w.f32s(op.extent!, 3, 'add extent');
-      w.u32(op.mask!, 'add mask');
+      optU32(w, op.id);
+      optU32(w, op.parent);
+      writeTransform(w, op.local as Transform);
+      w.f32s(op.extent!, 3);
+      w.u32(op.mask!);
       break;
     case 'set_local':
-      w.u32(op.node, 'node');
-      optF32s(w, op.t, 3, 'set_local t');
-      optF32s(w, op.r, 4, 'set_local r');
-      optF32(w, op.s, 'set_local s');
+      w.u32(op.node);
+      optF32s(w, op.t, 3);
+      optF32s(w, op.r, 4);
+      optF32(w, op.s);
       break;
     case 'set_parent':
-      w.u32(op.node, 'node');
-      optU32(w, op.parent, 'set_parent parent');
+      w.u32(op.node);
+      optU32(w, op.parent);
       break;
     case 'set_shape':
-      w.u32(op.node, 'node');
-      optF32s(w, op.extent, 3, 'set_shape extent');
-      optU32(w, op.mask, 'set_shape mask');
+      w.u32(op.node);
+      optF32s(w, op.extent, 3);
+      optU32(w, op.mask);
       break;
     case 'remove':
-      w.u32(op.node, 'node');
+      w.u32(op.node);
       break;
   }
 }
@@ -69,25 +69,25 @@ export function writeQuery(w: Writer, q: Query): void {
   w.u8(KINDS.indexOf(q.kind));
   switch (q.kind) {
     case 'region':
-      w.f32s(q.min, 3, 'min');
-      w.f32s(q.max, 3, 'max');
+      w.f32s(q.min, 3);
+      w.f32s(q.max, 3);
       break;
     case 'sphere':
-      w.f32s(q.center, 3, 'center');
-      w.f32(q.radius, 'radius');
+      w.f32s(q.center, 3);
+      w.f32(q.radius);
       break;
     case 'ray':
-      w.f32s(q.origin, 3, 'origin');
-      w.f32s(q.dir, 3, 'dir');
-      optF32(w, q.max_t, 'max_t');
+      w.f32s(q.origin, 3);
+      w.f32s(q.dir, 3);
+      optF32(w, q.max_t);
       break;
     case 'nearest':
-      w.f32s(q.point, 3, 'point');
-      w.u32(q.k, 'k');
-      optF32(w, q.max_dist, 'max_dist');
+      w.f32s(q.point, 3);
+      w.u32(q.k);
+      optF32(w, q.max_dist);
       break;
   }
-  w.u32(q.mask!, 'mask');
+  w.u32(q.mask!);
   if (q.kind === 'ray') w.bool(q.all!);
 }
 
@@ -101,14 +101,14 @@ export function encodeClientBincode(message: ClientMsg): Uint8Array {
       if (msg.region === null) w.u8(0);
       else {
         w.u8(1);
-        w.f32s(msg.region.min, 3, 'region min');
-        w.f32s(msg.region.max, 3, 'region max');
+        w.f32s(msg.region.min, 3);
+        w.f32s(msg.region.max, 3);
       }
-      w.u32(msg.mask, 'mask');
+      w.u32(msg.mask);
       if (msg.since === undefined) w.u8(0);
       else {
         w.u8(1);
-        w.u64(msg.since, 'since');
+        w.u64(msg.since);
       }
       w.u8(msg.encoding === 'compact' ? 1 : 0);
       break;
@@ -117,18 +117,18 @@ export function encodeClientBincode(message: ClientMsg): Uint8Array {
       break;
     case 'edits':
       w.u8(2);
-      w.u64(msg.seq, 'seq');
+      w.u64(msg.seq);
       w.len(msg.ops.length);
       for (const op of msg.ops) writeOp(w, op);
       break;
     case 'query':
       w.u8(3);
-      w.u64(msg.id, 'id');
+      w.u64(msg.id);
       writeQuery(w, msg.query);
       break;
     case 'ping':
       w.u8(4);
-      w.u64(msg.nonce, 'nonce');
+      w.u64(msg.nonce);
       break;
   }
   return w.finish().slice();

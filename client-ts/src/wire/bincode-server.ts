@@ -147,27 +147,27 @@ export function decodeServerBincode(bytes: Uint8Array): ServerMsg | null {
 
 // ---- encoding (tests, fake servers) ----------------------------------------------
 
-export function writeTransform(w: Writer, t: Transform, what: string): void {
-  w.f32s(t.t, 3, `${what}.t`);
-  w.f32s(t.r, 4, `${what}.r`);
-  w.f32(t.s, `${what}.s`);
+export function writeTransform(w: Writer, t: Transform): void {
+  w.f32s(t.t, 3);
+  w.f32s(t.r, 4);
+  w.f32(t.s);
 }
 
 export function writeNode(w: Writer, n: Node): void {
-  w.u32(n.id, 'node id');
+  w.u32(n.id);
   if (n.parent === null) w.u8(0);
   else {
     w.u8(1);
-    w.u32(n.parent, 'node parent');
+    w.u32(n.parent);
   }
-  writeTransform(w, n.world, 'node world');
-  w.f32s(n.extent, 3, 'node extent');
-  w.u32(n.mask, 'node mask');
+  writeTransform(w, n.world);
+  w.f32s(n.extent, 3);
+  w.u32(n.mask);
 }
 
-function writeIds(w: Writer, ids: ArrayLike<number>, what: string): void {
+function writeIds(w: Writer, ids: ArrayLike<number>): void {
   w.len(ids.length);
-  for (let i = 0; i < ids.length; i++) w.u32(ids[i]!, what);
+  for (let i = 0; i < ids.length; i++) w.u32(ids[i]!);
 }
 
 function writeCompact(w: Writer, compact: Uint8Array | undefined): void {
@@ -177,10 +177,10 @@ function writeCompact(w: Writer, compact: Uint8Array | undefined): void {
   w.bytes(compact);
 }
 
-function writeOptU64(w: Writer, v: number | undefined, what: string): void {
+function writeOptU64(w: Writer, v: number | undefined): void {
   if (v === undefined) return w.u8(0);
   w.u8(1);
-  w.u64(v, what);
+  w.u64(v);
 }
 
 /** Encodes a server message in bincode (the inverse of decodeServerBincode). */
@@ -189,51 +189,51 @@ export function encodeServerBincode(msg: ServerMsg): Uint8Array {
   w.u8(SERVER_TYPES.indexOf(msg.type));
   switch (msg.type) {
     case 'snapshot':
-      w.u64(msg.tick, 'tick');
-      w.u64(msg.time, 'time');
+      w.u64(msg.tick);
+      w.u64(msg.time);
       w.len(msg.nodes.length);
       for (const n of msg.nodes) writeNode(w, n);
       writeCompact(w, msg.compact);
       break;
     case 'delta': {
-      w.u64(msg.tick, 'tick');
-      w.u64(msg.time, 'time');
+      w.u64(msg.tick);
+      w.u64(msg.time);
       w.len(msg.upsert.length);
       for (const n of msg.upsert) writeNode(w, n);
       const { ids, world } = msg.update;
       w.len(ids.length);
       for (let i = 0; i < ids.length; i++) {
-        w.u32(ids[i]!, 'update id');
-        for (let k = 0; k < 8; k++) w.f32(world[i * 8 + k]!, 'update row');
+        w.u32(ids[i]!);
+        for (let k = 0; k < 8; k++) w.f32(world[i * 8 + k]!);
       }
-      writeIds(w, msg.remove, 'remove');
+      writeIds(w, msg.remove);
       w.bool(msg.resumed);
       writeCompact(w, msg.compact);
       break;
     }
     case 'ack':
-      w.u64(msg.seq, 'seq');
-      w.u64(msg.tick, 'tick');
-      writeIds(w, msg.ids, 'ids');
+      w.u64(msg.seq);
+      w.u64(msg.tick);
+      writeIds(w, msg.ids);
       break;
     case 'error':
-      writeOptU64(w, msg.seq, 'seq');
-      writeOptU64(w, msg.id, 'id');
+      writeOptU64(w, msg.seq);
+      writeOptU64(w, msg.id);
       w.u8(ERROR_CODES.indexOf(msg.code as ErrorCode));
       w.string(msg.message);
       if (msg.op === undefined) w.u8(0);
       else {
         w.u8(1);
-        w.u32(msg.op, 'op');
+        w.u32(msg.op);
       }
       break;
     case 'query_result':
-      w.u64(msg.id, 'id');
-      w.u64(msg.tick, 'tick');
+      w.u64(msg.id);
+      w.u64(msg.tick);
       if (!msg.nodes) w.u8(0);
       else {
         w.u8(1);
-        writeIds(w, msg.nodes, 'nodes');
+        writeIds(w, msg.nodes);
       }
       if (!msg.hits) w.u8(0);
       else {
@@ -242,14 +242,14 @@ export function encodeServerBincode(msg: ServerMsg): Uint8Array {
         w.u8(h.kind === 'ray' ? 0 : 1);
         w.len(h.hits.length);
         for (const hit of h.hits) {
-          w.u32(hit.node, 'hit node');
-          w.f32('t' in hit ? hit.t : hit.dist, 'hit');
+          w.u32(hit.node);
+          w.f32('t' in hit ? hit.t : hit.dist);
         }
       }
       break;
     case 'pong':
-      w.u64(msg.nonce, 'nonce');
-      w.u64(msg.tick, 'tick');
+      w.u64(msg.nonce);
+      w.u64(msg.tick);
       break;
     case 'closed':
       w.string(msg.reason);

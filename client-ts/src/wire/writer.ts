@@ -41,16 +41,16 @@ export class Writer {
     this.#buf[this.pos++] = v;
   }
 
-  u32(v: number, what: string): void {
+  u32(v: number): void {
     if (!Number.isInteger(v) || v < 0 || v > U32_MAX) {
-      throw new InvalidArgumentError(`${what} must be an integer from 0 to 2^32 - 1, got ${v}`);
+      throw new InvalidArgumentError(`not a u32: ${v}`);
     }
     this.#varint(v);
   }
 
-  u64(v: U64, what: string): void {
+  u64(v: U64): void {
     if (typeof v === 'bigint') {
-      if (v < 0n || v > U64_MAX) throw new InvalidArgumentError(`${what} is outside the u64 range`);
+      if (v < 0n || v > U64_MAX) throw new InvalidArgumentError(`not a u64: ${v}`);
       if (v <= BigInt(U32_MAX)) return this.#varint(Number(v));
       this.#room(9);
       this.#buf[this.pos++] = U64_MARKER;
@@ -59,9 +59,7 @@ export class Writer {
       return;
     }
     if (!Number.isSafeInteger(v) || v < 0) {
-      throw new InvalidArgumentError(
-        `${what} must be an integer from 0 to 2^53 - 1 (pass a bigint for more), got ${v}`,
-      );
+      throw new InvalidArgumentError(`not a u64 number up to 2^53 - 1 (use a bigint): ${v}`);
     }
     if (v <= U32_MAX) return this.#varint(v);
     this.#room(9);
@@ -87,19 +85,17 @@ export class Writer {
     }
   }
 
-  f32(v: number, what: string): void {
-    if (typeof v !== 'number') throw new InvalidArgumentError(`${what} must be a number`);
+  f32(v: number): void {
+    if (typeof v !== 'number') throw new InvalidArgumentError(`not a number: ${v}`);
     this.#room(4);
     this.#view.setFloat32(this.pos, v, true);
     this.pos += 4;
   }
 
   /** A fixed array of f32 (no length prefix); its length is checked. */
-  f32s(v: readonly number[], n: number, what: string): void {
-    if (!Array.isArray(v) || v.length !== n) {
-      throw new InvalidArgumentError(`${what} must be an array of ${n} numbers`);
-    }
-    for (let i = 0; i < n; i++) this.f32(v[i]!, what);
+  f32s(v: readonly number[], n: number): void {
+    if (!Array.isArray(v) || v.length !== n) throw new InvalidArgumentError(`not ${n} numbers: ${v}`);
+    for (let i = 0; i < n; i++) this.f32(v[i]!);
   }
 
   bool(v: boolean): void {
