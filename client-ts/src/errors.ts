@@ -51,6 +51,11 @@ export class DecodeError extends CanopyError {
     message: string,
     /** Byte offset of the problem in a binary frame, when known. */
     readonly offset?: number,
+    /**
+     * For compact blocks, the kind of problem as the layout names it: `truncated`,
+     * `bad_flags`, `overlong_leb128`, `out_of_range`, `id_order` or `trailing_bytes`.
+     */
+    readonly kind?: string,
   ) {
     super(offset === undefined ? message : `${message} (at byte ${offset})`);
   }
