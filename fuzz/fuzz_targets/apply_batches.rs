@@ -337,7 +337,7 @@ fn run(input: Input) {
                 }
                 Err(e) => {
                     assert!((e.op as usize) < ops.len(), "{e} names no op of {ops:?}");
-                    assert!(e.message.starts_with(&format!("op {}:", e.op)), "{e}");
+                    assert!(e.to_string().starts_with(&format!("op {}:", e.op)), "{e}");
                     assert_eq!(
                         h.snapshot_for_tests(),
                         before,

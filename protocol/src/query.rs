@@ -72,6 +72,18 @@ pub enum Query {
     Nearest(NearestQuery),
 }
 
+impl Query {
+    /// The `kind` tag of this query, for messages and metrics.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Query::Region(_) => "region",
+            Query::Sphere(_) => "sphere",
+            Query::Ray(_) => "ray",
+            Query::Nearest(_) => "nearest",
+        }
+    }
+}
+
 /// One ray hit: the node and the distance along the (normalized) ray where it enters.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -11,10 +11,11 @@ use std::sync::Arc;
 use canopy_protocol::message::Region;
 use canopy_protocol::{Format, Op, Transform};
 use canopy_server::metrics::Metrics;
-use canopy_server::room::delta::SharedDelta;
-use canopy_server::room::outbox::{Outbox, Outgoing};
+use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_server::room::scope::Scope;
-use canopy_server::room::{EditReply, Room, RoomCommand, RoomConfig};
+use canopy_server::room::{
+    EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest,
+};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const NODES: u32 = 100_000;
@@ -22,14 +23,13 @@ const ROOTS: u32 = 1_000;
 
 /// A room of 1,000 roots with 99 children each, spread over a 1000 × 1000 plane.
 fn room() -> Room {
-    let (mut room, _rx) = Room::new(
+    let mut room = Room::new(
         "bench".into(),
         30,
         RoomConfig::default(),
         Arc::new(Metrics::new()),
         None,
     );
-    std::mem::forget(_rx);
     let mut ops = Vec::with_capacity(NODES as usize);
     for r in 0..ROOTS {
         let root = r * 100;
@@ -57,17 +57,21 @@ fn room() -> Room {
             });
         }
     }
-    submit(&mut room, ops);
-    room.tick(0, 0);
+    submit(&room, ops);
+    room.tick(0);
     room
 }
 
-fn submit(room: &mut Room, ops: Vec<Op>) {
+fn submit(room: &Room, ops: Vec<Op>) {
     let (tx, _rx) = tokio::sync::oneshot::channel();
-    room.handle(RoomCommand::Edits {
-        ops,
-        reply: EditReply::Http(tx),
-    });
+    room.shared()
+        .submit_edits(
+            ops,
+            EditReply::Oneshot(tx),
+            Arc::new(EditTicket::default()),
+            None,
+        )
+        .expect("admitted");
 }
 
 /// Edits every `stride`-th leaf (stride 100 edits 1%).
@@ -95,9 +99,17 @@ fn edits(frame: u32, every_node: bool) -> Vec<Op> {
 }
 
 fn subscribe(room: &mut Room, n: usize, region: bool) -> Vec<Arc<Outbox>> {
-    (0..n)
+    let outboxes: Vec<Arc<Outbox>> = (0..n)
         .map(|i| {
-            let outbox = Outbox::new(i as u64 + 1, Format::Bincode, 1 << 20);
+            let outbox = Outbox::new(
+                i as u64 + 1,
+                Format::Bincode,
+                OutboxLimits {
+                    frames: 1 << 20,
+                    frame_bytes: usize::MAX,
+                    ..OutboxLimits::DEFAULT
+                },
+            );
             let scope = if region {
                 let x = (i % 10) as f32 * 100.0;
                 let z = (i / 10) as f32 * 100.0;
@@ -111,14 +123,19 @@ fn subscribe(room: &mut Room, n: usize, region: bool) -> Vec<Arc<Outbox>> {
             } else {
                 Scope::WHOLE_ROOM
             };
-            room.handle(RoomCommand::Subscribe {
-                outbox: Arc::clone(&outbox),
+            room.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+                Arc::clone(&outbox),
                 scope,
-            });
-            drain(&outbox);
+            )));
             outbox
         })
-        .collect()
+        .collect();
+    // One tick answers the subscriptions (sharing the whole-room snapshot).
+    room.tick(0);
+    for o in &outboxes {
+        drain(o);
+    }
+    outboxes
 }
 
 /// What a fast writer task does: take everything queued.
@@ -138,11 +155,11 @@ fn bench(c: &mut Criterion) {
     {
         let mut r = room();
         let subs = subscribe(&mut r, 1, false);
-        submit(&mut r, edits(1, false));
-        r.tick(1, 0);
+        submit(&r, edits(1, false));
+        r.tick(1);
         let mut bytes = 0;
         while let Some(o) = subs[0].try_next() {
-            if let Outgoing::Frame(axum::extract::ws::Message::Binary(b)) = o {
+            if let Outgoing::Frame(b) = o {
                 bytes = b.len();
             }
         }
@@ -150,7 +167,6 @@ fn bench(c: &mut Criterion) {
             "workload: {NODES} nodes ({ROOTS} roots x 100), {ROOTS} leaves edited per tick (1%); bincode delta of {ROOTS} updates = {bytes} bytes = {:.1} bytes per updated node (header included)",
             bytes as f64 / ROOTS as f64
         );
-        let _ = SharedDelta::new(0, 0, Default::default());
     }
     let mut g = c.benchmark_group("tick_100k_1pct");
     g.sample_size(20);
@@ -166,8 +182,8 @@ fn bench(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 frame += 1;
-                submit(&mut r, edits(frame, false));
-                let rep = r.tick(frame as u64, 0);
+                submit(&r, edits(frame, false));
+                let rep = r.tick(frame as u64);
                 for s in &subs {
                     drain(s);
                 }
@@ -181,8 +197,8 @@ fn bench(c: &mut Criterion) {
         g.bench_function("subs_0_every_node_edited", |b| {
             b.iter(|| {
                 frame += 1;
-                submit(&mut r, edits(frame, true));
-                black_box(r.tick(frame as u64, 0))
+                submit(&r, edits(frame, true));
+                black_box(r.tick(frame as u64))
             })
         });
     }

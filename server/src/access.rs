@@ -26,6 +26,24 @@ impl Role {
     }
 }
 
+/// Who sent a request, as the access check found it, for the handlers and sessions.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    pub role: Role,
+    /// The key of the caller's query rate limit: its token, else its address.
+    pub rate_key: String,
+}
+
+impl Caller {
+    /// An open server's caller at `addr` (tests and internal callers).
+    pub fn open(addr: &str) -> Caller {
+        Caller {
+            role: Role::Open,
+            rate_key: format!("addr:{addr}"),
+        }
+    }
+}
+
 /// What a request needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Need {

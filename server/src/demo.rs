@@ -126,5 +126,5 @@ pub fn populate(h: &mut Hierarchy) -> usize {
 pub fn create(state: &AppState) -> Result<usize, RegistryError> {
     let room = state.create_room(Some("demo".into()), None)?;
     let mut scene = room.scene.write();
-    Ok(populate(&mut scene.hierarchy))
+    Ok(populate(scene.hierarchy_mut()))
 }

@@ -10,17 +10,21 @@
 //! See ARCHITECTURE.md at the repository root for the data flow of a tick.
 
 pub mod access;
+pub mod admission;
 pub mod config;
 pub mod demo;
 pub mod http;
 pub mod metrics;
 pub mod octree;
+pub mod origin;
+pub mod queries;
 pub mod rate;
 pub mod registry;
 pub mod room;
 pub mod scene;
 pub mod server;
-pub mod ticker;
+pub mod tick_pool;
+pub mod refusal;
 pub mod ws;
 
 pub use http::app;

@@ -28,6 +28,7 @@ pub struct Metrics {
     pub batches_rejected: IntCounterVec,
     pub queries: IntCounterVec,
     pub process_rss_bytes: IntGauge,
+    pub connections_refused: IntCounter,
 }
 
 impl Default for Metrics {
@@ -92,6 +93,10 @@ impl Metrics {
                 &["kind"],
             )
             .expect("valid counter"),
+            connections_refused: counter(
+                "canopy_connections_refused_total",
+                "Connections closed at accept by the connection caps",
+            ),
             process_rss_bytes: gauge(
                 "canopy_process_resident_memory_bytes",
                 "Resident memory of the server process",
@@ -113,6 +118,7 @@ impl Metrics {
         r.register(Box::new(m.batches_rejected.clone())).ok();
         r.register(Box::new(m.queries.clone())).ok();
         r.register(Box::new(m.process_rss_bytes.clone())).ok();
+        r.register(Box::new(m.connections_refused.clone())).ok();
         for code in ErrorCode::ALL {
             m.batches_rejected.with_label_values(&[code.as_str()]);
         }

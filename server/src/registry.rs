@@ -15,7 +15,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
-use crate::room::{Room, RoomCommand, RoomShared};
+use crate::room::{Room, RoomShared};
 
 /// Why a room could not be created, found or deleted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -67,6 +67,17 @@ pub struct Inner {
     pub ready: AtomicBool,
     /// Query rate limits per caller.
     pub query_limiter: crate::rate::QueryLimiter,
+    /// The threads that tick the rooms.
+    pub pool: crate::tick_pool::TickPool,
+    /// Open connections in all and per address (taken at accept).
+    pub connections: Arc<crate::admission::ConnectionLimits>,
+    /// Which web origins may call the API and open WebSockets.
+    pub origins: crate::origin::OriginPolicy,
+    /// An open server on loopback refuses `Host` names other than localhost and IP
+    /// addresses (DNS rebinding).
+    pub guard_hosts: bool,
+    /// Whole-room reads (`GET /nodes`) running at once.
+    pub dumps: Arc<tokio::sync::Semaphore>,
     next_conn: AtomicU64,
     next_room: AtomicU64,
 }
@@ -86,6 +97,14 @@ impl AppState {
     pub fn new(config: ServerConfig) -> Self {
         AppState(Arc::new(Inner {
             query_limiter: crate::rate::QueryLimiter::new(config.query_rate),
+            pool: crate::tick_pool::TickPool::new(config.tick_threads()),
+            connections: crate::admission::ConnectionLimits::new(
+                config.max_connections,
+                config.max_connections_per_ip,
+            ),
+            origins: crate::origin::OriginPolicy::new(&config.allowed_origins),
+            guard_hosts: config.admin_token.is_none() && config.addr.ip().is_loopback(),
+            dumps: Arc::new(tokio::sync::Semaphore::new(crate::http::DUMPS_AT_ONCE)),
             config,
             rooms: DashMap::new(),
             metrics: Arc::new(Metrics::new()),
@@ -137,7 +156,7 @@ impl AppState {
                     .config
                     .admin_token()
                     .map(|_| crate::access::RoomTokens::generate());
-                let (room, rx) = Room::new(
+                let room = Room::new(
                     id,
                     tick_hz,
                     self.config.room_config(),
@@ -147,11 +166,13 @@ impl AppState {
                 let shared = Arc::clone(room.shared());
                 // Tick 0 "finished" when the room was made: snapshots taken before the
                 // first tick carry a real time too.
-                shared.scene.write().time_ms = crate::ticker::now_ms();
+                shared
+                    .scene
+                    .write()
+                    .set_time_ms(crate::tick_pool::now_ms());
                 slot.insert(Arc::clone(&shared));
                 self.metrics.rooms.inc();
-                self.tasks
-                    .spawn(crate::ticker::run_room(room, rx, self.shutdown.clone()));
+                self.pool.place(room);
                 Ok(shared)
             }
         }
@@ -172,7 +193,6 @@ impl AppState {
             .remove(id)
             .ok_or_else(|| RegistryError::UnknownRoom(id.to_string()))?;
         shared.mark_closed();
-        shared.send(RoomCommand::Delete);
         self.metrics.rooms.dec();
         Ok(())
     }

@@ -1,18 +1,36 @@
 //! Serving the application on a listener until a shutdown signal, then shutting down in
-//! order: readiness drops, rooms run a last tick (answering accepted edits) and close
-//! their subscribers with `closed` and 1001, WebSocket tasks are awaited within a bound.
-//! axum's own graceful shutdown does not wait for upgraded connections, hence the
-//! task tracker.
+//! order: readiness drops, the listener closes, rooms run a last tick (answering accepted
+//! edits) and close their subscribers with `closed` and 1001, and HTTP and WebSocket
+//! connections are awaited within the grace period.
+//!
+//! Connections are accepted here, not by `axum::serve`, so that every one is admitted
+//! against the connection caps (`admission.rs`) and served with a header-read timeout
+//! that also bounds idle keep-alive connections: a client that sends half its headers,
+//! or nothing, is closed after `--http-header-timeout-secs`.
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use axum::serve::ListenerExt;
-use tokio::net::TcpListener;
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use tokio::net::{TcpListener, TcpStream};
+use tower::ServiceExt;
 
 use crate::http::app;
 use crate::registry::AppState;
+
+/// Applies the per-connection socket options.
+fn tune(tcp: &TcpStream, send_buffer: usize) {
+    // Without a small send buffer, loopback buffers grow to megabytes and a stalled
+    // reader hides behind them long before the outbox notices and starts merging.
+    if send_buffer > 0 {
+        let _ = socket2::SockRef::from(tcp).set_send_buffer_size(send_buffer);
+    }
+    let _ = tcp.set_nodelay(true);
+}
 
 /// Serves `state` on `listener` until `shutdown` completes, then shuts down gracefully.
 pub async fn run(
@@ -20,14 +38,6 @@ pub async fn run(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let token = state.shutdown.clone();
-    let ready = state.clone();
-    let signal = async move {
-        shutdown.await;
-        ready.ready.store(false, Ordering::Release);
-        tracing::info!("shutting down");
-        token.cancel();
-    };
     let router = app(state.clone());
     // Forget rate-limit buckets of callers that went quiet, so the limiter's memory
     // follows the number of active callers.
@@ -41,31 +51,80 @@ pub async fn run(
             }
         }
     });
+    let mut http = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new()).http1_only();
+    http.http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_secs(state.config.http_header_timeout_secs))
+        .keep_alive(true);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let send_buffer = state.config.send_buffer_bytes;
-    let listener = listener.tap_io(move |tcp| {
-        // Without this, loopback send buffers grow to megabytes and a stalled reader
-        // hides behind them long before the outbox notices and starts merging.
-        if send_buffer > 0 {
-            let _ = socket2::SockRef::from(&*tcp).set_send_buffer_size(send_buffer);
-        }
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(signal)
-    .await?;
+    let mut last_accept_error: Option<Instant> = None;
+    tokio::pin!(shutdown);
+    loop {
+        let (tcp, peer) = tokio::select! {
+            _ = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of descriptors, say: log once a second, back off a little so
+                    // the loop does not spin, and keep serving what is open.
+                    if last_accept_error.is_none_or(|t| t.elapsed() > Duration::from_secs(1)) {
+                        tracing::warn!(error = %e, "accept failed");
+                        last_accept_error = Some(Instant::now());
+                    }
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    continue;
+                }
+            },
+        };
+        let permit = match state.connections.admit(peer.ip()) {
+            Ok(p) => p,
+            Err(refused) => {
+                state.metrics.connections_refused.inc();
+                tracing::debug!(%peer, %refused, "connection refused");
+                drop(tcp);
+                continue;
+            }
+        };
+        tune(&tcp, send_buffer);
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+            req.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
+            req.extensions_mut().insert(permit.clone());
+            router.clone().oneshot(req.map(axum::body::Body::new))
+        });
+        let conn = http
+            .serve_connection_with_upgrades(TokioIo::new(tcp), service)
+            .into_owned();
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                tracing::debug!(error = %e, "connection ended");
+            }
+        });
+    }
+
+    state.ready.store(false, Ordering::Release);
+    tracing::info!("shutting down");
+    drop(listener);
     state.shutdown.cancel();
+    let grace = Duration::from_secs(state.config.shutdown_grace_secs);
+    // The rooms' last ticks answer every accepted batch and close their subscribers.
+    let pool = state.clone();
+    let _ = tokio::time::timeout(
+        grace,
+        tokio::task::spawn_blocking(move || pool.pool.shutdown()),
+    )
+    .await;
     state.tasks.close();
-    let grace = Duration::from_secs(state.config.shutdown_grace_secs.max(1));
-    if tokio::time::timeout(grace, state.tasks.wait())
-        .await
-        .is_err()
-    {
+    let drained = async {
+        graceful.shutdown().await;
+        state.tasks.wait().await;
+    };
+    if tokio::time::timeout(grace, drained).await.is_err() {
         tracing::warn!(
             remaining = state.tasks.len(),
-            "tasks still running after the shutdown grace period"
+            "connections still open after the shutdown grace period"
         );
     }
     tracing::info!("stopped");

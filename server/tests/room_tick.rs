@@ -1,24 +1,33 @@
 //! `Room::tick` driven synchronously, without a runtime or sockets: the order of a
-//! tick's outputs, frames shared among subscribers, merging for a full queue.
+//! tick's outputs, frames and snapshots shared among subscribers, merging for a full
+//! queue, the op and snapshot budgets, superseded subscriptions and withdrawn batches.
 
 use std::sync::Arc;
 
-use axum::extract::ws::Message;
-use canopy_protocol::{Format, Op, ServerMsg, Transform};
+use bytes::Bytes;
+use canopy_protocol::{Format, Op, ServerMsg, Transform, codec};
 use canopy_server::metrics::Metrics;
-use canopy_server::room::outbox::{Outbox, Outgoing};
+use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_server::room::scope::Scope;
-use canopy_server::room::{EditReply, Room, RoomCommand, RoomConfig};
+use canopy_server::room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
 
-fn room(frames: usize) -> Room {
-    let config = RoomConfig {
-        outbox_frames: frames,
-        ..RoomConfig::default()
-    };
-    let (room, rx) = Room::new("t".into(), 30, config, Arc::new(Metrics::new()), None);
-    // The room is driven by hand; the channel's sender side lives in the room.
-    std::mem::forget(rx);
-    room
+fn room_with(config: RoomConfig) -> Room {
+    Room::new("t".into(), 30, config, Arc::new(Metrics::new()), None)
+}
+
+fn room() -> Room {
+    room_with(RoomConfig::default())
+}
+
+fn outbox(conn: u64, format: Format, frames: usize) -> Arc<Outbox> {
+    Outbox::new(
+        conn,
+        format,
+        OutboxLimits {
+            frames,
+            ..OutboxLimits::DEFAULT
+        },
+    )
 }
 
 fn add(id: u32) -> Op {
@@ -40,114 +49,223 @@ fn move_to(id: u32, x: f32) -> Op {
     }
 }
 
+/// Submits a batch the way an edge does, answering into `reply`.
+fn submit(r: &Room, ops: Vec<Op>, reply: EditReply) -> Arc<EditTicket> {
+    let ticket = Arc::new(EditTicket::default());
+    r.shared()
+        .submit_edits(ops, reply, Arc::clone(&ticket), None)
+        .expect("admitted");
+    ticket
+}
+
+fn ws_reply(o: &Arc<Outbox>, seq: u64) -> EditReply {
+    EditReply::Outbox {
+        outbox: Arc::clone(o),
+        seq,
+    }
+}
+
+fn subscribe(r: &mut Room, o: &Arc<Outbox>, scope: Scope) {
+    r.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+        Arc::clone(o),
+        scope,
+    )));
+}
+
 fn drain(o: &Outbox) -> Vec<Outgoing> {
     std::iter::from_fn(|| o.try_next()).collect()
 }
 
+fn decode(bytes: &Bytes, format: Format) -> ServerMsg {
+    codec::decode_server(bytes, format).expect("the server's own encoding")
+}
+
+fn message(o: &Outgoing, format: Format) -> ServerMsg {
+    match o {
+        Outgoing::Message(b) | Outgoing::Frame(b) | Outgoing::Merged(b) => decode(b, format),
+        other => panic!("not a message: {other:?}"),
+    }
+}
+
 #[test]
 fn subscribers_share_one_encoded_frame_and_acks_come_first() {
-    let mut r = room(8);
-    let a = Outbox::new(1, Format::Bincode, 8);
-    let b = Outbox::new(2, Format::Bincode, 8);
-    let j = Outbox::new(3, Format::Json, 8);
+    let mut r = room();
+    let a = outbox(1, Format::Bincode, 8);
+    let b = outbox(2, Format::Bincode, 8);
+    let j = outbox(3, Format::Json, 8);
     for o in [&a, &b, &j] {
-        r.handle(RoomCommand::Subscribe {
-            outbox: Arc::clone(o),
-            scope: Scope::WHOLE_ROOM,
-        });
-        assert!(matches!(
-            drain(o).as_slice(),
-            [Outgoing::Msg(ServerMsg::Snapshot { .. })]
-        ));
+        subscribe(&mut r, o, Scope::WHOLE_ROOM);
     }
-    r.handle(RoomCommand::Edits {
-        ops: vec![add(1)],
-        reply: EditReply::Ws {
-            outbox: Arc::clone(&a),
-            seq: 9,
-        },
-    });
-    let report = r.tick(1000, 0);
-    assert_eq!((report.tick, report.batches_applied), (1, 1));
+    r.tick(999);
+    let snaps: Vec<_> = [&a, &b, &j].iter().map(|o| drain(o)).collect();
+    for (s, f) in snaps.iter().zip([Format::Bincode, Format::Bincode, Format::Json]) {
+        assert!(matches!(message(&s[0], f), ServerMsg::Snapshot { tick: 1, .. }));
+    }
+    let (Outgoing::Message(sa), Outgoing::Message(sb)) = (&snaps[0][0], &snaps[1][0]) else {
+        panic!("snapshots")
+    };
+    assert_eq!(sa.as_ptr(), sb.as_ptr(), "one snapshot encoding shared");
+
+    submit(&r, vec![add(1)], ws_reply(&a, 9));
+    let report = r.tick(1000);
+    assert_eq!((report.tick, report.batches_applied), (2, 1));
     let out_a = drain(&a);
     assert!(
         matches!(
-            &out_a[0],
-            Outgoing::Msg(ServerMsg::Ack {
-                seq: 9,
-                tick: 1,
-                ..
-            })
+            message(&out_a[0], Format::Bincode),
+            ServerMsg::Ack { seq: 9, tick: 2, .. }
         ),
         "the ack comes first"
     );
     let out_b = drain(&b);
-    let (Outgoing::Frame(Message::Binary(fa)), [Outgoing::Frame(Message::Binary(fb))]) =
-        (&out_a[1], out_b.as_slice())
-    else {
-        panic!("binary frames")
+    let (Outgoing::Frame(fa), [Outgoing::Frame(fb)]) = (&out_a[1], out_b.as_slice()) else {
+        panic!("frames")
     };
-    assert_eq!(
-        fa.as_ptr(),
-        fb.as_ptr(),
-        "one encoding shared by both bincode subscribers"
-    );
-    assert!(matches!(
-        drain(&j).as_slice(),
-        [Outgoing::Frame(Message::Text(_))]
-    ));
+    assert_eq!(fa.as_ptr(), fb.as_ptr(), "one encoding shared by both bincode subscribers");
+    let out_j = drain(&j);
+    assert!(matches!(message(&out_j[0], Format::Json), ServerMsg::Delta { tick: 2, .. }));
 
     // A tick that changes nothing sends nothing.
-    r.tick(1001, 0);
+    r.tick(1001);
     assert!(drain(&a).is_empty());
 }
 
 #[test]
 fn a_full_queue_switches_to_one_merged_frame() {
-    let mut r = room(2);
-    let slow = Outbox::new(1, Format::Bincode, 2);
-    r.handle(RoomCommand::Edits {
-        ops: vec![add(1), add(2)],
-        reply: EditReply::Ws {
-            outbox: Outbox::new(9, Format::Json, 1),
-            seq: 0,
-        },
-    });
-    r.tick(0, 0);
-    r.handle(RoomCommand::Subscribe {
-        outbox: Arc::clone(&slow),
-        scope: Scope::WHOLE_ROOM,
-    });
+    let mut r = room();
+    let slow = outbox(1, Format::Bincode, 2);
+    let sink = outbox(9, Format::Json, 1);
+    submit(&r, vec![add(1), add(2)], ws_reply(&sink, 0));
+    r.tick(0);
+    subscribe(&mut r, &slow, Scope::WHOLE_ROOM);
     let mut merged_ticks = 0;
     for k in 1..=10 {
         let (tx, _rx) = tokio::sync::oneshot::channel();
-        r.handle(RoomCommand::Edits {
-            ops: vec![move_to(1, k as f32)],
-            reply: EditReply::Http(tx),
-        });
-        if r.tick(k, 0).frames_merged == 1 {
+        submit(&r, vec![move_to(1, k as f32)], EditReply::Oneshot(tx));
+        if r.tick(k).frames_merged == 1 {
             merged_ticks += 1;
         }
     }
-    assert_eq!(merged_ticks, 8, "two frames queued, eight ticks merged");
+    // The subscription is answered by the first of those ticks, whose delta it does
+    // not get; then two frames fill the queue and seven ticks merge.
+    assert_eq!(merged_ticks, 7, "two frames queued, seven ticks merged");
     assert_eq!(
-        slow.pending_entries
-            .load(std::sync::atomic::Ordering::Relaxed),
+        slow.pending_entries.load(std::sync::atomic::Ordering::Relaxed),
         1,
         "one entry per node"
     );
     let out = drain(&slow);
-    assert!(matches!(out[0], Outgoing::Msg(ServerMsg::Snapshot { .. })));
+    assert!(matches!(message(&out[0], Format::Bincode), ServerMsg::Snapshot { tick: 2, .. }));
     assert!(matches!(out[1], Outgoing::Frame(_)) && matches!(out[2], Outgoing::Frame(_)));
-    let Outgoing::Merged(ServerMsg::Delta { tick, update, .. }, ticks) = &out[3] else {
+    let ServerMsg::Delta { tick, update, .. } = message(&out[3], Format::Bincode) else {
         panic!("a merged frame")
     };
-    assert_eq!(
-        (*tick, *ticks),
-        (11, 8),
-        "the merged frame carries the latest tick it covers"
-    );
+    assert!(matches!(out[3], Outgoing::Merged(_)));
+    assert_eq!(tick, 11, "the merged frame carries the latest tick it covers");
     assert_eq!(update.len(), 1);
     assert_eq!(update[0].world.t, [10.0, 0.0, 0.0], "latest value wins");
     assert_eq!(out.len(), 4);
+}
+
+#[test]
+fn a_subscribe_flood_costs_one_snapshot() {
+    let mut r = room();
+    submit(&r, (0..100).map(add).collect(), ws_reply(&outbox(9, Format::Json, 1), 0));
+    r.tick(0);
+    let flood = outbox(1, Format::Json, 8);
+    for _ in 0..1000 {
+        subscribe(&mut r, &flood, Scope::WHOLE_ROOM);
+    }
+    let report = r.tick(1);
+    assert_eq!(report.snapshots, 1, "later subscriptions replace earlier ones");
+    let out = drain(&flood);
+    assert_eq!(out.len(), 1);
+    // Subscriptions answered in different ticks: the newer snapshot replaces the older
+    // one still queued.
+    subscribe(&mut r, &flood, Scope::WHOLE_ROOM);
+    r.tick(2);
+    subscribe(&mut r, &flood, Scope::WHOLE_ROOM);
+    r.tick(3);
+    let out = drain(&flood);
+    assert_eq!(out.len(), 1, "one snapshot queued: {out:?}");
+    assert!(matches!(message(&out[0], Format::Json), ServerMsg::Snapshot { tick: 4, .. }));
+}
+
+#[test]
+fn the_op_budget_spreads_batches_over_ticks_in_order() {
+    let mut r = room_with(RoomConfig {
+        tick_op_budget: 10,
+        ..RoomConfig::default()
+    });
+    let o = outbox(1, Format::Json, 8);
+    // 4 + 4 fit in one tick, 4 + 8 do not: the third waits, then the fourth (larger
+    // than the budget) gets a tick of its own.
+    submit(&r, (0..4).map(add).collect(), ws_reply(&o, 1));
+    submit(&r, (4..8).map(add).collect(), ws_reply(&o, 2));
+    submit(&r, (8..12).map(add).collect(), ws_reply(&o, 3));
+    submit(&r, (12..32).map(add).collect(), ws_reply(&o, 4));
+    let ticks: Vec<_> = (0..3).map(|t| r.tick(t)).collect();
+    assert_eq!(
+        ticks.iter().map(|t| t.batches_applied).collect::<Vec<_>>(),
+        [2, 1, 1]
+    );
+    assert_eq!(ticks[0].batches_waiting, 2);
+    let acks: Vec<(u64, u64)> = drain(&o)
+        .iter()
+        .filter_map(|m| match message(m, Format::Json) {
+            ServerMsg::Ack { seq, tick, .. } => Some((seq, tick)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(acks, [(1, 1), (2, 1), (3, 2), (4, 3)], "in order, each naming its tick");
+    assert_eq!(r.shared().pending_batches(), 0);
+    assert_eq!(r.shared().pending_ops(), 0);
+}
+
+#[test]
+fn a_withdrawn_batch_is_never_applied() {
+    let mut r = room();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let ticket = submit(&r, vec![add(7)], EditReply::Oneshot(tx));
+    assert!(ticket.cancel(), "not taken yet");
+    let report = r.tick(0);
+    assert_eq!((report.batches_applied, report.batches_cancelled), (0, 1));
+    assert!(!r.shared().scene.read().hierarchy().contains(7));
+    drop(rx);
+    // Once the tick took a batch, it can no longer be withdrawn.
+    let (tx, _rx) = tokio::sync::oneshot::channel();
+    let ticket = submit(&r, vec![add(8)], EditReply::Oneshot(tx));
+    r.tick(1);
+    assert!(!ticket.cancel());
+    assert!(r.shared().scene.read().hierarchy().contains(8));
+}
+
+#[test]
+fn pending_edits_are_bounded_per_room_and_per_connection() {
+    let r = room_with(RoomConfig {
+        edits: canopy_server::room::EditLimits {
+            max_pending_batches: 100,
+            max_pending_ops: 10,
+            max_pending_ops_per_conn: 6,
+        },
+        ..RoomConfig::default()
+    });
+    let a = outbox(1, Format::Json, 8);
+    let b = outbox(2, Format::Json, 8);
+    let sub = |o: &Arc<Outbox>, n: u32| {
+        r.shared().submit_edits(
+            (0..n).map(add).collect(),
+            ws_reply(o, 0),
+            Arc::new(EditTicket::default()),
+            Some(Arc::clone(&o.quota)),
+        )
+    };
+    assert!(sub(&a, 4).is_ok());
+    let e = sub(&a, 4).unwrap_err();
+    assert_eq!(e.code, canopy_protocol::ErrorCode::Overloaded, "{e}");
+    assert!(e.message.contains("this connection"), "{e}");
+    assert!(sub(&b, 5).is_ok(), "the other editor still gets in");
+    let e = sub(&b, 2).unwrap_err();
+    assert!(e.message.contains("ops waiting"), "{e}");
+    assert_eq!(r.shared().pending_ops(), 9);
 }

@@ -34,6 +34,7 @@ fn scene() -> Hierarchy {
     let mut h = Hierarchy::with_limits(HierarchyLimits {
         max_nodes: 20,
         max_depth: 6,
+        ..HierarchyLimits::DEFAULT
     });
     h.apply_batch(&[
         add(1, None),
@@ -87,15 +88,13 @@ fn refused(bad: Op, code: ErrorCode) {
         ops.push(add(11, None));
         let err = h.apply_batch(&ops).unwrap_err();
         assert_eq!(
-            (err.op, err.code),
+            (err.op, err.code()),
             (index, code),
-            "{bad:?}: {}",
-            err.message
+            "{bad:?}: {err}"
         );
         assert!(
-            err.message.starts_with(&format!("op {index}: ")),
-            "{}",
-            err.message
+            err.to_string().starts_with(&format!("op {index}: ")),
+            "{err}"
         );
         assert_eq!(h.snapshot_for_tests(), before, "{bad:?} changed the state");
         assert_eq!(h.changes(), &changes_before);
@@ -190,12 +189,12 @@ fn world_transform_out_of_range() {
     let mut h = scene();
     let before = h.snapshot_for_tests();
     let err = h.apply_batch(&[big(1), big(2)]).unwrap_err();
-    assert_eq!((err.op, err.code), (1, ErrorCode::InvalidValue));
+    assert_eq!((err.op, err.code()), (1, ErrorCode::InvalidValue));
     assert_eq!(h.snapshot_for_tests(), before);
     // 1e-20 * 1e-20 underflows the world scale towards zero.
     let tiny = |node| set_local(node, None, None, Some(1e-20));
     let err = h.apply_batch(&[tiny(1), tiny(2)]).unwrap_err();
-    assert_eq!((err.op, err.code), (1, ErrorCode::InvalidValue));
+    assert_eq!((err.op, err.code()), (1, ErrorCode::InvalidValue));
     assert_eq!(h.snapshot_for_tests(), before);
 }
 
@@ -243,7 +242,7 @@ fn unknown_after_removal_in_the_same_batch() {
     let err = h
         .apply_batch(&[Op::Remove { node: 2 }, set_local(3, None, None, Some(2.0))])
         .unwrap_err();
-    assert_eq!((err.op, err.code), (1, ErrorCode::UnknownNode));
+    assert_eq!((err.op, err.code()), (1, ErrorCode::UnknownNode));
     assert_eq!(h.snapshot_for_tests(), before);
 }
 
@@ -254,10 +253,10 @@ fn duplicate_ids() {
     let mut h = scene();
     let before = h.snapshot_for_tests();
     let err = h.apply_batch(&[add(12, None), add(12, None)]).unwrap_err();
-    assert_eq!((err.op, err.code), (1, ErrorCode::DuplicateId));
+    assert_eq!((err.op, err.code()), (1, ErrorCode::DuplicateId));
     // An id assigned earlier in the batch is taken too.
     let err = h.apply_batch(&[auto(None), add(0, None)]).unwrap_err();
-    assert_eq!((err.op, err.code), (1, ErrorCode::DuplicateId));
+    assert_eq!((err.op, err.code()), (1, ErrorCode::DuplicateId));
     assert_eq!(h.snapshot_for_tests(), before);
 }
 
@@ -292,7 +291,7 @@ fn cycles() {
             },
         ])
         .unwrap_err();
-    assert_eq!((err.op, err.code), (1, ErrorCode::Cycle));
+    assert_eq!((err.op, err.code()), (1, ErrorCode::Cycle));
     assert_eq!(h.snapshot_for_tests(), before);
 }
 
@@ -309,7 +308,7 @@ fn limits() {
             add(23, Some(22)),
         ])
         .unwrap_err();
-    assert_eq!((err.op, err.code), (3, ErrorCode::TooLarge));
+    assert_eq!((err.op, err.code()), (3, ErrorCode::TooLarge));
     assert_eq!(h.snapshot_for_tests(), before);
     // Moving a subtree deeper than the limit.
     h.apply_batch(&[
@@ -326,12 +325,12 @@ fn limits() {
             parent: Some(3),
         }])
         .unwrap_err();
-    assert_eq!((err.op, err.code), (0, ErrorCode::TooLarge));
+    assert_eq!((err.op, err.code()), (0, ErrorCode::TooLarge));
     assert_eq!(h.snapshot_for_tests(), before);
     // Node count: 9 live, limit 20.
     let ops: Vec<Op> = (0..12).map(|_| auto(None)).collect();
     let err = h.apply_batch(&ops).unwrap_err();
-    assert_eq!((err.op, err.code), (11, ErrorCode::TooLarge));
+    assert_eq!((err.op, err.code()), (11, ErrorCode::TooLarge));
     assert_eq!(h.snapshot_for_tests(), before);
 }
 

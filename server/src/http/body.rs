@@ -1,12 +1,15 @@
 //! Reading JSON request bodies with the contract's errors: a body over the size limit is
 //! `413 too_large`, malformed JSON or a missing field `400 bad_request` with serde's
-//! description of what was wrong. (axum's own `Json` extractor answers with its own
-//! plain-text bodies, which the contract does not allow.)
+//! description of what was wrong, a body that does not arrive within the request timeout
+//! `503 overloaded`. (axum's own `Json` extractor answers with plain-text bodies, which
+//! the contract does not allow.)
+
+use std::time::Duration;
 
 use axum::extract::{FromRequest, Request};
 use serde::de::DeserializeOwned;
 
-use super::error::ApiError;
+use crate::refusal::Refusal;
 use crate::registry::AppState;
 
 /// A JSON body decoded into `T`. An empty body decodes as `{}`, so that bodies whose
@@ -15,19 +18,25 @@ use crate::registry::AppState;
 pub struct JsonBody<T>(pub T);
 
 impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
-    type Rejection = ApiError;
+    type Rejection = Refusal;
 
-    async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, Refusal> {
         let limit = state.config.max_body_bytes;
-        let bytes = axum::body::to_bytes(req.into_body(), limit)
+        let wait = Duration::from_secs(state.config.request_timeout_secs);
+        let read = tokio::time::timeout(wait, axum::body::to_bytes(req.into_body(), limit));
+        let bytes = read
             .await
+            .map_err(|_| {
+                Refusal::overloaded(format!(
+                    "the body did not arrive within {} s",
+                    wait.as_secs()
+                ))
+            })?
             .map_err(|e| {
-                // axum reports the limit as a `LengthLimitError` inside its error;
-                // anything else is a broken body stream.
                 if is_length_limit(&e) {
-                    ApiError::too_large(format!("the body is over the limit of {limit} bytes"))
+                    Refusal::too_large(format!("the body is over the limit of {limit} bytes"))
                 } else {
-                    ApiError::bad_request(format!("could not read the body: {e}"))
+                    Refusal::bad_request(format!("could not read the body: {e}"))
                 }
             })?;
         let bytes: &[u8] = if bytes.iter().all(is_json_whitespace) {
@@ -38,18 +47,20 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
         // serde would read a struct from a JSON array too (`[null, null]`); every body
         // of the contract is an object, so anything else is refused.
         if bytes.iter().find(|b| !is_json_whitespace(b)) != Some(&b'{') {
-            return Err(ApiError::bad_request("the body must be a JSON object"));
+            return Err(Refusal::bad_request("the body must be a JSON object"));
         }
         canopy_protocol::codec::from_json(bytes)
             .map(JsonBody)
-            .map_err(|e| ApiError::new(e.code(), format!("could not read the JSON body: {e}")))
+            .map_err(|e| Refusal::new(e.code(), format!("could not read the JSON body: {e}")))
     }
 }
 
+/// axum reports a body over the limit as a `LengthLimitError` somewhere in its error's
+/// source chain.
 fn is_length_limit(e: &axum::Error) -> bool {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
     while let Some(s) = source {
-        if s.to_string().contains("length limit") {
+        if s.is::<http_body_util::LengthLimitError>() {
             return true;
         }
         source = s.source();

@@ -1,5 +1,14 @@
-//! `POST /rooms/{room}/edits`: queue a batch for the room's next tick and answer once
-//! that tick has applied (or refused) it.
+//! `POST /rooms/{room}/edits`: queue a batch for the room's tick and answer once that
+//! tick has applied (or refused) it.
+//!
+//! Invariant: an answer that is an error means the batch is never applied. The request
+//! keeps its own deadline instead of the router's timeout: when it passes, the batch is
+//! withdrawn if the tick has not taken it yet (then `503 overloaded`, and it will never
+//! be applied); if the tick already took it, the request waits for its real outcome. A
+//! client that goes away before the tick takes its batch withdraws it the same way.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -8,9 +17,20 @@ use canopy_protocol::http::EditsResult;
 use tokio::sync::oneshot;
 
 use super::body::JsonBody;
-use super::error::ApiError;
+use super::error::InBatch;
+use crate::refusal::Refusal;
 use crate::registry::AppState;
-use crate::room::EditReply;
+use crate::room::edit::check_batch_size;
+use crate::room::{EditReply, EditTicket};
+
+/// Withdraws the batch if the request is dropped before the tick takes it.
+struct Withdraw(Arc<EditTicket>);
+
+impl Drop for Withdraw {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
 
 /// Applies an edit batch atomically at the room's next tick.
 #[utoipa::path(post, path = "/rooms/{room}/edits", params(("room" = String, Path, description = "Room id")),
@@ -21,32 +41,45 @@ use crate::room::EditReply;
         (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
         (status = 409, description = "duplicate_id or cycle", body = canopy_protocol::ErrorBody),
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
-        (status = 503, description = "overloaded", body = canopy_protocol::ErrorBody),
+        (status = 503, description = "overloaded: refused, never applied", body = canopy_protocol::ErrorBody),
     ))]
 pub async fn post_edits(
     State(app): State<AppState>,
     Path(room): Path<String>,
     JsonBody(batch): JsonBody<Batch>,
-) -> Result<Json<EditsResult>, ApiError> {
+) -> Result<Json<EditsResult>, InBatch> {
     let room = app.room(&room)?;
     check_batch_size(batch.ops.len(), app.config.max_ops_per_batch)?;
-    let (tx, rx) = oneshot::channel();
-    room.submit_edits(batch.ops, EditReply::Http(tx))?;
-    match rx.await {
+    let (tx, mut rx) = oneshot::channel();
+    let ticket = Arc::new(EditTicket::default());
+    room.submit_edits(
+        batch.ops,
+        EditReply::Oneshot(tx),
+        Arc::clone(&ticket),
+        None,
+    )?;
+    let _withdraw = Withdraw(Arc::clone(&ticket));
+    let deadline = Duration::from_secs(app.config.request_timeout_secs);
+    let outcome = tokio::select! {
+        outcome = &mut rx => outcome,
+        _ = tokio::time::sleep(deadline) => {
+            if ticket.cancel() {
+                return Err(InBatch(Refusal::overloaded(format!(
+                    "the batch waited {} s for room {}'s tick; it was withdrawn and will \
+                     never be applied",
+                    deadline.as_secs(),
+                    room.id
+                ))));
+            }
+            // The tick took it: its outcome is on its way.
+            rx.await
+        }
+    };
+    match outcome {
         Ok(outcome) => Ok(Json(outcome?)),
-        Err(_) => Err(ApiError::new(
+        Err(_) => Err(InBatch(Refusal::new(
             canopy_protocol::ErrorCode::UnknownRoom,
             format!("room {} closed before the batch was applied", room.id),
-        )),
+        ))),
     }
-}
-
-/// Refuses a batch with more ops than the server's limit.
-pub fn check_batch_size(ops: usize, limit: usize) -> Result<(), ApiError> {
-    if ops > limit {
-        let mut e = ApiError::too_large(format!("the batch has {ops} ops, the limit is {limit}"));
-        e.in_batch = true;
-        return Err(e);
-    }
-    Ok(())
 }

@@ -1,82 +1,45 @@
-//! The one place where the typed errors of every layer become the contract's error
-//! bodies: `{"error":{"code","message","op"?}}` with the status of the code.
+//! The one place where a [`Refusal`] becomes the contract's HTTP error: the body
+//! `{"error":{"code","message","op"?}}` with the status of its code. `unknown_node` is
+//! 404 for a read and 400 inside a batch; [`InBatch`] says which.
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use canopy_protocol::{ErrorBody, ErrorCode, ErrorInfo};
+use canopy_protocol::{ErrorBody, ErrorInfo};
 
-use crate::registry::RegistryError;
-use crate::room::EditFailure;
-use crate::room::query::QueryError;
+use crate::refusal::Refusal;
 
-/// An error answer of the HTTP API.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ApiError {
-    pub code: ErrorCode,
-    pub message: String,
-    pub op: Option<u32>,
-    /// Inside an edit batch `unknown_node` is 400, for a read 404.
-    pub in_batch: bool,
+fn respond(r: Refusal, in_batch: bool) -> Response {
+    let status =
+        StatusCode::from_u16(r.code.http_status(in_batch)).unwrap_or(StatusCode::BAD_REQUEST);
+    let body = ErrorBody {
+        error: ErrorInfo {
+            code: r.code,
+            message: r.message,
+            op: r.op,
+        },
+    };
+    (status, Json(body)).into_response()
 }
 
-impl ApiError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            op: None,
-            in_batch: false,
-        }
-    }
-
-    pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(ErrorCode::BadRequest, message)
-    }
-
-    pub fn too_large(message: impl Into<String>) -> Self {
-        Self::new(ErrorCode::TooLarge, message)
-    }
-
-    /// The body the contract gives this error.
-    pub fn body(&self) -> ErrorBody {
-        ErrorBody {
-            error: ErrorInfo {
-                code: self.code,
-                message: self.message.clone(),
-                op: self.op,
-            },
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
+impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
-        let status = StatusCode::from_u16(self.code.http_status(self.in_batch))
-            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(self.body())).into_response()
+        respond(self, false)
     }
 }
 
-impl From<RegistryError> for ApiError {
-    fn from(e: RegistryError) -> Self {
-        ApiError::new(e.code(), e.to_string())
+/// A refusal of an edit batch: `unknown_node` answers 400 (a bad op), not 404.
+#[derive(Debug)]
+pub struct InBatch(pub Refusal);
+
+impl<E: Into<Refusal>> From<E> for InBatch {
+    fn from(e: E) -> Self {
+        InBatch(e.into())
     }
 }
 
-impl From<EditFailure> for ApiError {
-    fn from(e: EditFailure) -> Self {
-        ApiError {
-            code: e.code,
-            message: e.message,
-            op: e.op,
-            in_batch: true,
-        }
-    }
-}
-
-impl From<QueryError> for ApiError {
-    fn from(e: QueryError) -> Self {
-        ApiError::new(e.code(), e.to_string())
+impl IntoResponse for InBatch {
+    fn into_response(self) -> Response {
+        respond(self.0, true)
     }
 }

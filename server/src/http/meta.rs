@@ -8,12 +8,37 @@ use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 use utoipa::OpenApi;
 
+use canopy_protocol::ErrorCode;
+use canopy_protocol::http::Health;
+
+use crate::refusal::Refusal;
 use crate::registry::AppState;
 
-/// Liveness: 200 while the process serves requests.
-#[utoipa::path(get, path = "/healthz", responses((status = 200, description = "Alive", body = String)))]
-pub async fn healthz() -> &'static str {
-    "ok"
+/// Liveness: 200 while the process serves requests, with the server's and the wire
+/// contract's versions.
+#[utoipa::path(get, path = "/healthz", responses((status = 200, description = "Alive", body = Health)))]
+pub async fn healthz() -> Json<Health> {
+    Json(Health {
+        status: "ok".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        protocol: canopy_protocol::PROTOCOL_VERSION.into(),
+    })
+}
+
+/// Any path that is no route: `404 not_found` with the contract's body.
+pub async fn not_found(uri: axum::http::Uri) -> Refusal {
+    Refusal::new(
+        ErrorCode::NotFound,
+        format!("no route {} (see /openapi.json)", uri.path()),
+    )
+}
+
+/// A route asked with a method it does not take: `405 method_not_allowed`.
+pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Refusal {
+    Refusal::new(
+        ErrorCode::MethodNotAllowed,
+        format!("{} does not take {method}", uri.path()),
+    )
 }
 
 /// Readiness: 200 until shutdown begins, then 503 so load balancers stop sending.

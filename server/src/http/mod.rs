@@ -1,23 +1,40 @@
-//! The HTTP API of the contract (`shared/API.md` §3), plus the WebSocket upgrade route.
+//! The HTTP API of the contract (API.md §3), plus the WebSocket upgrade route.
 //!
-//! **Architecture invariant**: only `http` and `ws` know axum's routing and
-//! extractors; handlers translate between JSON bodies and the room's calls, and every
-//! error becomes the contract's body in one place (`error.rs`).
+//! Routes are grouped by access level, each group under its access layer (`access.rs`),
+//! so a new route cannot fall into the wrong class by accident. Around all of them: the
+//! origin and host guard and CORS (`guard.rs`), a request timeout (except for edits,
+//! which keep their own deadline so that a batch answered with an error is never
+//! applied), and a tracing span per request.
+//!
+//! **Architecture invariant**: only `http` and `ws` know axum's routing and extractors;
+//! handlers translate between JSON bodies and the room's calls, and every refusal
+//! becomes the contract's body in one place (`error.rs`).
 
-pub mod auth;
-pub mod body;
-pub mod edits;
+mod access;
+mod body;
+mod edits;
 pub mod error;
 pub mod meta;
-pub mod nodes;
-pub mod queries;
-pub mod rooms;
+mod nodes;
+mod queries;
+mod rooms;
+
+mod guard;
+
+pub use nodes::DUMPS_AT_ONCE;
+
+use std::time::Duration;
 
 use axum::Router;
-use axum::routing::{get, post};
+use axum::error_handling::HandleErrorLayer;
+use axum::response::IntoResponse;
+use axum::routing::{delete, get, post};
+use canopy_protocol::ErrorCode;
+use tower::ServiceBuilder;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 
+use crate::refusal::Refusal;
 use crate::registry::AppState;
 
 /// The OpenAPI document, assembled from the handlers' annotations.
@@ -39,6 +56,7 @@ use crate::registry::AppState;
         edits::post_edits,
         nodes::list_nodes,
         nodes::get_node,
+        nodes::octree,
         queries::region,
         queries::sphere,
         queries::ray,
@@ -47,29 +65,75 @@ use crate::registry::AppState;
 )]
 pub struct ApiDoc;
 
+/// Turns the request timeout into the contract's `503 overloaded`.
+async fn timed_out(e: tower::BoxError) -> axum::response::Response {
+    let message = if e.is::<tower::timeout::error::Elapsed>() {
+        "the request took longer than the request timeout".to_string()
+    } else {
+        format!("the request failed: {e}")
+    };
+    Refusal::new(ErrorCode::Overloaded, message).into_response()
+}
+
 /// The whole HTTP and WebSocket application over `state`.
 pub fn app(state: AppState) -> Router {
-    Router::new()
+    let timeout = Duration::from_secs(state.config.request_timeout_secs);
+    let bounded = || {
+        ServiceBuilder::new()
+            .layer(HandleErrorLayer::new(timed_out))
+            .timeout(timeout)
+    };
+    let open = Router::new()
         .route("/healthz", get(meta::healthz))
         .route("/readyz", get(meta::readyz))
+        .route("/openapi.json", get(meta::openapi));
+    let admin = Router::new()
         .route("/metrics", get(meta::metrics))
-        .route("/openapi.json", get(meta::openapi))
         .route("/rooms", post(rooms::create_room).get(rooms::list_rooms))
-        .route("/rooms/{room}", get(rooms::get_room).delete(rooms::delete_room))
-        .route("/rooms/{room}/edits", post(edits::post_edits))
+        .route("/rooms/{room}", delete(rooms::delete_room))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            access::admin,
+        ));
+    let read = Router::new()
+        .route("/rooms/{room}", get(rooms::get_room))
         .route("/rooms/{room}/nodes", get(nodes::list_nodes))
         .route("/rooms/{room}/nodes/{id}", get(nodes::get_node))
+        .route("/rooms/{room}/octree", get(nodes::octree))
         .route("/rooms/{room}/query/region", post(queries::region))
         .route("/rooms/{room}/query/sphere", post(queries::sphere))
         .route("/rooms/{room}/query/ray", post(queries::ray))
         .route("/rooms/{room}/query/nearest", post(queries::nearest))
         .route("/rooms/{room}/ws", get(crate::ws::upgrade))
-        // Spans name the path only: the query string may hold a token, which must
-        // never reach the logs.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            access::room_read,
+        ));
+    // Edits keep their own deadline (see `edits.rs`): a timeout layer would answer 503
+    // while the batch might still be applied.
+    let write = Router::new()
+        .route("/rooms/{room}/edits", post(edits::post_edits))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            access::room_write,
+        ));
+    let mut router = Router::new()
+        .merge(open.route_layer(bounded()))
+        .merge(admin.route_layer(bounded()))
+        .merge(read.route_layer(bounded()))
+        .merge(write)
+        .fallback(meta::not_found)
+        .method_not_allowed_fallback(meta::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            auth::require,
-        ))
+            guard::origin_and_host,
+        ));
+    if let Some(cors) = guard::cors(&state.origins) {
+        router = router.layer(cors);
+    }
+    router
+        // Spans name the path only: the query string may hold a token, which must
+        // never reach the logs.
         .layer(
             TraceLayer::new_for_http().make_span_with(|req: &axum::extract::Request| {
                 tracing::info_span!("http", method = %req.method(), path = %req.uri().path())

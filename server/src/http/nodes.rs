@@ -1,30 +1,106 @@
-//! `GET /rooms/{room}/nodes` and `GET /rooms/{room}/nodes/{id}`: reads of one tick's
-//! state.
+//! `GET /rooms/{room}/nodes`, `GET /rooms/{room}/nodes/{id}` and
+//! `GET /rooms/{room}/octree`: reads of one tick's state.
+//!
+//! Invariants: every read takes the scene's read lock on a blocking thread, never on an
+//! async worker, and copies what it needs before answering; the whole-room read is
+//! streamed (its JSON is never built whole), charged to the caller's rate limit by its
+//! size, and at most [`DUMPS_AT_ONCE`] run at a time, so its memory is bounded by that
+//! many copies of a room.
+
+use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, State};
-use canopy_protocol::ErrorCode;
-use canopy_protocol::http::{NodeDetail, NodesSnapshot};
+use axum::body::Body;
+use axum::extract::{Extension, Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use canopy_protocol::http::{NodeDetail, NodesSnapshot, OctreeCell, OctreeCells};
+use canopy_protocol::{ErrorCode, Node};
 
-use super::error::ApiError;
+use crate::access::Caller;
+use crate::refusal::Refusal;
 use crate::registry::AppState;
+use crate::room::RoomShared;
+
+/// Whole-room reads served at once; more wait their turn.
+pub const DUMPS_AT_ONCE: usize = 2;
+/// Nodes per streamed chunk of `GET /nodes`.
+const CHUNK_NODES: usize = 1024;
+
+/// Runs `read` under the room's scene read lock on a blocking thread.
+async fn read_scene<T: Send + 'static>(
+    room: &Arc<RoomShared>,
+    read: impl FnOnce(&crate::room::SceneState) -> T + Send + 'static,
+) -> Result<T, Refusal> {
+    let room = Arc::clone(room);
+    tokio::task::spawn_blocking(move || read(&room.scene.read()))
+        .await
+        .map_err(|e| Refusal::overloaded(format!("the read did not finish: {e}")))
+}
+
+fn rate_limited(app: &AppState) -> Refusal {
+    Refusal::new(
+        ErrorCode::RateLimited,
+        format!(
+            "more than {} reads per second from this caller",
+            app.config.query_rate
+        ),
+    )
+}
 
 /// Every node of the room, parents before children.
 #[utoipa::path(get, path = "/rooms/{room}/nodes", params(("room" = String, Path, description = "Room id")),
     responses(
         (status = 200, description = "Every node at one tick", body = NodesSnapshot),
         (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
+        (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
 pub async fn list_nodes(
     State(app): State<AppState>,
+    Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
-) -> Result<Json<NodesSnapshot>, ApiError> {
+) -> Result<Response, Refusal> {
     let room = app.room(&room)?;
-    let scene = room.scene.read();
-    Ok(Json(NodesSnapshot {
-        tick: scene.tick,
-        nodes: scene.hierarchy.iter_nodes().collect(),
-    }))
+    if !app.query_limiter.check(&caller.rate_key) {
+        return Err(rate_limited(&app));
+    }
+    let permit = Arc::clone(&app.dumps)
+        .acquire_owned()
+        .await
+        .map_err(|_| Refusal::overloaded("the server is shutting down"))?;
+    let (tick, nodes) = read_scene(&room, |s| {
+        (s.tick(), s.hierarchy().iter_nodes().collect::<Vec<Node>>())
+    })
+    .await?;
+    app.query_limiter.charge(&caller.rate_key, nodes.len());
+    let head = Bytes::from(format!("{{\"tick\":{tick},\"nodes\":["));
+    let chunks = nodes.len().div_ceil(CHUNK_NODES);
+    let body = futures_util::stream::iter((0..chunks + 2).map(move |i| {
+        // Holding the permit in the stream keeps the copy counted until it is sent.
+        let _held = &permit;
+        let bytes = if i == 0 {
+            head.clone()
+        } else if i == chunks + 1 {
+            Bytes::from_static(b"]}")
+        } else {
+            let part = &nodes[(i - 1) * CHUNK_NODES..(i * CHUNK_NODES).min(nodes.len())];
+            let mut out = Vec::with_capacity(part.len() * 140);
+            for (k, n) in part.iter().enumerate() {
+                if i > 1 || k > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(&canopy_protocol::codec::to_json(n));
+            }
+            Bytes::from(out)
+        };
+        Ok::<_, std::convert::Infallible>(bytes)
+    }));
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        Body::from_stream(body),
+    )
+        .into_response())
 }
 
 /// One node with its children, local and world transforms.
@@ -37,28 +113,65 @@ pub async fn list_nodes(
 pub async fn get_node(
     State(app): State<AppState>,
     Path((room, id)): Path<(String, String)>,
-) -> Result<Json<NodeDetail>, ApiError> {
+) -> Result<Json<NodeDetail>, Refusal> {
     let room = app.room(&room)?;
+    // Decimal digits only: `u32::from_str` would also take a leading `+`.
     let id: u32 = id
-        .parse()
-        .map_err(|_| ApiError::bad_request(format!("node id {id:?} is not a u32")))?;
-    let scene = room.scene.read();
-    let h = &scene.hierarchy;
-    let unknown = || {
-        ApiError::new(
-            ErrorCode::UnknownNode,
-            format!("no node {id} in room {}", room.id),
-        )
-    };
-    let node = h.node(id).ok_or_else(unknown)?;
-    Ok(Json(NodeDetail {
-        id,
-        parent: node.parent,
-        children: h.children(id).collect(),
-        local: h.local(id).ok_or_else(unknown)?,
-        world: node.world,
-        extent: node.extent,
-        mask: node.mask,
-        tick: scene.tick,
-    }))
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| id.parse().ok())
+        .flatten()
+        .ok_or_else(|| Refusal::bad_request(format!("node id {id:?} is not a u32")))?;
+    let name = room.id.clone();
+    read_scene(&room, move |scene| {
+        let h = scene.hierarchy();
+        let unknown = || Refusal::new(ErrorCode::UnknownNode, format!("no node {id} in room {name}"));
+        let node = h.node(id).ok_or_else(unknown)?;
+        Ok(Json(NodeDetail {
+            id,
+            parent: node.parent,
+            children: h.children(id).collect(),
+            local: h.local(id).ok_or_else(unknown)?,
+            world: node.world,
+            extent: node.extent,
+            mask: node.mask,
+            tick: scene.tick(),
+        }))
+    })
+    .await?
+}
+
+/// Every cell of the room's octree: loose bounds, depth and the objects stored in it.
+#[utoipa::path(get, path = "/rooms/{room}/octree", params(("room" = String, Path, description = "Room id")),
+    responses(
+        (status = 200, description = "The cells at one tick", body = OctreeCells),
+        (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
+        (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
+    ))]
+pub async fn octree(
+    State(app): State<AppState>,
+    Extension(caller): Extension<Caller>,
+    Path(room): Path<String>,
+) -> Result<Json<OctreeCells>, Refusal> {
+    let room = app.room(&room)?;
+    if !app.query_limiter.check(&caller.rate_key) {
+        return Err(rate_limited(&app));
+    }
+    let dump = read_scene(&room, |s| OctreeCells {
+        tick: s.tick(),
+        cells: s
+            .octree()
+            .cells_with_outside()
+            .into_iter()
+            .map(|c| OctreeCell {
+                min: c.min.to_array(),
+                max: c.max.to_array(),
+                depth: c.depth,
+                objects: c.objects as u32,
+            })
+            .collect(),
+    })
+    .await?;
+    app.query_limiter.charge(&caller.rate_key, dump.cells.len());
+    Ok(Json(dump))
 }

@@ -1,52 +1,31 @@
-//! `POST /rooms/{room}/query/{region,sphere,ray,nearest}`: spatial queries answered from
-//! one tick's state under a short read lock.
+//! `POST /rooms/{room}/query/{region,sphere,ray,nearest}`: the HTTP face of
+//! `crate::queries`, which both edges share.
 
-use axum::Extension;
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Extension, Path, State};
 use canopy_protocol::Query;
 use canopy_protocol::query::{
     NearestQuery, NearestResult, NodesResult, RayQuery, RayResult, RegionQuery, SphereQuery,
 };
 
-use super::auth::Caller;
 use super::body::JsonBody;
-use super::error::ApiError;
+use crate::access::Caller;
+use crate::queries::Answer;
+use crate::refusal::Refusal;
 use crate::registry::AppState;
-use crate::room::query::{self, QueryOutput};
+use crate::room::query::QueryOutput;
 
-/// Validates and runs a query against the room's current tick.
-pub fn answer(
-    app: &AppState,
-    caller: &Caller,
-    room: &str,
-    q: &Query,
-) -> Result<(u64, QueryOutput), ApiError> {
+async fn answer(app: &AppState, caller: &Caller, room: &str, q: Query) -> Result<Answer, Refusal> {
     let room = app.room(room)?;
-    query::validate(q)?;
-    if !app.query_limiter.check(&caller.rate_key) {
-        return Err(ApiError::new(
-            canopy_protocol::ErrorCode::RateLimited,
-            format!(
-                "more than {} queries per second from this caller",
-                app.config.query_rate
-            ),
-        ));
-    }
-    let kind = match q {
-        Query::Region(_) => "region",
-        Query::Sphere(_) => "sphere",
-        Query::Ray(_) => "ray",
-        Query::Nearest(_) => "nearest",
-    };
-    app.metrics.queries.with_label_values(&[kind]).inc();
-    let scene = room.scene.read();
-    Ok((scene.tick, query::run(&scene, q)))
+    crate::queries::answer(app, caller, &room, q).await
 }
 
-fn nodes(out: (u64, QueryOutput)) -> Json<NodesResult> {
-    match out {
-        (tick, QueryOutput::Nodes(nodes)) => Json(NodesResult { tick, nodes }),
+fn nodes(a: Answer) -> Json<NodesResult> {
+    match a.output {
+        QueryOutput::Nodes(nodes) => Json(NodesResult {
+            tick: a.tick,
+            nodes,
+        }),
         _ => unreachable!("region and sphere queries answer ids"),
     }
 }
@@ -66,8 +45,8 @@ pub async fn region(
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<RegionQuery>,
-) -> Result<Json<NodesResult>, ApiError> {
-    answer(&app, &caller, &room, &Query::Region(q)).map(nodes)
+) -> Result<Json<NodesResult>, Refusal> {
+    answer(&app, &caller, &room, Query::Region(q)).await.map(nodes)
 }
 
 /// Nodes whose world AABB is within `radius` of `center`, ids ascending.
@@ -85,8 +64,8 @@ pub async fn sphere(
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<SphereQuery>,
-) -> Result<Json<NodesResult>, ApiError> {
-    answer(&app, &caller, &room, &Query::Sphere(q)).map(nodes)
+) -> Result<Json<NodesResult>, Refusal> {
+    answer(&app, &caller, &room, Query::Sphere(q)).await.map(nodes)
 }
 
 /// The nearest (or every) node the ray enters, sorted by `t` then id.
@@ -104,9 +83,10 @@ pub async fn ray(
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<RayQuery>,
-) -> Result<Json<RayResult>, ApiError> {
-    match answer(&app, &caller, &room, &Query::Ray(q))? {
-        (tick, QueryOutput::Ray(hits)) => Ok(Json(RayResult { tick, hits })),
+) -> Result<Json<RayResult>, Refusal> {
+    let a = answer(&app, &caller, &room, Query::Ray(q)).await?;
+    match a.output {
+        QueryOutput::Ray(hits) => Ok(Json(RayResult { tick: a.tick, hits })),
         _ => unreachable!("ray queries answer ray hits"),
     }
 }
@@ -126,9 +106,10 @@ pub async fn nearest(
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<NearestQuery>,
-) -> Result<Json<NearestResult>, ApiError> {
-    match answer(&app, &caller, &room, &Query::Nearest(q))? {
-        (tick, QueryOutput::Nearest(hits)) => Ok(Json(NearestResult { tick, hits })),
+) -> Result<Json<NearestResult>, Refusal> {
+    let a = answer(&app, &caller, &room, Query::Nearest(q)).await?;
+    match a.output {
+        QueryOutput::Nearest(hits) => Ok(Json(NearestResult { tick: a.tick, hits })),
         _ => unreachable!("nearest queries answer nearest hits"),
     }
 }

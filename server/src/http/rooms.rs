@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use canopy_protocol::http::{CreateRoom, RoomCreated, RoomDetail, RoomList, RoomSummary};
 
 use super::body::JsonBody;
-use super::error::ApiError;
+use crate::refusal::Refusal;
 use crate::registry::AppState;
 
 /// Creates a room; without an id the server picks one (`room-N`).
@@ -21,7 +21,7 @@ use crate::registry::AppState;
 pub async fn create_room(
     State(app): State<AppState>,
     JsonBody(body): JsonBody<CreateRoom>,
-) -> Result<(StatusCode, Json<RoomCreated>), ApiError> {
+) -> Result<(StatusCode, Json<RoomCreated>), Refusal> {
     let room = app.create_room(body.id, body.tick_hz)?;
     tracing::info!(room = %room.id, tick_hz = room.tick_hz, "room created");
     Ok((
@@ -65,10 +65,9 @@ pub async fn list_rooms(State(app): State<AppState>) -> Json<RoomList> {
 pub async fn get_room(
     State(app): State<AppState>,
     Path(room): Path<String>,
-) -> Result<Json<RoomDetail>, ApiError> {
+) -> Result<Json<RoomDetail>, Refusal> {
     let r = app.room(&room)?;
     let s = r.stats.view();
-    let octree_cells = r.scene.read().octree.cell_count() as u64;
     Ok(Json(RoomDetail {
         id: r.id.clone(),
         tick: s.tick,
@@ -82,7 +81,7 @@ pub async fn get_room(
         batches_applied: s.batches_applied,
         batches_rejected: s.batches_rejected,
         pending_batches: r.pending_batches() as u64,
-        octree_cells,
+        octree_cells: s.octree_cells,
         pending_merge_entries_peak: s.pending_merge_entries_peak,
         merged_frames: s.merged_frames,
     }))
@@ -97,7 +96,7 @@ pub async fn get_room(
 pub async fn delete_room(
     State(app): State<AppState>,
     Path(room): Path<String>,
-) -> Result<StatusCode, ApiError> {
+) -> Result<StatusCode, Refusal> {
     app.delete_room(&room)?;
     tracing::info!(%room, "room deleted");
     Ok(StatusCode::NO_CONTENT)

@@ -20,14 +20,19 @@ pub struct OctreeConfig {
     pub initial_half_size: f32,
 }
 
+impl OctreeConfig {
+    /// The defaults (also the defaults of the `--octree-*` flags).
+    pub const DEFAULT: OctreeConfig = OctreeConfig {
+        looseness: 2.0,
+        leaf_capacity: 16,
+        max_depth: 12,
+        initial_half_size: 1024.0,
+    };
+}
+
 impl Default for OctreeConfig {
     fn default() -> Self {
-        Self {
-            looseness: 2.0,
-            leaf_capacity: 16,
-            max_depth: 12,
-            initial_half_size: 1024.0,
-        }
+        Self::DEFAULT
     }
 }
 

@@ -46,6 +46,26 @@ impl Octree {
         out
     }
 
+    /// The cells of [`Octree::cells`], plus, when some objects lie outside every root
+    /// the tree may grow to, one more entry at depth 0 for them (bounds: their union), so
+    /// that the entries' `objects` add up to [`Octree::len`].
+    pub fn cells_with_outside(&self) -> Vec<CellInfo> {
+        let mut cells = self.cells();
+        let outside = &self.outside.entries;
+        if let Some(first) = outside.first() {
+            let (min, max) = outside
+                .iter()
+                .fold((first.min, first.max), |(lo, hi), e| (lo.min(e.min), hi.max(e.max)));
+            cells.push(CellInfo {
+                min,
+                max,
+                depth: 0,
+                objects: outside.len(),
+            });
+        }
+        cells
+    }
+
     /// Number of cells in use (see [`Octree::cells`]).
     pub fn cell_count(&self) -> usize {
         // Cells of free blocks and vacant slots have a zero count.

@@ -4,19 +4,19 @@
 //! Invariant: a node appears in at most one of the three lists of a [`DeltaParts`]
 //! (the contract's "a node appears at most once per frame").
 
-use axum::extract::ws::{Message, Utf8Bytes};
 use bytes::Bytes;
 use canopy_protocol::codec;
 use canopy_protocol::{Format, Node, NodeId, ServerMsg, UpdateRow};
 use std::sync::OnceLock;
 
-/// An `upsert` entry and why it is there: a node that `entered` the scope is unknown to
-/// the client, which matters when a slow client's changes are merged (a node that enters
-/// and leaves again while the client is behind need not be told at all).
+/// An `upsert` entry and whether the client already `held` the node (it changed parent,
+/// extent or mask) or not (it entered the scope). That matters when a slow client's
+/// changes are merged: a node that enters and leaves again while the client is behind
+/// need not be told at all.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Upsert {
     pub node: Node,
-    pub entered: bool,
+    pub held: bool,
 }
 
 /// The three lists of a delta, for one scope and one tick.
@@ -52,22 +52,6 @@ impl DeltaParts {
     }
 }
 
-/// Turns an encoded message into the WebSocket message of its format: JSON travels as a
-/// text frame, bincode as a binary frame.
-pub fn ws_message(bytes: Vec<u8>, format: Format) -> Message {
-    match format {
-        Format::Bincode => Message::Binary(Bytes::from(bytes)),
-        Format::Json => {
-            Message::Text(Utf8Bytes::try_from(Bytes::from(bytes)).expect("serde_json writes UTF-8"))
-        }
-    }
-}
-
-/// Encodes a server message for a connection of `format`.
-pub fn encode_message(msg: &ServerMsg, format: Format) -> Message {
-    ws_message(codec::encode_server(msg, format), format)
-}
-
 /// A delta shared by every subscriber of one scope: the parts (for merging into a slow
 /// client's pending state) and the encoded frame per format, made at most once per tick
 /// however many subscribers share it.
@@ -76,8 +60,8 @@ pub struct SharedDelta {
     pub tick: u64,
     pub time: u64,
     pub parts: DeltaParts,
-    json: OnceLock<Message>,
-    bincode: OnceLock<Message>,
+    json: OnceLock<Bytes>,
+    bincode: OnceLock<Bytes>,
 }
 
 impl SharedDelta {
@@ -91,23 +75,24 @@ impl SharedDelta {
         }
     }
 
-    /// The encoded frame in `format`, encoded on first use. Cloning a [`Message`] clones
-    /// a reference-counted buffer, not the bytes.
-    pub fn frame(&self, format: Format) -> Message {
+    /// The encoded frame in `format`, encoded on first use. Cloning [`Bytes`] clones a
+    /// reference-counted buffer, not the bytes.
+    pub fn frame(&self, format: Format) -> Bytes {
         let cell = match format {
             Format::Json => &self.json,
             Format::Bincode => &self.bincode,
         };
-        cell.get_or_init(|| encode_message(&self.parts.to_message(self.tick, self.time), format))
-            .clone()
+        cell.get_or_init(|| {
+            Bytes::from(codec::encode_server(
+                &self.parts.to_message(self.tick, self.time),
+                format,
+            ))
+        })
+        .clone()
     }
 
     /// The encoded size of the frame in `format`.
     pub fn encoded_len(&self, format: Format) -> usize {
-        match self.frame(format) {
-            Message::Text(t) => t.len(),
-            Message::Binary(b) => b.len(),
-            _ => 0,
-        }
+        self.frame(format).len()
     }
 }

@@ -12,16 +12,27 @@ use rustc_hash::FxHashMap;
 use crate::octree::Octree;
 use crate::scene::TickChanges;
 
-pub const ADDED: u8 = 1;
-pub const REMOVED: u8 = 2;
-pub const RESHAPED: u8 = 4;
-pub const REPARENTED: u8 = 8;
-pub const MOVED: u8 = 16;
+bitflags::bitflags! {
+    /// What happened to one node in one tick (several kinds may combine).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct NodeChange: u8 {
+        /// Added this tick (and still alive).
+        const ADDED = 1;
+        /// Removed this tick, having existed before it.
+        const REMOVED = 1 << 1;
+        /// Extent or mask set.
+        const RESHAPED = 1 << 2;
+        /// Parent changed.
+        const REPARENTED = 1 << 3;
+        /// World transform changed.
+        const MOVED = 1 << 4;
+    }
+}
 
 #[derive(Clone, Copy, Debug)]
 pub struct DiffEntry {
     pub id: NodeId,
-    pub flags: u8,
+    pub change: NodeChange,
     /// The mask before this tick; meaningless for nodes added this tick.
     pub old_mask: u32,
 }
@@ -45,30 +56,30 @@ impl TickDiff {
         self.index.clear();
         let old_mask = |id: NodeId| octree.get(id).map_or(0, |b| b.mask);
         for &id in &changes.removed {
-            self.mark(id, REMOVED, old_mask(id));
+            self.mark(id, NodeChange::REMOVED, old_mask(id));
         }
         for &id in &changes.added {
-            self.mark(id, ADDED, 0);
+            self.mark(id, NodeChange::ADDED, 0);
         }
         for &id in &changes.reshaped {
-            self.mark(id, RESHAPED, old_mask(id));
+            self.mark(id, NodeChange::RESHAPED, old_mask(id));
         }
         for &id in &changes.reparented {
-            self.mark(id, REPARENTED, old_mask(id));
+            self.mark(id, NodeChange::REPARENTED, old_mask(id));
         }
         for &id in &changes.moved {
-            self.mark(id, MOVED, old_mask(id));
+            self.mark(id, NodeChange::MOVED, old_mask(id));
         }
     }
 
-    fn mark(&mut self, id: NodeId, flag: u8, old_mask: u32) {
+    fn mark(&mut self, id: NodeId, change: NodeChange, old_mask: u32) {
         match self.index.get(&id) {
-            Some(&i) => self.entries[i as usize].flags |= flag,
+            Some(&i) => self.entries[i as usize].change |= change,
             None => {
                 self.index.insert(id, self.entries.len() as u32);
                 self.entries.push(DiffEntry {
                     id,
-                    flags: flag,
+                    change,
                     old_mask,
                 });
             }

@@ -13,10 +13,10 @@ use super::delta::{DeltaParts, Upsert};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Pending {
-    /// Send the node in full; `known` says whether the client already has it.
+    /// Send the node in full; `held` says whether the client already has it.
     Upsert {
         node: canopy_protocol::Node,
-        known: bool,
+        held: bool,
     },
     /// Send the new world transform only.
     Update(Transform),
@@ -52,7 +52,7 @@ impl MergeState {
         for &id in &parts.remove {
             match self.entries.get(&id) {
                 // The client never saw this node: forget it entirely.
-                Some(Pending::Upsert { known: false, .. }) => {
+                Some(Pending::Upsert { held: false, .. }) => {
                     self.entries.remove(&id);
                 }
                 _ => {
@@ -60,17 +60,16 @@ impl MergeState {
                 }
             }
         }
-        for &Upsert { node, entered } in &parts.upsert {
-            let known = match self.entries.get(&node.id) {
-                Some(Pending::Upsert { known, .. }) => *known,
+        for &Upsert { node, held } in &parts.upsert {
+            let held = match self.entries.get(&node.id) {
+                Some(Pending::Upsert { held, .. }) => *held,
                 // The client still has the node it was told of before it left (a remove
-                // is pending), or it has the node now: either way it is known.
+                // is pending), or it has the node now: either way it holds it.
                 Some(Pending::Remove) => true,
                 Some(Pending::Update(_)) => true,
-                None => !entered,
+                None => held,
             };
-            self.entries
-                .insert(node.id, Pending::Upsert { node, known });
+            self.entries.insert(node.id, Pending::Upsert { node, held });
         }
         for row in &parts.update {
             match self.entries.get_mut(&row.id) {
@@ -89,10 +88,7 @@ impl MergeState {
         let mut parts = DeltaParts::default();
         for (&id, p) in self.entries.iter() {
             match *p {
-                Pending::Upsert { node, known } => parts.upsert.push(Upsert {
-                    node,
-                    entered: !known,
-                }),
+                Pending::Upsert { node, held } => parts.upsert.push(Upsert { node, held }),
                 Pending::Update(world) => parts.update.push(UpdateRow { id, world }),
                 Pending::Remove => parts.remove.push(id),
             }
@@ -138,7 +134,7 @@ mod tests {
         p.update.push(row(1, 1.0));
         p.upsert.push(Upsert {
             node: node(2, 0.0),
-            entered: true,
+            held: false,
         });
         m.merge(1, 10, &p);
         let mut q = DeltaParts::default();
@@ -159,7 +155,7 @@ mod tests {
         let mut p = DeltaParts::default();
         p.upsert.push(Upsert {
             node: node(7, 0.0),
-            entered: true,
+            held: false,
         });
         p.update.push(row(8, 1.0));
         m.merge(1, 0, &p);

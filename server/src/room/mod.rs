@@ -1,146 +1,95 @@
 //! Rooms: an independent world each, with its scene, its subscribers and its tick.
 //!
-//! A [`Room`] is plain synchronous state driven by [`Room::handle`] (commands as they
-//! arrive) and [`Room::tick`] (once per period); the async loop that calls them lives in
-//! `crate::ticker`. Everything else reaches a room through its [`RoomShared`]: commands
-//! go through its channel, queries take a read lock on its scene.
+//! A [`Room`] is plain synchronous state owned by one tick thread (`crate::tick_pool`),
+//! which calls [`Room::tick`] once per period; everything else reaches it through its
+//! [`RoomShared`]: commands go through its channel and are taken by the next tick, reads
+//! take a read lock on its scene.
 //!
 //! **Architecture invariant**: room code never awaits or does I/O, and each room's tick
-//! (with `handle`, on the same task) is the only writer of its scene.
+//! is the only writer of its scene.
+//!
+//! Files, one phase or concept each: `tick.rs` (the phases in order), `apply.rs`
+//! (batches within the op budget), `fanout.rs` (deltas per scope into outboxes),
+//! `subscribe.rs` (snapshots within their budget), `record.rs` (statistics and the slow
+//! tick), `edit.rs` (admitted batches and their replies), `shared.rs` (the handle other
+//! threads hold), `scene_state.rs` (hierarchy plus octree), `diff.rs`, `scope.rs`,
+//! `delta.rs`, `merge.rs`, `outbox.rs` (the slow-client policy), `query.rs`.
 
+mod apply;
 pub mod command;
 pub mod delta;
 pub mod diff;
+pub mod edit;
+mod fanout;
 pub mod merge;
 pub mod outbox;
 pub mod query;
+mod record;
 pub mod scene_state;
 pub mod scope;
+mod shared;
 mod stats;
+mod subscribe;
 mod tick;
-pub use tick::TickReport;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver};
 
 use canopy_protocol::message::Region;
-use canopy_protocol::{ErrorCode, NodeId, ServerMsg};
-use parking_lot::RwLock;
-use rustc_hash::FxHashSet;
-use tokio::sync::mpsc;
+use canopy_protocol::{Encoding, ErrorCode, NodeId};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::metrics::Metrics;
 use crate::octree::OctreeConfig;
+use crate::refusal::Refusal;
 use crate::scene::HierarchyLimits;
-pub use command::{EditFailure, EditReply, RoomCommand};
+pub use command::{RoomCommand, SubscribeRequest};
 use delta::DeltaParts;
 use diff::TickDiff;
+pub use edit::{EditQuota, EditReply, EditTicket, PendingEdit};
+use edit::EditQueue;
 use outbox::{ConnId, Outbox};
+pub use record::TickReport;
 pub use scene_state::SceneState;
 use scope::Scope;
+pub use shared::{EditLimits, RoomShared};
 pub use stats::RoomStats;
+use subscribe::SubscribeQueue;
 
 /// Limits and settings every room of a server shares.
 #[derive(Debug, Clone)]
 pub struct RoomConfig {
-    /// Edit batches that may wait for a room's next tick; more answer `overloaded`.
-    pub max_pending_batches: usize,
+    /// What may wait for a room's tick.
+    pub edits: EditLimits,
+    /// Ops one tick applies before later batches wait for the next tick (the first
+    /// batch of a tick is applied whatever its size).
+    pub tick_op_budget: usize,
+    /// Nodes one tick puts into new snapshots before later subscriptions wait for the
+    /// next tick (the first is answered whatever its size; a snapshot shared by several
+    /// subscribers counts once).
+    pub tick_snapshot_budget: usize,
     /// Subscribers per room; more answer `overloaded`.
     pub max_subscribers: usize,
-    /// Delta frames that may wait for a slow connection before its changes are merged.
-    pub outbox_frames: usize,
     pub hierarchy: HierarchyLimits,
     pub octree: OctreeConfig,
+}
+
+impl RoomConfig {
+    pub const DEFAULT_TICK_OP_BUDGET: usize = 65_536;
+    pub const DEFAULT_TICK_SNAPSHOT_BUDGET: usize = 1_000_000;
+    pub const DEFAULT_MAX_SUBSCRIBERS: usize = 10_000;
 }
 
 impl Default for RoomConfig {
     fn default() -> Self {
         Self {
-            max_pending_batches: 4096,
-            max_subscribers: 10_000,
-            outbox_frames: 8,
+            edits: EditLimits::DEFAULT,
+            tick_op_budget: Self::DEFAULT_TICK_OP_BUDGET,
+            tick_snapshot_budget: Self::DEFAULT_TICK_SNAPSHOT_BUDGET,
+            max_subscribers: Self::DEFAULT_MAX_SUBSCRIBERS,
             hierarchy: HierarchyLimits::default(),
             octree: OctreeConfig::default(),
         }
-    }
-}
-
-/// The part of a room that other tasks hold: its identity, its scene behind a lock
-/// (written only by the tick), its statistics and the way to send it commands.
-#[derive(Debug)]
-pub struct RoomShared {
-    pub id: String,
-    pub tick_hz: u32,
-    pub scene: RwLock<SceneState>,
-    pub stats: RoomStats,
-    /// The room's editor and viewer tokens, when the server has an admin token.
-    pub tokens: Option<crate::access::RoomTokens>,
-    commands: mpsc::UnboundedSender<RoomCommand>,
-    pending_batches: AtomicUsize,
-    max_pending_batches: usize,
-    closed: AtomicBool,
-}
-
-impl RoomShared {
-    /// Queues an edit batch for the next tick, or refuses it at once with `overloaded`
-    /// when too many batches are already waiting (so a flood is refused within
-    /// microseconds instead of growing a queue).
-    pub fn submit_edits(
-        &self,
-        ops: Vec<canopy_protocol::Op>,
-        reply: EditReply,
-    ) -> Result<(), EditFailure> {
-        if self.closed.load(Ordering::Acquire) {
-            return Err(EditFailure {
-                code: ErrorCode::UnknownRoom,
-                message: format!("room {} was deleted", self.id),
-                op: None,
-            });
-        }
-        let waiting = self.pending_batches.fetch_add(1, Ordering::AcqRel);
-        if waiting >= self.max_pending_batches {
-            self.pending_batches.fetch_sub(1, Ordering::AcqRel);
-            return Err(EditFailure {
-                code: ErrorCode::Overloaded,
-                message: format!(
-                    "room {} has {waiting} edit batches waiting for its tick (limit {})",
-                    self.id, self.max_pending_batches
-                ),
-                op: None,
-            });
-        }
-        if self
-            .commands
-            .send(RoomCommand::Edits { ops, reply })
-            .is_err()
-        {
-            self.pending_batches.fetch_sub(1, Ordering::AcqRel);
-            return Err(EditFailure {
-                code: ErrorCode::UnknownRoom,
-                message: format!("room {} is closed", self.id),
-                op: None,
-            });
-        }
-        Ok(())
-    }
-
-    /// Sends a command other than edits; false when the room has stopped.
-    pub fn send(&self, cmd: RoomCommand) -> bool {
-        self.commands.send(cmd).is_ok()
-    }
-
-    /// Edit batches waiting for the next tick.
-    pub fn pending_batches(&self) -> usize {
-        self.pending_batches.load(Ordering::Acquire)
-    }
-
-    pub fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Acquire)
-    }
-
-    /// Marks the room deleted: new edits are refused from now on.
-    pub fn mark_closed(&self) {
-        self.closed.store(true, Ordering::Release);
     }
 }
 
@@ -149,69 +98,113 @@ impl RoomShared {
 struct Subscriber {
     outbox: Arc<Outbox>,
     scope: Scope,
+    /// How its frames write world transforms (compact frames come with issue 15).
+    #[allow(dead_code)]
+    encoding: Encoding,
     /// For region scopes: the ids the client holds now.
     in_scope: FxHashSet<NodeId>,
 }
 
-/// An edit batch waiting for the tick.
-#[derive(Debug)]
-struct PendingEdit {
-    ops: Vec<canopy_protocol::Op>,
-    reply: EditReply,
+/// The subscribed connections, with an index by connection so that subscribing and
+/// unsubscribing cost O(1) however many there are.
+#[derive(Debug, Default)]
+struct Subscribers {
+    list: Vec<Subscriber>,
+    index: FxHashMap<ConnId, usize>,
 }
 
-/// A room's state, owned by its task.
+impl Subscribers {
+    fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    fn position(&self, conn: ConnId) -> Option<usize> {
+        self.index.get(&conn).copied()
+    }
+
+    /// Inserts or replaces the subscriber of its connection; true when it is new.
+    fn upsert(&mut self, sub: Subscriber) -> bool {
+        match self.position(sub.outbox.conn) {
+            Some(i) => {
+                self.list[i] = sub;
+                false
+            }
+            None => {
+                self.index.insert(sub.outbox.conn, self.list.len());
+                self.list.push(sub);
+                true
+            }
+        }
+    }
+
+    fn remove(&mut self, conn: ConnId) -> Option<Subscriber> {
+        let i = self.index.remove(&conn)?;
+        let sub = self.list.swap_remove(i);
+        if let Some(moved) = self.list.get(i) {
+            self.index.insert(moved.outbox.conn, i);
+        }
+        Some(sub)
+    }
+
+    fn drain(&mut self) -> impl Iterator<Item = Subscriber> + '_ {
+        self.index.clear();
+        self.list.drain(..)
+    }
+}
+
+/// A room's state, owned by its tick thread.
 #[derive(Debug)]
 pub struct Room {
     shared: Arc<RoomShared>,
     config: RoomConfig,
     metrics: Arc<Metrics>,
-    pending: Vec<PendingEdit>,
-    subscribers: Vec<Subscriber>,
+    commands: Receiver<RoomCommand>,
+    edits: EditQueue,
+    subscribes: SubscribeQueue,
+    subscribers: Subscribers,
     diff: TickDiff,
     parts: DeltaParts,
     stopped: bool,
 }
 
 impl Room {
-    /// A new empty room at tick 0, with the receiving end of its command channel.
+    /// A new empty room at tick 0.
     pub fn new(
         id: String,
         tick_hz: u32,
         config: RoomConfig,
         metrics: Arc<Metrics>,
         tokens: Option<crate::access::RoomTokens>,
-    ) -> (Room, mpsc::UnboundedReceiver<RoomCommand>) {
-        let (tx, rx) = mpsc::unbounded_channel();
-        let shared = Arc::new(RoomShared {
+    ) -> Room {
+        let (tx, rx) = mpsc::channel();
+        let scene = SceneState::new(config.hierarchy, config.octree);
+        let shared = Arc::new(RoomShared::new(
             id,
             tick_hz,
-            scene: RwLock::new(SceneState::new(config.hierarchy, config.octree)),
-            stats: RoomStats::default(),
+            scene,
             tokens,
-            commands: tx,
-            pending_batches: AtomicUsize::new(0),
-            max_pending_batches: config.max_pending_batches,
-            closed: AtomicBool::new(false),
-        });
-        let room = Room {
+            config.edits,
+            tx,
+        ));
+        Room {
             shared,
             config,
             metrics,
-            pending: Vec::new(),
-            subscribers: Vec::new(),
+            commands: rx,
+            edits: EditQueue::default(),
+            subscribes: SubscribeQueue::default(),
+            subscribers: Subscribers::default(),
             diff: TickDiff::default(),
             parts: DeltaParts::default(),
             stopped: false,
-        };
-        (room, rx)
+        }
     }
 
     pub fn shared(&self) -> &Arc<RoomShared> {
         &self.shared
     }
 
-    /// True once the room was deleted or shut down; its task should end.
+    /// True once the room was deleted or shut down; its thread drops it.
     pub fn is_stopped(&self) -> bool {
         self.stopped
     }
@@ -221,69 +214,32 @@ impl Room {
         self.subscribers.len()
     }
 
-    /// Handles one command. Edits wait for the next tick; subscriptions are answered at
-    /// once with a snapshot of the last tick's state.
+    /// The tick period, in nanoseconds.
+    pub fn period_ns(&self) -> u64 {
+        1_000_000_000 / u64::from(self.shared.tick_hz.max(1))
+    }
+
+    /// Takes one command: edits and subscriptions wait for the next tick (in order, the
+    /// latest subscription of a connection superseding an earlier one not yet
+    /// answered); an unsubscription takes effect at once.
     pub fn handle(&mut self, cmd: RoomCommand) {
         match cmd {
-            RoomCommand::Edits { ops, reply } => self.pending.push(PendingEdit { ops, reply }),
-            RoomCommand::Subscribe { outbox, scope } => self.subscribe(outbox, scope),
+            RoomCommand::Edits(edit) => self.edits.push(edit),
+            RoomCommand::Subscribe(req) => self.subscribes.push(req),
             RoomCommand::Unsubscribe { conn } => self.unsubscribe(conn),
-            RoomCommand::Delete => self.stop("room deleted", 1000),
         }
     }
 
-    fn subscribe(&mut self, outbox: Arc<Outbox>, scope: Scope) {
-        let existing = self
-            .subscribers
-            .iter()
-            .position(|s| s.outbox.conn == outbox.conn);
-        if existing.is_none() && self.subscribers.len() >= self.config.max_subscribers {
-            outbox.push_msg(ServerMsg::Error {
-                seq: None,
-                id: None,
-                code: ErrorCode::Overloaded,
-                message: format!(
-                    "room {} has {} subscribers, the limit",
-                    self.shared.id, self.config.max_subscribers
-                ),
-                op: None,
-            });
-            return;
+    /// Takes every command that arrived since the last tick.
+    fn take_commands(&mut self) {
+        while let Ok(cmd) = self.commands.try_recv() {
+            self.handle(cmd);
         }
-        let mut in_scope = existing
-            .map(|i| std::mem::take(&mut self.subscribers[i].in_scope))
-            .unwrap_or_default();
-        let snapshot = {
-            let scene = self.shared.scene.read();
-            let nodes = scope::snapshot(&scene, &scope, &mut in_scope);
-            ServerMsg::Snapshot {
-                tick: scene.tick,
-                time: scene.time_ms,
-                nodes,
-                compact: None,
-            }
-        };
-        outbox.restart_with(snapshot);
-        let sub = Subscriber {
-            outbox,
-            scope,
-            in_scope,
-        };
-        match existing {
-            Some(i) => self.subscribers[i] = sub,
-            None => {
-                self.subscribers.push(sub);
-                self.metrics.subscribers.inc();
-            }
-        }
-        self.shared
-            .stats
-            .set_subscribers(self.subscribers.len() as u64);
     }
 
     fn unsubscribe(&mut self, conn: ConnId) {
-        if let Some(i) = self.subscribers.iter().position(|s| s.outbox.conn == conn) {
-            let sub = self.subscribers.swap_remove(i);
+        self.subscribes.cancel(conn);
+        if let Some(sub) = self.subscribers.remove(conn) {
             sub.outbox.clear_frames();
             self.metrics.subscribers.dec();
         }
@@ -292,21 +248,25 @@ impl Room {
             .set_subscribers(self.subscribers.len() as u64);
     }
 
-    /// Answers waiting edits, closes every subscriber with `closed` and stops.
+    /// Answers what waits (batches with `unknown_room`), closes every subscriber with
+    /// `closed` and the close `code`, and stops.
     pub fn stop(&mut self, reason: &str, close_code: u16) {
+        self.take_commands();
         self.shared.mark_closed();
-        for p in self.pending.drain(..) {
-            self.shared.pending_batches.fetch_sub(1, Ordering::AcqRel);
-            p.reply.send(Err(EditFailure {
-                code: ErrorCode::UnknownRoom,
-                message: format!(
+        for edit in self.edits.drain() {
+            self.shared.release(&edit);
+            edit.reply.send(Err(Refusal::new(
+                ErrorCode::UnknownRoom,
+                format!(
                     "room {} was deleted before the batch was applied",
                     self.shared.id
                 ),
-                op: None,
-            }));
+            )));
         }
-        for s in self.subscribers.drain(..) {
+        for req in self.subscribes.drain() {
+            req.outbox.close(reason, close_code);
+        }
+        for s in self.subscribers.drain() {
             s.outbox.close(reason, close_code);
             self.metrics.subscribers.dec();
         }
@@ -314,8 +274,8 @@ impl Room {
         self.stopped = true;
     }
 
-    /// The region of a subscriber (tests and diagnostics).
+    /// The region of each subscriber (tests and diagnostics).
     pub fn subscriber_regions(&self) -> Vec<Option<Region>> {
-        self.subscribers.iter().map(|s| s.scope.region).collect()
+        self.subscribers.list.iter().map(|s| s.scope.region).collect()
     }
 }

@@ -1,48 +1,94 @@
 //! The outgoing side of one WebSocket connection, shared between the room's tick (which
-//! pushes deltas, snapshots and acks) and the connection's writer task (which drains it
-//! into the socket).
+//! pushes deltas, snapshots and acks), the connection's reader (query answers, pongs) and
+//! its writer task (which drains it into the socket). It holds encoded bytes only; the
+//! WebSocket writer turns them into frames.
 //!
-//! Invariant: at most `max_frames` delta frames wait in the queue. When the queue is full
-//! the connection is switched to merging: later deltas are folded into one
-//! [`MergeState`] (latest value per node wins) that the writer sends as a single frame
-//! once the queue has drained. So a slow reader costs bounded memory and never loses a
-//! change. Control messages (acks, errors, query results, pongs) are never dropped; their
-//! number is bounded by the connection's own in-flight requests.
+//! Invariants, every one a bound a client cannot move:
+//! - at most [`OutboxLimits::frames`] delta frames and [`OutboxLimits::frame_bytes`]
+//!   bytes of them wait; past that the connection merges (latest value per node wins,
+//!   see [`MergeState`]) and the writer sends one frame once the queue drains, so a slow
+//!   reader costs memory bounded by its scope and never loses a change;
+//! - at most one snapshot waits: a new subscription replaces a queued snapshot, queued
+//!   frames and merged changes, since its snapshot replaces the client's copy;
+//! - replies (acks, errors, query answers, pongs) are never dropped; once more than
+//!   [`OutboxLimits::replies`] or [`OutboxLimits::reply_bytes`] of them wait, the reader
+//!   stops reading the socket ([`Outbox::wait_for_space`]) until the writer catches up,
+//!   and the room's acks are bounded by the connection's edit quota;
+//! - once closing (by the room, the reader or a writer that gave up), nothing more is
+//!   queued, and a reader waiting for space is woken.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use axum::extract::ws::Message;
-use canopy_protocol::{Format, ServerMsg};
+use bytes::Bytes;
+use canopy_protocol::{Format, ServerMsg, codec};
 use parking_lot::Mutex;
 use tokio::sync::Notify;
 
-use super::delta::{SharedDelta, encode_message};
+use super::delta::SharedDelta;
+use super::edit::EditQuota;
 use super::merge::MergeState;
 
 /// A connection's identity within the server.
 pub type ConnId = u64;
 
 /// What the writer task sends next.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Outgoing {
-    /// A message to encode in the connection's format (acks, snapshots, query results).
-    Msg(ServerMsg),
-    /// A delta frame, already encoded and shared with other subscribers.
-    Frame(Message),
-    /// The merged changes of several ticks, encoded by the writer.
-    Merged(ServerMsg, u64),
+    /// One encoded message in the connection's format: a reply or a snapshot.
+    Message(Bytes),
+    /// A delta frame, encoded once and shared with other subscribers.
+    Frame(Bytes),
+    /// The merged changes of several ticks for a connection that fell behind.
+    Merged(Bytes),
     /// A WebSocket-level ping, to find half-open connections.
     Ping,
     /// Send `closed` with this reason, then close the socket with `code`.
     Close { reason: String, code: u16 },
 }
 
+/// The bounds of one outbox (flags `--ws-queue-frames`, `--ws-queue-frame-bytes`,
+/// `--ws-queue-replies`, `--ws-queue-reply-bytes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutboxLimits {
+    pub frames: usize,
+    pub frame_bytes: usize,
+    pub replies: usize,
+    pub reply_bytes: usize,
+}
+
+impl OutboxLimits {
+    pub const DEFAULT: OutboxLimits = OutboxLimits {
+        frames: 8,
+        frame_bytes: 1 << 20,
+        replies: 1024,
+        reply_bytes: 4 << 20,
+    };
+}
+
+impl Default for OutboxLimits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+#[derive(Debug)]
+enum Item {
+    Reply(Bytes),
+    Snapshot(Bytes),
+    Frame(Bytes),
+    Ping,
+    Close { reason: String, code: u16 },
+}
+
 #[derive(Debug, Default)]
 struct State {
-    queue: VecDeque<Outgoing>,
-    frames_queued: usize,
+    queue: VecDeque<Item>,
+    frames: usize,
+    frame_bytes: usize,
+    replies: usize,
+    reply_bytes: usize,
     merge: Option<MergeState>,
     closing: bool,
 }
@@ -52,37 +98,75 @@ struct State {
 pub struct Outbox {
     pub conn: ConnId,
     pub format: Format,
-    max_frames: usize,
+    limits: OutboxLimits,
     state: Mutex<State>,
-    notify: Notify,
+    /// Wakes the writer after a push.
+    writer: Notify,
+    /// Wakes a reader waiting for the replies to drain (or for the close).
+    space: Notify,
+    /// The connection's edit batches waiting for the tick.
+    pub quota: Arc<EditQuota>,
     /// Merged frames handed to the writer so far.
     pub merged_frames: AtomicU64,
-    /// Entries in this connection's pending merge state, sampled for the bound checks.
+    /// Entries in this connection's pending merge state, sampled for the statistics.
     pub pending_entries: AtomicU64,
 }
 
 impl Outbox {
-    pub fn new(conn: ConnId, format: Format, max_frames: usize) -> Arc<Self> {
+    pub fn new(conn: ConnId, format: Format, limits: OutboxLimits) -> Arc<Self> {
         Arc::new(Self {
             conn,
             format,
-            max_frames: max_frames.max(1),
+            limits: OutboxLimits {
+                frames: limits.frames.max(1),
+                ..limits
+            },
             state: Mutex::new(State::default()),
-            notify: Notify::new(),
+            writer: Notify::new(),
+            space: Notify::new(),
+            quota: Arc::default(),
             merged_frames: AtomicU64::new(0),
             pending_entries: AtomicU64::new(0),
         })
     }
 
-    /// Queues a control message; it is never dropped or merged.
-    pub fn push_msg(&self, msg: ServerMsg) {
+    fn push(&self, st: parking_lot::MutexGuard<'_, State>) {
+        drop(st);
+        self.writer.notify_one();
+    }
+
+    /// Queues a reply, encoded in the connection's format; never dropped while open.
+    pub fn push_reply(&self, msg: &ServerMsg) {
+        let bytes = Bytes::from(codec::encode_server(msg, self.format));
         let mut st = self.state.lock();
         if st.closing {
             return;
         }
-        st.queue.push_back(Outgoing::Msg(msg));
-        drop(st);
-        self.notify.notify_one();
+        st.replies += 1;
+        st.reply_bytes += bytes.len();
+        st.queue.push_back(Item::Reply(bytes));
+        self.push(st);
+    }
+
+    /// True while more replies wait than the limits allow: the reader should stop
+    /// reading until [`Outbox::wait_for_space`] returns.
+    pub fn replies_full(&self) -> bool {
+        let st = self.state.lock();
+        !st.closing && (st.replies > self.limits.replies || st.reply_bytes > self.limits.reply_bytes)
+    }
+
+    /// Waits until the replies are back within their limits or the outbox is closing.
+    pub async fn wait_for_space(&self) {
+        loop {
+            let notified = self.space.notified();
+            tokio::pin!(notified);
+            // Registered before the check, so a drain in between is not missed.
+            notified.as_mut().enable();
+            if !self.replies_full() {
+                return;
+            }
+            notified.await;
+        }
     }
 
     /// Queues a WebSocket ping frame.
@@ -91,14 +175,8 @@ impl Outbox {
         if st.closing {
             return;
         }
-        st.queue.push_back(Outgoing::Ping);
-        drop(st);
-        self.notify.notify_one();
-    }
-
-    /// Number of control messages and frames waiting.
-    pub fn queued(&self) -> usize {
-        self.state.lock().queue.len()
+        st.queue.push_back(Item::Ping);
+        self.push(st);
     }
 
     /// Queues a shared delta, or merges it into the pending state when the client is
@@ -108,45 +186,49 @@ impl Outbox {
         if st.closing {
             return false;
         }
-        let merged = if st.merge.is_some() || st.frames_queued >= self.max_frames {
+        let frame = delta.frame(self.format);
+        let behind = st.merge.is_some()
+            || st.frames >= self.limits.frames
+            || st.frame_bytes + frame.len() > self.limits.frame_bytes;
+        if behind {
             let m = st.merge.get_or_insert_with(MergeState::default);
             m.merge(delta.tick, delta.time, &delta.parts);
-            self.pending_entries
-                .store(m.len() as u64, Ordering::Relaxed);
-            true
+            self.pending_entries.store(m.len() as u64, Ordering::Relaxed);
         } else {
-            st.queue
-                .push_back(Outgoing::Frame(delta.frame(self.format)));
-            st.frames_queued += 1;
-            false
-        };
-        drop(st);
-        self.notify.notify_one();
-        merged
+            st.frames += 1;
+            st.frame_bytes += frame.len();
+            st.queue.push_back(Item::Frame(frame));
+        }
+        self.push(st);
+        behind
     }
 
-    /// Starts a new subscription: queued frames and merged changes of the old scope are
-    /// dropped (the snapshot replaces the client's copy), then the snapshot is queued.
-    pub fn restart_with(&self, snapshot: ServerMsg) {
+    /// Starts a new subscription with its encoded snapshot: a snapshot, frames and
+    /// merged changes still queued for the old scope are dropped (the snapshot replaces
+    /// the client's copy).
+    pub fn restart_with(&self, snapshot: Bytes) {
         let mut st = self.state.lock();
         if st.closing {
             return;
         }
-        st.queue.retain(|o| !matches!(o, Outgoing::Frame(_)));
-        st.frames_queued = 0;
-        st.merge = None;
+        Self::drop_scope_items(&mut st);
         self.pending_entries.store(0, Ordering::Relaxed);
-        st.queue.push_back(Outgoing::Msg(snapshot));
-        drop(st);
-        self.notify.notify_one();
+        st.queue.push_back(Item::Snapshot(snapshot));
+        self.push(st);
     }
 
-    /// Drops queued frames and merged changes (after `unsubscribe`).
+    fn drop_scope_items(st: &mut State) {
+        st.queue
+            .retain(|o| !matches!(o, Item::Frame(_) | Item::Snapshot(_)));
+        st.frames = 0;
+        st.frame_bytes = 0;
+        st.merge = None;
+    }
+
+    /// Drops queued snapshots, frames and merged changes (after `unsubscribe`).
     pub fn clear_frames(&self) {
         let mut st = self.state.lock();
-        st.queue.retain(|o| !matches!(o, Outgoing::Frame(_)));
-        st.frames_queued = 0;
-        st.merge = None;
+        Self::drop_scope_items(&mut st);
         self.pending_entries.store(0, Ordering::Relaxed);
     }
 
@@ -157,43 +239,87 @@ impl Outbox {
             return;
         }
         st.closing = true;
-        st.queue.push_back(Outgoing::Close {
+        st.queue.push_back(Item::Close {
             reason: reason.to_string(),
             code,
         });
+        self.push_closing(st);
+    }
+
+    /// The writer stopped (the socket broke or made no progress): nothing more can be
+    /// sent, so everything queued is dropped and a waiting reader is woken.
+    pub fn writer_gone(&self) {
+        let mut st = self.state.lock();
+        st.closing = true;
+        st.queue.clear();
+        st.merge = None;
+        st.replies = 0;
+        st.reply_bytes = 0;
+        self.push_closing(st);
+    }
+
+    fn push_closing(&self, st: parking_lot::MutexGuard<'_, State>) {
         drop(st);
-        self.notify.notify_one();
+        self.writer.notify_one();
+        self.space.notify_waiters();
     }
 
     pub fn is_closing(&self) -> bool {
         self.state.lock().closing
     }
 
+    /// Bytes waiting in the queue (replies, snapshot and frames), for tests and metrics.
+    pub fn queued_bytes(&self) -> usize {
+        let st = self.state.lock();
+        st.queue
+            .iter()
+            .map(|i| match i {
+                Item::Reply(b) | Item::Snapshot(b) | Item::Frame(b) => b.len(),
+                _ => 0,
+            })
+            .sum()
+    }
+
     /// The next thing to send, if any, without waiting.
     pub fn try_next(&self) -> Option<Outgoing> {
         let mut st = self.state.lock();
-        if let Some(o) = st.queue.pop_front() {
-            if matches!(o, Outgoing::Frame(_)) {
-                st.frames_queued -= 1;
-            }
-            return Some(o);
+        if let Some(item) = st.queue.pop_front() {
+            return Some(match item {
+                Item::Reply(b) => {
+                    let was_full = st.replies > self.limits.replies
+                        || st.reply_bytes > self.limits.reply_bytes;
+                    st.replies -= 1;
+                    st.reply_bytes -= b.len();
+                    if was_full {
+                        self.space.notify_waiters();
+                    }
+                    Outgoing::Message(b)
+                }
+                Item::Snapshot(b) => Outgoing::Message(b),
+                Item::Frame(b) => {
+                    st.frames -= 1;
+                    st.frame_bytes -= b.len();
+                    Outgoing::Frame(b)
+                }
+                Item::Ping => Outgoing::Ping,
+                Item::Close { reason, code } => Outgoing::Close { reason, code },
+            });
         }
         let mut m = st.merge.take()?;
+        drop(st);
         self.pending_entries.store(0, Ordering::Relaxed);
         self.merged_frames.fetch_add(1, Ordering::Relaxed);
-        let ticks = m.ticks_merged;
         let parts = m.take_parts();
-        Some(Outgoing::Merged(parts.to_message(m.tick, m.time), ticks))
+        let msg = parts.to_message(m.tick, m.time);
+        Some(Outgoing::Merged(Bytes::from(codec::encode_server(
+            &msg,
+            self.format,
+        ))))
     }
 
-    /// The writer task waits on this after [`Outbox::try_next`] found nothing; a push
-    /// made in between leaves a permit, so no wake-up is lost.
-    pub fn notifier(&self) -> &Notify {
-        &self.notify
-    }
-
-    /// Encodes a control or merged message in this connection's format.
-    pub fn encode(&self, msg: &ServerMsg) -> Message {
-        encode_message(msg, self.format)
+    /// Completes after a push; a push made since the last [`Outbox::try_next`] that
+    /// found nothing leaves a permit, so no wake-up is lost.
+    pub async fn notified(&self) {
+        self.writer.notified().await
     }
 }

@@ -41,6 +41,34 @@ pub enum QueryOutput {
     Nearest(Vec<NearestHit>),
 }
 
+impl QueryOutput {
+    /// The number of ids or hits.
+    pub fn len(&self) -> usize {
+        match self {
+            QueryOutput::Nodes(v) => v.len(),
+            QueryOutput::Ray(v) => v.len(),
+            QueryOutput::Nearest(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The unit direction of a ray query's `dir`, normalized in `f64` so that any finite
+/// non-zero `dir` works however long or short (in `f32` its squared length overflows
+/// near 1e19 and underflows near 1e-19). `None` for a zero (or non-finite) `dir`.
+pub fn ray_direction(dir: [f32; 3]) -> Option<Vec3> {
+    let d = glam::DVec3::new(f64::from(dir[0]), f64::from(dir[1]), f64::from(dir[2]));
+    let len = d.length();
+    if !(len.is_finite() && len > 0.0) {
+        return None;
+    }
+    let unit = (d / len).as_vec3();
+    unit.is_finite().then_some(unit).filter(|u| *u != Vec3::ZERO)
+}
+
 fn finite(name: &str, v: &[f32]) -> Result<(), QueryError> {
     if v.iter().all(|x| x.is_finite()) {
         Ok(())
@@ -63,6 +91,12 @@ fn check_box(min: [f32; 3], max: [f32; 3]) -> Result<(), QueryError> {
     Ok(())
 }
 
+/// Checks a subscription's region: finite bounds, `min <= max` on every axis. The same
+/// check as a region query's box.
+pub fn check_region(r: &canopy_protocol::message::Region) -> Result<(), QueryError> {
+    check_box(r.min, r.max)
+}
+
 /// Checks a query against the contract's rules.
 pub fn validate(q: &Query) -> Result<(), QueryError> {
     match q {
@@ -70,7 +104,9 @@ pub fn validate(q: &Query) -> Result<(), QueryError> {
         Query::Sphere(SphereQuery { center, radius, .. }) => {
             finite("center", center)?;
             finite("radius", &[*radius])?;
-            if *radius < 0.0 {
+            // `-0.0` counts as negative: a JSON radius below the smallest f32 (such as
+            // -8.5e-76) reads as -0.0, and the client meant a negative number.
+            if radius.is_sign_negative() {
                 return Err(QueryError::InvalidValue(format!(
                     "radius must be >= 0, got {radius}"
                 )));
@@ -86,8 +122,7 @@ pub fn validate(q: &Query) -> Result<(), QueryError> {
                 // An infinite max_t is a non-finite number like any other.
                 finite("max_t", &[*m])?;
             }
-            let d = Vec3::from_array(*dir);
-            if d.length_squared() == 0.0 || !d.normalize().is_finite() {
+            if ray_direction(*dir).is_none() {
                 return Err(QueryError::InvalidValue("dir must be non-zero".into()));
             }
             Ok(())
@@ -114,7 +149,7 @@ pub fn validate(q: &Query) -> Result<(), QueryError> {
 
 /// Answers a validated query.
 pub fn run(scene: &SceneState, q: &Query) -> QueryOutput {
-    let tree = &scene.octree;
+    let tree = scene.octree();
     match q {
         Query::Region(r) => {
             let mut out = Vec::new();
@@ -133,7 +168,7 @@ pub fn run(scene: &SceneState, q: &Query) -> QueryOutput {
         }
         Query::Ray(r) => {
             let origin = Vec3::from_array(r.origin);
-            let dir = Vec3::from_array(r.dir).normalize();
+            let dir = ray_direction(r.dir).unwrap_or(Vec3::X);
             let max_t = r.max_t.unwrap_or(f32::INFINITY);
             let hits = if r.all {
                 let mut out = Vec::new();

@@ -1,23 +1,36 @@
-//! The state a room's tick writes and queries read: the hierarchy, the octree over its
-//! world boxes, and the number and time of the tick they reflect.
+//! [`SceneState`]: what a room's tick writes and queries read. The hierarchy, the octree
+//! over its world boxes, and the number and time of the tick they show.
 //!
-//! Invariant: after every tick the octree holds exactly the live nodes of the hierarchy,
-//! each with the world box of its current world transform, extent and mask; `tick`
-//! names the tick whose state both show.
+//! Invariant: after every [`SceneState::advance`], the octree holds exactly the live
+//! nodes of the hierarchy, each with the world box of its current world transform,
+//! extent and mask, and `tick` names the tick whose state both show. The fields are
+//! private so that only `advance` (which keeps the invariant) moves the scene forward.
 
 use canopy_protocol::NodeId;
 use glam::Vec3;
 
+use super::diff::{NodeChange, TickDiff};
 use crate::octree::{ObjectBox, Octree, OctreeConfig};
-use crate::scene::{Hierarchy, HierarchyLimits};
+use crate::scene::{BatchError, Hierarchy, HierarchyLimits};
+
+/// What one [`SceneState::advance`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Advance {
+    /// The tick the scene now shows.
+    pub tick: u64,
+    /// World transforms recomputed.
+    pub recomputed: usize,
+    /// Nodes with any change this tick (the diff's length).
+    pub changed: usize,
+}
 
 #[derive(Debug)]
 pub struct SceneState {
-    pub hierarchy: Hierarchy,
-    pub octree: Octree,
-    pub tick: u64,
+    hierarchy: Hierarchy,
+    octree: Octree,
+    tick: u64,
     /// Milliseconds since the Unix epoch when `tick` finished.
-    pub time_ms: u64,
+    time_ms: u64,
 }
 
 impl SceneState {
@@ -27,6 +40,73 @@ impl SceneState {
             octree: Octree::new(octree),
             tick: 0,
             time_ms: 0,
+        }
+    }
+
+    pub fn hierarchy(&self) -> &Hierarchy {
+        &self.hierarchy
+    }
+
+    /// The hierarchy, for edits outside batches (the demo's setup, update callbacks).
+    /// The octree catches up with them at the next [`advance`](Self::advance).
+    pub fn hierarchy_mut(&mut self) -> &mut Hierarchy {
+        &mut self.hierarchy
+    }
+
+    pub fn octree(&self) -> &Octree {
+        &self.octree
+    }
+
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    pub fn time_ms(&self) -> u64 {
+        self.time_ms
+    }
+
+    /// Sets the time of the current tick (a new room's tick 0, so that snapshots taken
+    /// before its first tick carry a real time).
+    pub fn set_time_ms(&mut self, time_ms: u64) {
+        self.time_ms = time_ms;
+    }
+
+    /// Applies one batch atomically (see [`Hierarchy::apply_batch`]).
+    pub fn apply(&mut self, ops: &[canopy_protocol::Op]) -> Result<Vec<NodeId>, BatchError> {
+        self.hierarchy.apply_batch(ops)
+    }
+
+    /// Finishes the next tick: runs the update callbacks, propagates world transforms,
+    /// classifies what changed into `diff` and refits the octree from it, then names the
+    /// new tick (finished at `now_ms`).
+    pub fn advance(&mut self, dt: f32, now_ms: u64, diff: &mut TickDiff) -> Advance {
+        let tick = self.tick + 1;
+        self.hierarchy.run_update_callbacks(tick, dt);
+        let recomputed = self.hierarchy.update_dirty().recomputed;
+        // Classify before the refit: the octree still holds every node's old mask.
+        diff.rebuild(self.hierarchy.changes(), &self.octree);
+        self.refit(diff);
+        self.tick = tick;
+        self.time_ms = now_ms;
+        Advance {
+            tick,
+            recomputed,
+            changed: diff.entries.len(),
+        }
+    }
+
+    /// Brings the octree in line with the hierarchy for the nodes of `diff`.
+    fn refit(&mut self, diff: &TickDiff) {
+        for e in &diff.entries {
+            if e.change.contains(NodeChange::REMOVED) {
+                self.octree.remove(e.id);
+            } else if e
+                .change
+                .intersects(NodeChange::ADDED | NodeChange::MOVED | NodeChange::RESHAPED)
+                && let Some(b) = self.object_box(e.id)
+            {
+                self.octree.insert_or_update(e.id, b);
+            }
         }
     }
 

@@ -12,7 +12,7 @@ use glam::Vec3;
 use rustc_hash::FxHashSet;
 
 use super::delta::{DeltaParts, Upsert};
-use super::diff::{ADDED, MOVED, REMOVED, REPARENTED, RESHAPED, TickDiff};
+use super::diff::{NodeChange, TickDiff};
 use super::scene_state::SceneState;
 use crate::octree::aabb_intersects;
 
@@ -34,9 +34,33 @@ fn region_bounds(r: &Region) -> (Vec3, Vec3) {
     (Vec3::from_array(r.min), Vec3::from_array(r.max))
 }
 
+/// How a node's membership of a scope changed over one tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Membership {
+    /// Out of scope before and after: the client hears nothing.
+    Outside,
+    /// Came into scope: the client gets it in full.
+    Entered,
+    /// Went out of scope (or out of the room): the client removes it.
+    Left,
+    /// In scope before and after: the client gets what changed.
+    Stayed,
+}
+
+impl Membership {
+    fn of(was: bool, is: bool) -> Membership {
+        match (was, is) {
+            (false, false) => Membership::Outside,
+            (false, true) => Membership::Entered,
+            (true, false) => Membership::Left,
+            (true, true) => Membership::Stayed,
+        }
+    }
+}
+
 /// Whether a live node is in a region scope now.
 fn in_region(scene: &SceneState, id: NodeId, min: Vec3, max: Vec3, mask: u32) -> bool {
-    match scene.octree.get(id) {
+    match scene.octree().get(id) {
         Some(b) if b.mask & mask != 0 => {
             let (bmin, bmax) = b.aabb();
             aabb_intersects(bmin, bmax, min, max)
@@ -52,44 +76,50 @@ pub fn snapshot(scene: &SceneState, scope: &Scope, in_scope: &mut FxHashSet<Node
     in_scope.clear();
     match &scope.region {
         None => scene
-            .hierarchy
+            .hierarchy()
             .iter_nodes()
             .filter(|n| n.mask & scope.mask != 0)
             .collect(),
         Some(r) => {
             let (min, max) = region_bounds(r);
             let mut ids = Vec::new();
-            scene.octree.region(min, max, scope.mask, &mut ids);
+            scene.octree().region(min, max, scope.mask, &mut ids);
             in_scope.extend(ids.iter().copied());
             ids.iter()
-                .filter_map(|&id| scene.hierarchy.node(id))
+                .filter_map(|&id| scene.hierarchy().node(id))
                 .collect()
         }
     }
 }
 
-fn push_current(scene: &SceneState, id: NodeId, entered: bool, out: &mut DeltaParts) {
-    if let Some(node) = scene.hierarchy.node(id) {
-        out.upsert.push(Upsert { node, entered });
+fn push_current(scene: &SceneState, id: NodeId, held: bool, out: &mut DeltaParts) {
+    if let Some(node) = scene.hierarchy().node(id) {
+        out.upsert.push(Upsert { node, held });
     }
 }
 
 fn push_update(scene: &SceneState, id: NodeId, out: &mut DeltaParts) {
-    if let Some(world) = scene.hierarchy.world(id) {
+    if let Some(world) = scene.hierarchy().world(id) {
         out.update.push(UpdateRow { id, world });
     }
 }
 
-/// Emits the change of one node that was (`was`) and is (`is`) in scope or not.
-fn emit(scene: &SceneState, id: NodeId, flags: u8, was: bool, is: bool, out: &mut DeltaParts) {
-    match (was, is) {
-        (false, false) => {}
-        (true, false) => out.remove.push(id),
-        (false, true) => push_current(scene, id, true, out),
-        (true, true) => {
-            if flags & (RESHAPED | REPARENTED) != 0 {
-                push_current(scene, id, false, out);
-            } else if flags & MOVED != 0 {
+/// Emits the change of one node given how its membership of the scope changed.
+fn emit(
+    scene: &SceneState,
+    id: NodeId,
+    change: NodeChange,
+    membership: Membership,
+    out: &mut DeltaParts,
+) {
+    match membership {
+        Membership::Outside => {}
+        Membership::Left => out.remove.push(id),
+        Membership::Entered => push_current(scene, id, false, out),
+        Membership::Stayed => {
+            if change.intersects(NodeChange::RESHAPED | NodeChange::REPARENTED) {
+                push_current(scene, id, true, out);
+            } else if change.contains(NodeChange::MOVED) {
                 push_update(scene, id, out);
             }
         }
@@ -100,7 +130,7 @@ fn emit(scene: &SceneState, id: NodeId, flags: u8, was: bool, is: bool, out: &mu
 pub fn whole_room_parts(diff: &TickDiff, scene: &SceneState, mask: u32, out: &mut DeltaParts) {
     out.clear();
     for e in &diff.entries {
-        if e.flags & REMOVED != 0 {
+        if e.change.contains(NodeChange::REMOVED) {
             // Added and removed in the same tick never reaches the diff as removed, so
             // a removed node existed before the tick and its old mask is meaningful.
             if e.old_mask & mask != 0 {
@@ -108,14 +138,10 @@ pub fn whole_room_parts(diff: &TickDiff, scene: &SceneState, mask: u32, out: &mu
             }
             continue;
         }
-        let now_mask = scene.hierarchy.mask(e.id).unwrap_or(0);
+        let now_mask = scene.hierarchy().mask(e.id).unwrap_or(0);
         let is = now_mask & mask != 0;
-        let was = if e.flags & ADDED != 0 {
-            false
-        } else {
-            e.old_mask & mask != 0
-        };
-        emit(scene, e.id, e.flags, was, is, out);
+        let was = !e.change.contains(NodeChange::ADDED) && e.old_mask & mask != 0;
+        emit(scene, e.id, e.change, Membership::of(was, is), out);
     }
 }
 
@@ -132,7 +158,7 @@ pub fn region_parts(
     let (min, max) = region_bounds(region);
     for e in &diff.entries {
         let was = in_scope.contains(&e.id);
-        if e.flags & REMOVED != 0 {
+        if e.change.contains(NodeChange::REMOVED) {
             if was {
                 in_scope.remove(&e.id);
                 out.remove.push(e.id);
@@ -145,6 +171,6 @@ pub fn region_parts(
         } else if was && !is {
             in_scope.remove(&e.id);
         }
-        emit(scene, e.id, e.flags, was, is, out);
+        emit(scene, e.id, e.change, Membership::of(was, is), out);
     }
 }

@@ -17,6 +17,7 @@ pub struct RoomStats {
     batches_rejected: AtomicU64,
     pending_peak: AtomicU64,
     merged_frames: AtomicU64,
+    octree_cells: AtomicU64,
 }
 
 /// A consistent-enough copy of the statistics for a response.
@@ -33,6 +34,7 @@ pub struct StatsView {
     pub batches_rejected: u64,
     pub pending_merge_entries_peak: u64,
     pub merged_frames: u64,
+    pub octree_cells: u64,
 }
 
 impl RoomStats {
@@ -54,6 +56,10 @@ impl RoomStats {
             self.slow_ticks.fetch_add(1, Ordering::Relaxed);
         }
         self.recomputed_last.store(recomputed, Ordering::Relaxed);
+    }
+
+    pub fn set_octree_cells(&self, n: u64) {
+        self.octree_cells.store(n, Ordering::Relaxed);
     }
 
     pub fn record_batches(&self, applied: u64, rejected: u64) {
@@ -85,6 +91,7 @@ impl RoomStats {
             batches_rejected: self.batches_rejected.load(Ordering::Relaxed),
             pending_merge_entries_peak: self.pending_peak.load(Ordering::Relaxed),
             merged_frames: self.merged_frames.load(Ordering::Relaxed),
+            octree_cells: self.octree_cells.load(Ordering::Relaxed),
         }
     }
 }

@@ -37,6 +37,7 @@ impl Hierarchy {
         self.flush_pending();
         self.begin_batch();
         self.touched.clear();
+        self.walk_left = self.limits.max_batch_walk;
         let mut ids = Vec::new();
         for (i, op) in ops.iter().enumerate() {
             match self.apply_op(i as u32, op) {
@@ -121,6 +122,10 @@ impl Hierarchy {
                 let r = r.map(validate::rotation).transpose()?;
                 let s = s.map(validate::scale).transpose()?;
                 let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))? as u32;
+                if self.local_unchanged(slot, t, r, s) {
+                    // Nothing changes: O(1), no dirty subtree, no change listed.
+                    return Ok(None);
+                }
                 self.open_tick();
                 self.write_local(slot, node, t, r, s);
                 if t.is_some() || s.is_some() {
@@ -138,6 +143,13 @@ impl Hierarchy {
                 let s = slot as usize;
                 let new_extent = extent.unwrap_or(self.store.extent[s]);
                 let new_mask = mask.unwrap_or(self.store.mask[s]);
+                if new_extent.to_array().map(f32::to_bits)
+                    == self.store.extent[s].to_array().map(f32::to_bits)
+                    && new_mask == self.store.mask[s]
+                {
+                    // Nothing changes: no change listed, nothing to send.
+                    return Ok(None);
+                }
                 self.set_shape_fields(slot, new_extent, new_mask);
                 let flags = self.store.topo[s].flags;
                 if flags & (NEW | RESHAPED) == 0 {
@@ -155,6 +167,37 @@ impl Hierarchy {
                 self.remove_subtree(slot);
                 Ok(None)
             }
+        }
+    }
+
+    /// True when writing the given parts would leave the local transform bit for bit
+    /// as it is.
+    fn local_unchanged(
+        &self,
+        slot: u32,
+        t: Option<Vec3>,
+        r: Option<Quat>,
+        s: Option<f32>,
+    ) -> bool {
+        let l = &self.store.xf[slot as usize].local;
+        let bits3 = |v: Vec3| v.to_array().map(f32::to_bits);
+        t.is_none_or(|t| bits3(t) == bits3(l.t()))
+            && r.is_none_or(|r| r.to_array().map(f32::to_bits) == l.r.to_array().map(f32::to_bits))
+            && s.is_none_or(|s| s.to_bits() == l.s().to_bits())
+    }
+
+    /// Spends `steps` of the batch's ancestor-walk budget.
+    fn spend_walk(&mut self, steps: usize) -> Result<(), SceneError> {
+        match self.walk_left.checked_sub(steps) {
+            Some(left) => {
+                self.walk_left = left;
+                Ok(())
+            }
+            None => Err(SceneError::TooLarge(format!(
+                "the batch walks more than {} ancestors in its cycle and depth checks; \
+                 split it",
+                self.limits.max_batch_walk
+            ))),
         }
     }
 
@@ -214,7 +257,9 @@ impl Hierarchy {
         let depth_ok = if parent_slot == NONE {
             max_depth >= 1
         } else {
-            max_depth >= 2 && self.depth_within(parent_slot, max_depth - 1).is_some()
+            let depth = self.depth_within(parent_slot, max_depth - 1);
+            self.spend_walk(depth.unwrap_or(max_depth))?;
+            max_depth >= 2 && depth.is_some()
         };
         if !depth_ok {
             return Err(SceneError::TooLarge(format!(
@@ -274,6 +319,11 @@ impl Hierarchy {
             None => NONE,
             Some(p) => self.live_slot(p).ok_or(SceneError::UnknownParent(p))? as u32,
         };
+        if self.store.topo[slot as usize].parent == parent_slot {
+            // Already there: nothing changes (the child order is kept), and the state
+            // was valid before, so no walk is needed: O(1).
+            return Ok(());
+        }
         if parent_slot != NONE {
             // Walk up from the new parent: meeting the node means a cycle; a chain of
             // `max_depth` or more ancestors means the node would end up too deep. The walk
@@ -293,6 +343,7 @@ impl Hierarchy {
                     });
                 }
                 depth += 1;
+                self.spend_walk(1)?;
                 cur = self.store.topo[cur as usize].parent;
             }
             if depth >= self.limits.max_depth {
@@ -301,10 +352,6 @@ impl Hierarchy {
                     self.limits.max_depth
                 )));
             }
-        }
-        if self.store.topo[slot as usize].parent == parent_slot {
-            // Already there: nothing changes (and the child order is kept).
-            return Ok(());
         }
         self.open_tick();
         self.unlink(slot);

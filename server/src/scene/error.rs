@@ -39,22 +39,25 @@ impl SceneError {
     }
 }
 
-/// Why a batch was refused: the index of the first bad op, its code and a message that
-/// starts with the op index, e.g. `"op 3: unknown node 17"`.
+/// Why a batch was refused: the index of the first bad op and what was wrong with it.
+/// Displayed as `"op 3: unknown node 17"`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{message}")]
+#[error("op {op}: {error}")]
 pub struct BatchError {
     pub op: u32,
-    pub code: ErrorCode,
-    pub message: String,
+    pub error: SceneError,
 }
 
 impl BatchError {
-    pub(crate) fn at(op: usize, err: SceneError) -> BatchError {
+    pub(crate) fn at(op: usize, error: SceneError) -> BatchError {
         BatchError {
             op: op as u32,
-            code: err.code(),
-            message: format!("op {op}: {err}"),
+            error,
         }
+    }
+
+    /// The wire code of the first bad op's error.
+    pub fn code(&self) -> ErrorCode {
+        self.error.code()
     }
 }

@@ -33,14 +33,24 @@ pub struct HierarchyLimits {
     /// Depth at most, a root having depth 1: every chain from a root down to a node has
     /// at most this many nodes.
     pub max_depth: usize,
+    /// Ancestors one batch may walk in all (the cycle and depth checks of `set_parent`,
+    /// and of `add` under a deep parent), so that no batch can make a tick arbitrarily
+    /// long: a batch that needs more is refused with `too_large`.
+    pub max_batch_walk: usize,
+}
+
+impl HierarchyLimits {
+    /// The defaults (also the defaults of `--max-nodes-per-room` and `--max-depth`).
+    pub const DEFAULT: HierarchyLimits = HierarchyLimits {
+        max_nodes: 4_000_000,
+        max_depth: 1024,
+        max_batch_walk: 1 << 24,
+    };
 }
 
 impl Default for HierarchyLimits {
     fn default() -> Self {
-        HierarchyLimits {
-            max_nodes: 4_000_000,
-            max_depth: 1024,
-        }
+        Self::DEFAULT
     }
 }
 
@@ -83,6 +93,9 @@ pub struct Hierarchy {
     pub(crate) journal: Journal,
     /// What the running batch touched, for the end-of-batch world and depth check.
     pub(crate) touched: Vec<Touch>,
+    /// Ancestor steps the running batch may still walk (see
+    /// [`HierarchyLimits::max_batch_walk`]).
+    pub(crate) walk_left: usize,
     pub(crate) scratch: Scratch,
     /// When set, updates list the ids they recompute (a test and debugging hook).
     pub(crate) record_recomputed: bool,
@@ -143,6 +156,7 @@ impl Hierarchy {
             stamp: 0,
             journal: Journal::default(),
             touched: Vec::new(),
+            walk_left: 0,
             scratch: Scratch::default(),
             record_recomputed: false,
             recomputed_ids: Vec::new(),

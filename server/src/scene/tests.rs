@@ -229,7 +229,7 @@ fn many_removals_compact_the_store() {
     assert!(h.contains(2) && !h.contains(1) && !h.contains(3));
     // Retired ids stay retired.
     let err = h.apply_batch(&[add(1, None)]).unwrap_err();
-    assert_eq!(err.code, canopy_protocol::ErrorCode::DuplicateId);
+    assert_eq!(err.code(), canopy_protocol::ErrorCode::DuplicateId);
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn server_assigned_ids_skip_used_ones() {
     h.apply_batch(&[add(u32::MAX, None)]).unwrap();
     h.next_id = u64::from(u32::MAX);
     let err = h.apply_batch(&[auto()]).unwrap_err();
-    assert_eq!(err.code, canopy_protocol::ErrorCode::TooLarge);
+    assert_eq!(err.code(), canopy_protocol::ErrorCode::TooLarge);
 }
 
 #[test]
@@ -266,7 +266,7 @@ fn world_overflow_is_refused_with_the_blamed_op() {
         s: Some(1e20),
     };
     let err = h.apply_batch(&[big(1), big(3)]).unwrap_err();
-    assert_eq!(err.code, canopy_protocol::ErrorCode::InvalidValue);
+    assert_eq!(err.code(), canopy_protocol::ErrorCode::InvalidValue);
     assert_eq!(err.op, 1);
     assert_eq!(h.snapshot_for_tests(), before);
     // Each alone is fine.
@@ -284,7 +284,7 @@ fn world_overflow_is_refused_with_the_blamed_op() {
             mask: None,
         }])
         .unwrap_err();
-    assert_eq!(err.code, canopy_protocol::ErrorCode::InvalidValue);
+    assert_eq!(err.code(), canopy_protocol::ErrorCode::InvalidValue);
 }
 
 #[test]
@@ -292,11 +292,12 @@ fn depth_limit() {
     let mut h = Hierarchy::with_limits(HierarchyLimits {
         max_nodes: 100,
         max_depth: 3,
+        ..HierarchyLimits::DEFAULT
     });
     h.apply_batch(&[add(1, None), add(2, Some(1)), add(3, Some(2))])
         .unwrap();
     let err = h.apply_batch(&[add(4, Some(3))]).unwrap_err();
-    assert_eq!(err.code, canopy_protocol::ErrorCode::TooLarge);
+    assert_eq!(err.code(), canopy_protocol::ErrorCode::TooLarge);
     h.apply_batch(&[add(10, None), add(11, Some(10))]).unwrap();
     // Moving a 2-deep subtree under depth 2 makes depth 4.
     let err = h
@@ -305,7 +306,7 @@ fn depth_limit() {
             parent: Some(2),
         }])
         .unwrap_err();
-    assert_eq!(err.code, canopy_protocol::ErrorCode::TooLarge);
+    assert_eq!(err.code(), canopy_protocol::ErrorCode::TooLarge);
     h.apply_batch(&[Op::SetParent {
         node: 10,
         parent: Some(1),
@@ -320,12 +321,13 @@ fn node_limit() {
     let mut h = Hierarchy::with_limits(HierarchyLimits {
         max_nodes: 2,
         max_depth: 10,
+        ..HierarchyLimits::DEFAULT
     });
     let err = h
         .apply_batch(&[add(1, None), add(2, None), add(3, None)])
         .unwrap_err();
     assert_eq!(
-        (err.op, err.code),
+        (err.op, err.code()),
         (2, canopy_protocol::ErrorCode::TooLarge)
     );
     assert!(h.is_empty());

@@ -1,65 +1,25 @@
-//! The WebSocket endpoint `GET /rooms/{room}/ws?format=bincode|json`: one reader loop
-//! that turns client messages into room commands, queries and pongs, and one writer task
-//! that drains the connection's [`Outbox`] into the socket.
+//! The WebSocket endpoint `GET /rooms/{room}/ws?format=bincode|json`: the upgrade
+//! (`handshake.rs`), the session that reads client messages and watches the connection's
+//! deadlines (`session.rs`, with the messages' handling in `requests.rs`), and the writer
+//! task that drains the connection's outbox into the socket (`writer.rs`).
 //!
 //! Invariant: only the writer task writes to the socket, and everything it writes comes
 //! through the outbox, so acks, snapshots and deltas keep the order the room gave them.
+//! The session loop and the writer are generic over the socket (a `Stream` and a `Sink`
+//! of WebSocket messages), so they are tested with channels as well as sockets.
 
-mod reader;
+mod handshake;
+mod requests;
+mod session;
 mod writer;
 
-use std::collections::HashMap;
+pub use handshake::upgrade;
+pub use session::{SessionParams, serve};
+pub use writer::FRAGMENT_BYTES;
 
-use axum::Extension;
-use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, header};
-use axum::response::{IntoResponse, Response};
-use canopy_protocol::{ErrorCode, Format};
+/// The close code that tells a client to reconnect and subscribe again: used for a
+/// client that made no progress for the write deadline, and for idle connections.
+pub const CLOSE_RESUBSCRIBE: u16 = 4000;
 
-use crate::http::auth::Caller;
-use crate::http::error::ApiError;
-use crate::registry::AppState;
-
-/// Upgrades to a WebSocket connection on a room. An unknown room or format is refused
-/// before the upgrade with the contract's HTTP error.
-pub async fn upgrade(
-    State(app): State<AppState>,
-    Extension(caller): Extension<Caller>,
-    Path(room): Path<String>,
-    Query(params): Query<HashMap<String, String>>,
-    headers: HeaderMap,
-    ws: WebSocketUpgrade,
-) -> Result<Response, ApiError> {
-    let room = app.room(&room)?;
-    let allowed = &app.config.allowed_origins;
-    if let Some(origin) = headers.get(header::ORIGIN)
-        && !allowed.is_empty()
-        && !allowed.iter().any(|a| origin.as_bytes() == a.as_bytes())
-    {
-        return Err(ApiError::new(
-            ErrorCode::Forbidden,
-            "this Origin may not open WebSocket connections",
-        ));
-    }
-    let format = match params.get("format") {
-        None => Format::Bincode,
-        Some(f) => Format::parse(f).ok_or_else(|| {
-            ApiError::bad_request(format!("format must be bincode or json, got {f:?}"))
-        })?,
-    };
-    let limit = app.config.max_ws_message_bytes;
-    Ok(ws
-        .max_message_size(limit)
-        .max_frame_size(limit)
-        .on_upgrade(move |socket| {
-            let tracker = app.tasks.clone();
-            let conn = app.next_conn_id();
-            let span = tracing::info_span!("ws", room = %room.id, conn, format = format.as_str());
-            tracker.track_future(tracing::Instrument::instrument(
-                reader::serve(app, room, socket, format, conn, caller),
-                span,
-            ))
-        })
-        .into_response())
-}
+/// The close code of a message over the size limit.
+pub const CLOSE_TOO_LARGE: u16 = 1009;

@@ -1,28 +1,34 @@
 //! The writer task of a WebSocket connection: drains the outbox into the socket.
 //!
+//! Messages larger than [`FRAGMENT_BYTES`] go out as a fragmented WebSocket message
+//! (continuation frames), so the socket library's write buffer never grows past one
+//! fragment: a connection that was sent a large snapshot keeps no snapshot-sized buffer
+//! afterwards. Messages are sent as raw frames carrying the outbox's shared bytes, so a
+//! frame shared by many subscribers is neither copied nor re-validated per subscriber.
+//!
 //! A socket that accepts nothing for the write deadline is given up on (the client has
 //! stalled: it must reconnect and resubscribe); a merely slow one just makes the outbox
-//! merge, so the writer never needs to drop anything itself.
+//! merge, so the writer never needs to drop anything itself. However the writer ends, the
+//! outbox learns of it ([`Outbox::writer_gone`]), so the session never waits on it.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
-use canopy_protocol::ServerMsg;
-use futures_util::SinkExt;
-use futures_util::stream::SplitSink;
+use bytes::Bytes;
+use canopy_protocol::{Format, ServerMsg, codec};
+use futures_util::{Sink, SinkExt};
 use tokio::time::timeout;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
+use tokio_tungstenite::tungstenite::protocol::frame::{Frame, Utf8Bytes};
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
+use super::CLOSE_RESUBSCRIBE;
 use crate::metrics::Metrics;
 use crate::room::outbox::{Outbox, Outgoing};
 
-fn message_len(m: &Message) -> usize {
-    match m {
-        Message::Text(t) => t.len(),
-        Message::Binary(b) => b.len(),
-        _ => 0,
-    }
-}
+/// The largest frame the writer sends; longer messages are fragmented.
+pub const FRAGMENT_BYTES: usize = 16 * 1024;
 
 /// Why the writer stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,49 +39,72 @@ pub enum WriterEnd {
     Broken,
 }
 
+/// Tells the outbox the writer is gone however the task ends (return or abort).
+struct Gone(Arc<Outbox>);
+
+impl Drop for Gone {
+    fn drop(&mut self) {
+        self.0.writer_gone();
+    }
+}
+
 /// Runs until the outbox is closed or the socket breaks.
-pub async fn run(
-    mut sink: SplitSink<WebSocket, Message>,
+pub async fn run<W>(
+    mut sink: W,
     outbox: Arc<Outbox>,
     metrics: Arc<Metrics>,
     deadline: Duration,
-) -> WriterEnd {
+) -> WriterEnd
+where
+    W: Sink<Message, Error = WsError> + Unpin,
+{
+    let _gone = Gone(Arc::clone(&outbox));
+    let format = outbox.format;
     loop {
         let mut fed = false;
         while let Some(item) = outbox.try_next() {
-            let (msg, is_delta) = match item {
-                Outgoing::Msg(m) => (outbox.encode(&m), false),
-                Outgoing::Frame(m) => (m, true),
-                Outgoing::Ping => (Message::Ping(bytes::Bytes::new()), false),
-                Outgoing::Merged(m, _ticks) => {
+            let (bytes, delta) = match item {
+                Outgoing::Message(b) => (b, false),
+                Outgoing::Frame(b) => (b, true),
+                Outgoing::Merged(b) => {
                     metrics.merged_frames.inc();
-                    (outbox.encode(&m), true)
+                    (b, true)
+                }
+                Outgoing::Ping => {
+                    if !feed(&mut sink, Message::Ping(Bytes::new()), deadline).await {
+                        return give_up(&mut sink, deadline).await;
+                    }
+                    fed = true;
+                    continue;
                 }
                 Outgoing::Close { reason, code } => {
-                    let closed = outbox.encode(&ServerMsg::Closed {
-                        reason: reason.clone(),
-                    });
+                    let closed = codec::encode_server(
+                        &ServerMsg::Closed {
+                            reason: reason.clone(),
+                        },
+                        format,
+                    );
                     let frame = Message::Close(Some(CloseFrame {
-                        code,
+                        code: CloseCode::from(code),
                         reason: Utf8Bytes::from(reason),
                     }));
                     let _ = timeout(deadline, async {
-                        sink.feed(closed).await?;
+                        send_message(&mut sink, Bytes::from(closed), format).await?;
                         sink.send(frame).await
                     })
                     .await;
                     return WriterEnd::Closed;
                 }
             };
-            let len = message_len(&msg) as u64;
-            match timeout(deadline, sink.feed(msg)).await {
+            let len = bytes.len() as u64;
+            match timeout(deadline, send_message(&mut sink, bytes, format)).await {
                 Ok(Ok(())) => {}
                 Ok(Err(_)) => return WriterEnd::Broken,
                 Err(_) => return give_up(&mut sink, deadline).await,
             }
             fed = true;
             metrics.bytes_sent.inc_by(len);
-            if is_delta {
+            if delta {
                 metrics.delta_frames_sent.inc();
                 metrics.delta_bytes_sent.inc_by(len);
             }
@@ -87,26 +116,90 @@ pub async fn run(
                 Err(_) => return give_up(&mut sink, deadline).await,
             }
         }
-        outbox.notifier().notified().await;
+        outbox.notified().await;
     }
 }
 
-/// The close code that tells a client to reconnect and subscribe again: used for a
-/// client that made no progress for the write deadline, and for idle connections.
-pub const CLOSE_RESUBSCRIBE: u16 = 4000;
+async fn feed<W>(sink: &mut W, msg: Message, deadline: Duration) -> bool
+where
+    W: Sink<Message, Error = WsError> + Unpin,
+{
+    matches!(timeout(deadline, sink.feed(msg)).await, Ok(Ok(())))
+}
+
+/// Feeds one message as raw frames: one frame when it is short, otherwise fragments of
+/// at most [`FRAGMENT_BYTES`] (a text message is cut only between UTF-8 characters).
+async fn send_message<W>(sink: &mut W, bytes: Bytes, format: Format) -> Result<(), WsError>
+where
+    W: Sink<Message, Error = WsError> + Unpin,
+{
+    let kind = match format {
+        Format::Json => Data::Text,
+        Format::Bincode => Data::Binary,
+    };
+    let mut rest = bytes;
+    let mut first = true;
+    loop {
+        let cut = fragment_end(&rest, format);
+        let chunk = rest.split_to(cut);
+        let fin = rest.is_empty();
+        let opcode = OpCode::Data(if first { kind } else { Data::Continue });
+        sink.feed(Message::Frame(Frame::message(chunk, opcode, fin)))
+            .await?;
+        if fin {
+            return Ok(());
+        }
+        first = false;
+    }
+}
+
+/// Where the next fragment of `rest` ends.
+fn fragment_end(rest: &[u8], format: Format) -> usize {
+    if rest.len() <= FRAGMENT_BYTES {
+        return rest.len();
+    }
+    let mut cut = FRAGMENT_BYTES;
+    if format == Format::Json {
+        // Back off to the start of a character: continuation bytes are 0b10xx_xxxx.
+        while cut > 0 && rest[cut] & 0xC0 == 0x80 {
+            cut -= 1;
+        }
+    }
+    cut
+}
 
 /// A client made no progress for the whole write deadline: try briefly to tell it to
 /// resubscribe, then drop it. Its merged state is dropped with it, so a stalled client
 /// costs nothing once it is gone.
-async fn give_up(sink: &mut SplitSink<WebSocket, Message>, deadline: Duration) -> WriterEnd {
+async fn give_up<W>(sink: &mut W, deadline: Duration) -> WriterEnd
+where
+    W: Sink<Message, Error = WsError> + Unpin,
+{
     tracing::info!(
         secs = deadline.as_secs(),
         "no write progress: disconnecting"
     );
     let frame = Message::Close(Some(CloseFrame {
-        code: CLOSE_RESUBSCRIBE,
+        code: CloseCode::from(CLOSE_RESUBSCRIBE),
         reason: Utf8Bytes::from_static("no progress: reconnect and resubscribe"),
     }));
     let _ = timeout(Duration::from_secs(1), sink.send(frame)).await;
     WriterEnd::Broken
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_fragments_end_between_characters() {
+        let mut s = "a".repeat(FRAGMENT_BYTES - 1);
+        s.push('é');
+        s.push_str(&"b".repeat(100));
+        let cut = fragment_end(s.as_bytes(), Format::Json);
+        assert_eq!(cut, FRAGMENT_BYTES - 1);
+        assert!(std::str::from_utf8(&s.as_bytes()[..cut]).is_ok());
+        assert_eq!(fragment_end(s.as_bytes(), Format::Bincode), FRAGMENT_BYTES);
+        assert_eq!(fragment_end(b"short", Format::Json), 5);
+    }
 }

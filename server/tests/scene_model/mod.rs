@@ -33,6 +33,20 @@ pub struct Model {
     pub created: Vec<u32>,
     /// Nodes whose parent actually changed (cleared by the test each tick).
     pub reparent_log: Vec<u32>,
+    /// Nodes whose extent or mask a `set_shape` changed, in order.
+    pub reshape_log: Vec<u32>,
+}
+
+/// A quaternion normalized the way the server does (in f64, then rounded to f32), so
+/// that "unchanged" can be decided bit for bit.
+pub fn normalized(r: [f32; 4]) -> [f32; 4] {
+    let q = glam::DQuat::from_xyzw(r[0].into(), r[1].into(), r[2].into(), r[3].into());
+    let n = q / q.length();
+    [n.x as f32, n.y as f32, n.z as f32, n.w as f32]
+}
+
+fn bits<const N: usize>(v: [f32; N]) -> [u32; N] {
+    v.map(f32::to_bits)
 }
 
 pub fn finite(v: &[f32]) -> bool {
@@ -149,6 +163,11 @@ impl Model {
                     return Err(InvalidValue);
                 }
                 let n = self.nodes.get_mut(&node).ok_or(UnknownNode)?;
+                // An edit that leaves the local transform bit for bit as it is changes
+                // nothing: no subtree is recomputed.
+                let unchanged = t.is_none_or(|t| bits(t) == bits(n.t))
+                    && r.is_none_or(|r| bits(normalized(r)) == bits(normalized(n.r)))
+                    && s.is_none_or(|s| s.to_bits() == n.s.to_bits());
                 if let Some(t) = t {
                     n.t = t;
                 }
@@ -158,7 +177,9 @@ impl Model {
                 if let Some(s) = s {
                     n.s = s;
                 }
-                edits.push(node);
+                if !unchanged {
+                    edits.push(node);
+                }
                 Ok(None)
             }
             Op::SetParent { node, parent } => {
@@ -197,11 +218,16 @@ impl Model {
                     return Err(InvalidValue);
                 }
                 let n = self.nodes.get_mut(&node).ok_or(UnknownNode)?;
+                let changed = extent.is_some_and(|e| bits(e) != bits(n.extent))
+                    || mask.is_some_and(|m| m != n.mask);
                 if let Some(e) = extent {
                     n.extent = e;
                 }
                 if let Some(m) = mask {
                     n.mask = m;
+                }
+                if changed {
+                    self.reshape_log.push(node);
                 }
                 Ok(None)
             }

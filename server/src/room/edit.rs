@@ -1,0 +1,150 @@
+//! Edit batches on their way from an edge to the tick: the [`EditTicket`] that makes "a
+//! batch answered with an error is never applied" hold when a caller gives up, the
+//! [`EditReply`] that carries the outcome back, the [`EditQuota`] of one connection, and
+//! the room's [`EditQueue`] that the tick takes batches from within its op budget.
+//!
+//! Invariants: a batch is applied only if the tick took its ticket before anybody
+//! cancelled it, so a caller that cancelled can answer an error knowing the batch will
+//! never be applied; the queue keeps the accepted order; and every pending batch is
+//! counted against its room and its connection until it is answered, so neither can hold
+//! more than its limits whatever the tick's pace.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+
+use canopy_protocol::Op;
+use canopy_protocol::http::EditsResult;
+use tokio::sync::oneshot;
+
+use super::outbox::Outbox;
+use crate::refusal::Refusal;
+
+const QUEUED: u8 = 0;
+const TAKEN: u8 = 1;
+const CANCELLED: u8 = 2;
+
+/// Who decides a batch's fate first: the tick (taking it to apply) or its caller
+/// (cancelling it, after a timeout or a disconnect). Exactly one of them wins.
+#[derive(Debug, Default)]
+pub struct EditTicket(AtomicU8);
+
+impl EditTicket {
+    /// The tick claims the batch; false when the caller cancelled it first.
+    pub fn take(&self) -> bool {
+        self.0
+            .compare_exchange(QUEUED, TAKEN, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// The caller withdraws the batch; false when the tick already took it (its outcome
+    /// will be sent, and the caller must wait for it rather than answer an error).
+    pub fn cancel(&self) -> bool {
+        self.0
+            .compare_exchange(QUEUED, CANCELLED, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+}
+
+/// Where the outcome of an edit batch goes.
+#[derive(Debug)]
+pub enum EditReply {
+    /// A oneshot channel the caller waits on (HTTP).
+    Oneshot(oneshot::Sender<Result<EditsResult, Refusal>>),
+    /// A connection's outbox: the `ack` or `error` with this `seq` is queued ahead of
+    /// the delta of the same tick (WebSocket).
+    Outbox { outbox: Arc<Outbox>, seq: u64 },
+}
+
+impl EditReply {
+    /// Sends the outcome. A caller that went away is not an error.
+    pub fn send(self, outcome: Result<EditsResult, Refusal>) {
+        match self {
+            EditReply::Oneshot(tx) => {
+                let _ = tx.send(outcome);
+            }
+            EditReply::Outbox { outbox, seq } => {
+                let msg = match outcome {
+                    Ok(r) => canopy_protocol::ServerMsg::Ack {
+                        seq,
+                        tick: r.tick,
+                        ids: r.ids,
+                    },
+                    Err(e) => e.to_ws(Some(seq), None),
+                };
+                outbox.push_reply(&msg);
+            }
+        }
+    }
+}
+
+/// What one connection has waiting for its room's tick, so that a single editor can
+/// hold only part of the room's pending budget.
+#[derive(Debug, Default)]
+pub struct EditQuota {
+    pub batches: AtomicUsize,
+    pub ops: AtomicUsize,
+}
+
+/// An accepted batch waiting for the tick.
+#[derive(Debug)]
+pub struct PendingEdit {
+    pub ops: Vec<Op>,
+    pub reply: EditReply,
+    pub ticket: Arc<EditTicket>,
+    /// The connection's quota the batch is counted against, if it has one.
+    pub quota: Option<Arc<EditQuota>>,
+}
+
+impl PendingEdit {
+    /// The batch's cost against the budgets: its ops, at least one.
+    pub fn cost(&self) -> usize {
+        self.ops.len().max(1)
+    }
+}
+
+/// The room's pending batches in accepted order.
+#[derive(Debug, Default)]
+pub struct EditQueue {
+    queue: VecDeque<PendingEdit>,
+}
+
+impl EditQueue {
+    pub fn push(&mut self, edit: PendingEdit) {
+        self.queue.push_back(edit);
+    }
+
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// The next batch if it fits in what is left of the tick's op budget. The first
+    /// batch of a tick always fits (`spent == 0`), so a batch larger than the budget
+    /// still gets a tick of its own instead of waiting forever.
+    pub fn take_within(&mut self, spent: usize, budget: usize) -> Option<PendingEdit> {
+        let next = self.queue.front()?;
+        if spent > 0 && spent + next.cost() > budget {
+            return None;
+        }
+        self.queue.pop_front()
+    }
+
+    /// Every waiting batch, in order (when the room stops).
+    pub fn drain(&mut self) -> impl Iterator<Item = PendingEdit> + '_ {
+        self.queue.drain(..)
+    }
+}
+
+/// Refuses a batch with more ops than the server's limit (both edges call this).
+pub fn check_batch_size(ops: usize, limit: usize) -> Result<(), Refusal> {
+    if ops > limit {
+        return Err(Refusal::too_large(format!(
+            "the batch has {ops} ops, the limit is {limit}"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,70 @@
+//! The fan-out phase of a tick: each subscriber's delta, built from the tick's diff and
+//! pushed into its outbox (queued, or merged for a client that is behind).
+//!
+//! Invariant: whole-room scopes with the same mask share one [`SharedDelta`], so a
+//! tick's frame is built once and encoded at most once per format however many
+//! subscribers read it; region scopes build their own, in O(changed nodes).
+
+use std::sync::Arc;
+
+use super::Room;
+use super::delta::SharedDelta;
+use super::scene_state::SceneState;
+use super::scope;
+
+impl Room {
+    /// Pushes this tick's deltas; answers how many subscribers had theirs merged.
+    pub(super) fn fan_out(&mut self, scene: &SceneState, now_ms: u64) -> usize {
+        if self.diff.is_empty() || self.subscribers.len() == 0 {
+            return 0;
+        }
+        let tick = scene.tick();
+        let mut merged = 0;
+        let mut groups: Vec<(u32, Option<Arc<SharedDelta>>)> = Vec::new();
+        for sub in &mut self.subscribers.list {
+            let delta = match &sub.scope.region {
+                None => {
+                    let mask = sub.scope.mask;
+                    match groups.iter().find(|(m, _)| *m == mask) {
+                        Some((_, d)) => d.clone(),
+                        None => {
+                            scope::whole_room_parts(&self.diff, scene, mask, &mut self.parts);
+                            let d = (!self.parts.is_empty()).then(|| {
+                                Arc::new(SharedDelta::new(
+                                    tick,
+                                    now_ms,
+                                    std::mem::take(&mut self.parts),
+                                ))
+                            });
+                            groups.push((mask, d.clone()));
+                            d
+                        }
+                    }
+                }
+                Some(region) => {
+                    scope::region_parts(
+                        &self.diff,
+                        scene,
+                        region,
+                        sub.scope.mask,
+                        &mut sub.in_scope,
+                        &mut self.parts,
+                    );
+                    (!self.parts.is_empty()).then(|| {
+                        Arc::new(SharedDelta::new(
+                            tick,
+                            now_ms,
+                            std::mem::take(&mut self.parts),
+                        ))
+                    })
+                }
+            };
+            if let Some(d) = delta
+                && sub.outbox.push_delta(&d)
+            {
+                merged += 1;
+            }
+        }
+        merged
+    }
+}

@@ -1,0 +1,230 @@
+//! [`RoomShared`]: the part of a room that other tasks and threads hold. Its identity,
+//! its scene behind a lock (written only by the room's tick), its statistics, the
+//! admission of edit batches and subscriptions, and the signal that the room is gone.
+//!
+//! Invariants: a batch is queued only within the room's and its connection's pending
+//! limits (in batches and in ops), checked and counted before it is sent, so a flood is
+//! refused within microseconds instead of growing a queue; once [`RoomShared::is_closed`]
+//! is true nothing new is accepted, and every task holding the room sees
+//! [`RoomShared::closed`] complete.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, OnceLock};
+
+use canopy_protocol::{ErrorCode, Op};
+use parking_lot::RwLock;
+use tokio_util::sync::CancellationToken;
+
+use super::command::RoomCommand;
+use super::edit::{EditQuota, EditReply, EditTicket, PendingEdit};
+use super::scene_state::SceneState;
+use super::stats::RoomStats;
+use crate::access::RoomTokens;
+use crate::refusal::Refusal;
+
+/// How much may wait for a room's tick (API.md leaves it to the server; README lists
+/// the flags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EditLimits {
+    /// Batches waiting in one room.
+    pub max_pending_batches: usize,
+    /// Ops waiting in one room, over all its batches.
+    pub max_pending_ops: usize,
+    /// Ops one connection may have waiting in its room, so one editor cannot take the
+    /// whole room's budget.
+    pub max_pending_ops_per_conn: usize,
+}
+
+impl EditLimits {
+    pub const DEFAULT: EditLimits = EditLimits {
+        max_pending_batches: 4096,
+        max_pending_ops: 1 << 20,
+        max_pending_ops_per_conn: 1 << 19,
+    };
+}
+
+impl Default for EditLimits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Wakes the thread that ticks a room.
+pub(crate) struct Waker(Box<dyn Fn() + Send + Sync>);
+
+impl std::fmt::Debug for Waker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Waker")
+    }
+}
+
+/// The shared half of a room.
+#[derive(Debug)]
+pub struct RoomShared {
+    pub id: String,
+    pub tick_hz: u32,
+    /// Written only by the room's tick; everybody else takes read locks (a
+    /// `parking_lot` lock: readers never hold it across an await, and the tick holds the
+    /// write side only while the scene changes).
+    pub scene: RwLock<SceneState>,
+    pub stats: RoomStats,
+    /// The room's editor and viewer tokens, when the server has an admin token.
+    pub tokens: Option<RoomTokens>,
+    /// Open WebSocket connections of this room (subscribed or not), for the cap.
+    pub connections: AtomicUsize,
+    commands: Sender<RoomCommand>,
+    limits: EditLimits,
+    pending_batches: AtomicUsize,
+    pending_ops: AtomicUsize,
+    closed: CancellationToken,
+    /// Wakes the thread that ticks this room (set when the room is placed on one), so a
+    /// deletion takes effect without waiting for the next tick of a slow room.
+    wake: OnceLock<Waker>,
+}
+
+impl RoomShared {
+    pub(crate) fn new(
+        id: String,
+        tick_hz: u32,
+        scene: SceneState,
+        tokens: Option<RoomTokens>,
+        limits: EditLimits,
+        commands: Sender<RoomCommand>,
+    ) -> Self {
+        RoomShared {
+            id,
+            tick_hz,
+            scene: RwLock::new(scene),
+            stats: RoomStats::default(),
+            tokens,
+            connections: AtomicUsize::new(0),
+            commands,
+            limits,
+            pending_batches: AtomicUsize::new(0),
+            pending_ops: AtomicUsize::new(0),
+            closed: CancellationToken::new(),
+            wake: OnceLock::new(),
+        }
+    }
+
+    /// Queues an edit batch for the room's tick, or refuses it at once: `unknown_room`
+    /// once the room is closed, `overloaded` when the room or the connection (`quota`)
+    /// already has as much waiting as its limits allow.
+    pub fn submit_edits(
+        &self,
+        ops: Vec<Op>,
+        reply: EditReply,
+        ticket: Arc<EditTicket>,
+        quota: Option<Arc<EditQuota>>,
+    ) -> Result<(), Refusal> {
+        if self.is_closed() {
+            return Err(Refusal::new(
+                ErrorCode::UnknownRoom,
+                format!("room {} was deleted", self.id),
+            ));
+        }
+        let cost = ops.len().max(1);
+        let l = self.limits;
+        if let Some(q) = &quota {
+            let held = q.ops.fetch_add(cost, Ordering::AcqRel);
+            if held > 0 && held + cost > l.max_pending_ops_per_conn {
+                q.ops.fetch_sub(cost, Ordering::AcqRel);
+                return Err(Refusal::overloaded(format!(
+                    "this connection has {held} ops waiting for room {}'s tick (limit {})",
+                    self.id, l.max_pending_ops_per_conn
+                )));
+            }
+            q.batches.fetch_add(1, Ordering::AcqRel);
+        }
+        let batches = self.pending_batches.fetch_add(1, Ordering::AcqRel);
+        let held = self.pending_ops.fetch_add(cost, Ordering::AcqRel);
+        let refused = if batches >= l.max_pending_batches {
+            Some(format!(
+                "room {} has {batches} edit batches waiting for its tick (limit {})",
+                self.id, l.max_pending_batches
+            ))
+        } else if held > 0 && held + cost > l.max_pending_ops {
+            Some(format!(
+                "room {} has {held} ops waiting for its tick (limit {})",
+                self.id, l.max_pending_ops
+            ))
+        } else {
+            None
+        };
+        let edit = PendingEdit {
+            ops,
+            reply,
+            ticket,
+            quota,
+        };
+        if let Some(message) = refused {
+            self.release(&edit);
+            return Err(Refusal::overloaded(message));
+        }
+        if let Err(e) = self.commands.send(RoomCommand::Edits(edit)) {
+            let RoomCommand::Edits(edit) = e.0 else {
+                unreachable!("the command sent was an edit")
+            };
+            self.release(&edit);
+            return Err(Refusal::new(
+                ErrorCode::UnknownRoom,
+                format!("room {} is closed", self.id),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Stops counting a batch that left the queue (taken by the tick, or refused).
+    pub(crate) fn release(&self, edit: &PendingEdit) {
+        let cost = edit.cost();
+        self.pending_batches.fetch_sub(1, Ordering::AcqRel);
+        self.pending_ops.fetch_sub(cost, Ordering::AcqRel);
+        if let Some(q) = &edit.quota {
+            q.batches.fetch_sub(1, Ordering::AcqRel);
+            q.ops.fetch_sub(cost, Ordering::AcqRel);
+        }
+    }
+
+    /// Sends a command other than edits; false when the room has stopped.
+    pub fn send(&self, cmd: RoomCommand) -> bool {
+        !self.is_closed() && self.commands.send(cmd).is_ok()
+    }
+
+    /// Edit batches waiting for the next tick.
+    pub fn pending_batches(&self) -> usize {
+        self.pending_batches.load(Ordering::Acquire)
+    }
+
+    /// Ops waiting for the next tick.
+    pub fn pending_ops(&self) -> usize {
+        self.pending_ops.load(Ordering::Acquire)
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed.is_cancelled()
+    }
+
+    /// Completes once the room is deleted or stopped.
+    pub fn closed(&self) -> tokio_util::sync::WaitForCancellationFuture<'_> {
+        self.closed.cancelled()
+    }
+
+    /// Marks the room closed (deleted, or the server stopping): nothing new is accepted
+    /// and its tick thread is woken to answer what waits and close its subscribers.
+    pub fn mark_closed(&self) {
+        self.closed.cancel();
+        self.wake();
+    }
+
+    /// Wakes the room's tick thread, if it has one yet.
+    pub(crate) fn wake(&self) {
+        if let Some(w) = self.wake.get() {
+            (w.0)();
+        }
+    }
+
+    pub(crate) fn set_waker(&self, waker: Box<dyn Fn() + Send + Sync>) {
+        let _ = self.wake.set(Waker(waker));
+    }
+}

@@ -1,0 +1,137 @@
+//! The subscribe phase of a tick: waiting subscriptions answered with a snapshot of the
+//! tick just finished, until the tick's snapshot budget (in nodes) is spent.
+//!
+//! Invariants: at most one subscription per connection waits (a newer one replaces it,
+//! an unsubscription drops it), so a flood of `subscribe` messages costs one snapshot;
+//! snapshots of the same scope and format taken in the same tick are built and encoded
+//! once and shared by reference; and the deltas a new subscriber gets start at the next
+//! tick, so snapshot plus deltas cover every change exactly once.
+
+use std::collections::VecDeque;
+
+use bytes::Bytes;
+use canopy_protocol::{ErrorCode, Format, Node, NodeId, ServerMsg, codec};
+use rustc_hash::FxHashSet;
+
+use super::command::SubscribeRequest;
+use super::outbox::ConnId;
+use super::scene_state::SceneState;
+use super::scope::{self, Scope};
+use super::{Room, Subscriber};
+use crate::refusal::Refusal;
+
+/// Subscriptions waiting for the tick, at most one per connection, in arrival order.
+#[derive(Debug, Default)]
+pub(super) struct SubscribeQueue {
+    queue: VecDeque<SubscribeRequest>,
+}
+
+impl SubscribeQueue {
+    /// Queues a subscription, dropping one of the same connection still waiting.
+    pub fn push(&mut self, req: SubscribeRequest) {
+        self.cancel(req.outbox.conn);
+        self.queue.push_back(req);
+    }
+
+    /// Drops the waiting subscription of `conn`, if any.
+    pub fn cancel(&mut self, conn: ConnId) {
+        self.queue.retain(|r| r.outbox.conn != conn);
+    }
+
+    pub fn drain(&mut self) -> impl Iterator<Item = SubscribeRequest> + '_ {
+        self.queue.drain(..)
+    }
+}
+
+/// One scope's snapshot at this tick: the nodes (and, for a region, their ids) and the
+/// encodings made so far.
+struct Taken {
+    scope: Scope,
+    nodes: Vec<Node>,
+    ids: FxHashSet<NodeId>,
+    encoded: Vec<(Format, Bytes)>,
+}
+
+impl Taken {
+    fn encoded(&mut self, format: Format, tick: u64, time: u64) -> Bytes {
+        if let Some((_, b)) = self.encoded.iter().find(|(f, _)| *f == format) {
+            return b.clone();
+        }
+        let msg = ServerMsg::snapshot(tick, time, std::mem::take(&mut self.nodes));
+        let bytes = Bytes::from(codec::encode_server(&msg, format));
+        let ServerMsg::Snapshot { nodes, .. } = msg else {
+            unreachable!("built as a snapshot")
+        };
+        self.nodes = nodes;
+        self.encoded.push((format, bytes.clone()));
+        bytes
+    }
+}
+
+impl Room {
+    /// Answers waiting subscriptions with this tick's snapshots, within the budget.
+    pub(super) fn answer_subscribes(&mut self, scene: &SceneState) -> usize {
+        let budget = self.config.tick_snapshot_budget;
+        let mut taken: Vec<Taken> = Vec::new();
+        let mut spent = 0usize;
+        let mut answered = 0;
+        while let Some(req) = self.subscribes.queue.front() {
+            let conn = req.outbox.conn;
+            let existing = self.subscribers.position(conn).is_some();
+            if !existing && self.subscribers.len() >= self.config.max_subscribers {
+                let req = self.subscribes.queue.pop_front().expect("front exists");
+                let refusal = Refusal::new(
+                    ErrorCode::Overloaded,
+                    format!(
+                        "room {} has {} subscribers, the limit",
+                        self.shared.id, self.config.max_subscribers
+                    ),
+                );
+                req.outbox.push_reply(&refusal.to_ws(None, None));
+                continue;
+            }
+            let cached = taken.iter().position(|t| t.scope == req.scope);
+            if cached.is_none() && spent > 0 && spent >= budget {
+                break;
+            }
+            let req = self.subscribes.queue.pop_front().expect("front exists");
+            let i = match cached {
+                Some(i) => i,
+                None => {
+                    let mut ids = FxHashSet::default();
+                    let nodes = scope::snapshot(scene, &req.scope, &mut ids);
+                    spent += nodes.len().max(1);
+                    taken.push(Taken {
+                        scope: req.scope,
+                        nodes,
+                        ids,
+                        encoded: Vec::new(),
+                    });
+                    taken.len() - 1
+                }
+            };
+            let t = &mut taken[i];
+            let bytes = t.encoded(req.outbox.format, scene.tick(), scene.time_ms());
+            req.outbox.restart_with(bytes);
+            let in_scope = if req.scope.region.is_some() {
+                t.ids.clone()
+            } else {
+                FxHashSet::default()
+            };
+            let sub = Subscriber {
+                outbox: req.outbox,
+                scope: req.scope,
+                encoding: req.encoding,
+                in_scope,
+            };
+            if self.subscribers.upsert(sub) {
+                self.metrics.subscribers.inc();
+            }
+            answered += 1;
+        }
+        self.shared
+            .stats
+            .set_subscribers(self.subscribers.len() as u64);
+        answered
+    }
+}

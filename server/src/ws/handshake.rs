@@ -1,0 +1,156 @@
+//! The WebSocket upgrade of `GET /rooms/{room}/ws`: refuse what cannot become a session
+//! (an unknown room, a foreign origin, a bad format, a room at its connection cap, a
+//! request that is not a WebSocket handshake) with the contract's HTTP error, otherwise
+//! answer `101` and hand the upgraded connection to a session.
+//!
+//! The handshake is done here rather than by axum's `WebSocketUpgrade` so that the
+//! socket library can be configured as the session needs (small buffers, raw frames for
+//! fragmented sends) and so that the answer names the protocol version: it selects the
+//! `canopy.1` subprotocol when the client offers it, and always carries the
+//! `canopy-protocol` header.
+//!
+//! Invariant: every connection counted in the room's `connections` at the upgrade is
+//! given back exactly once, by the session or here if the upgrade never completes.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::Extension;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::Response;
+use canopy_protocol::{ErrorCode, Format, PROTOCOL_HEADER, PROTOCOL_VERSION, WS_SUBPROTOCOL};
+use hyper_util::rt::TokioIo;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
+use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
+
+use super::session::{SessionParams, serve};
+use crate::access::Caller;
+use crate::admission::ConnPermit;
+use crate::refusal::Refusal;
+use crate::registry::AppState;
+
+/// The socket library's read buffer per connection: small, since client messages are
+/// small except for edit batches, which grow it only while they arrive.
+const READ_BUFFER_BYTES: usize = 8 * 1024;
+/// Frames are written out once this much is buffered (and always on flush).
+const WRITE_BUFFER_BYTES: usize = 16 * 1024;
+
+fn has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
+    headers.get_all(name).iter().any(|v| {
+        v.to_str()
+            .is_ok_and(|s| s.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
+    })
+}
+
+/// The `Sec-WebSocket-Key` of a valid handshake request.
+fn handshake_key(headers: &HeaderMap) -> Result<&HeaderValue, Refusal> {
+    if !has_token(headers, header::UPGRADE, "websocket")
+        || !has_token(headers, header::CONNECTION, "upgrade")
+    {
+        return Err(Refusal::bad_request(
+            "this route takes a WebSocket upgrade (Upgrade: websocket, Connection: Upgrade)",
+        ));
+    }
+    if headers
+        .get(header::SEC_WEBSOCKET_VERSION)
+        .is_none_or(|v| v != "13")
+    {
+        return Err(Refusal::bad_request("Sec-WebSocket-Version must be 13"));
+    }
+    headers
+        .get(header::SEC_WEBSOCKET_KEY)
+        .ok_or_else(|| Refusal::bad_request("Sec-WebSocket-Key is missing"))
+}
+
+/// Upgrades to a WebSocket session on a room.
+pub async fn upgrade(
+    State(app): State<AppState>,
+    Extension(caller): Extension<Caller>,
+    Path(room): Path<String>,
+    Query(params): Query<HashMap<String, String>>,
+    mut req: Request,
+) -> Result<Response, Refusal> {
+    let room = app.room(&room)?;
+    let headers = req.headers();
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    if !app.origins.permits(origin, host) {
+        return Err(Refusal::new(
+            ErrorCode::Forbidden,
+            "this Origin may not open WebSocket connections (see --allowed-origins)",
+        ));
+    }
+    let format = match params.get("format") {
+        None => Format::Bincode,
+        Some(f) => Format::parse(f).ok_or_else(|| {
+            Refusal::bad_request(format!("format must be bincode or json, got {f:?}"))
+        })?,
+    };
+    let accept = derive_accept_key(handshake_key(headers)?.as_bytes());
+    let subprotocol = has_token(headers, header::SEC_WEBSOCKET_PROTOCOL, WS_SUBPROTOCOL);
+    let on_upgrade = req
+        .extensions_mut()
+        .remove::<hyper::upgrade::OnUpgrade>()
+        .ok_or_else(|| Refusal::bad_request("this connection cannot be upgraded"))?;
+    let max = app.config.max_ws_per_room;
+    if room.connections.fetch_add(1, Ordering::AcqRel) >= max {
+        room.connections.fetch_sub(1, Ordering::AcqRel);
+        return Err(Refusal::overloaded(format!(
+            "room {} has {max} WebSocket connections, the limit",
+            room.id
+        )));
+    }
+    let permit = req.extensions().get::<ConnPermit>().cloned();
+    let config = WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER_BYTES)
+        .write_buffer_size(WRITE_BUFFER_BYTES)
+        .max_message_size(Some(app.config.max_ws_message_bytes))
+        .max_frame_size(Some(app.config.max_ws_message_bytes));
+    let conn = app.next_conn_id();
+    let span = tracing::info_span!("ws", room = %room.id, conn, format = format.as_str());
+    let tasks = app.tasks.clone();
+    let params = SessionParams {
+        app,
+        room: Arc::clone(&room),
+        format,
+        conn,
+        caller,
+    };
+    tasks.spawn(tracing::Instrument::instrument(
+        async move {
+            let _permit = permit;
+            match on_upgrade.await {
+                Ok(upgraded) => {
+                    let io = TokioIo::new(upgraded);
+                    let ws = WebSocketStream::from_raw_socket(io, Role::Server, Some(config)).await;
+                    serve(params, ws).await;
+                }
+                Err(e) => {
+                    room.connections.fetch_sub(1, Ordering::AcqRel);
+                    tracing::debug!(error = %e, "upgrade failed");
+                }
+            }
+        },
+        span,
+    ));
+    let mut resp = Response::new(axum::body::Body::empty());
+    *resp.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let h = resp.headers_mut();
+    h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
+    h.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
+    h.insert(
+        header::SEC_WEBSOCKET_ACCEPT,
+        HeaderValue::from_str(&accept).expect("base64 is a valid header value"),
+    );
+    if subprotocol {
+        h.insert(
+            header::SEC_WEBSOCKET_PROTOCOL,
+            HeaderValue::from_static(WS_SUBPROTOCOL),
+        );
+    }
+    h.insert(PROTOCOL_HEADER, HeaderValue::from_static(PROTOCOL_VERSION));
+    Ok(resp)
+}

@@ -1,0 +1,124 @@
+//! The client messages of a WebSocket session: each one decoded (text frames as JSON,
+//! binary frames as bincode), checked, and turned into a room command, a query answer or
+//! a pong.
+//!
+//! Invariant: a message that cannot be read or is refused changes nothing and is
+//! answered with an `error` that names what was wrong (with the `seq` of an `edits` or
+//! the `id` of a `query` when they could be read).
+
+use std::sync::Arc;
+
+use canopy_protocol::{ClientMsg, ErrorCode, Format, Hits, ServerMsg, codec};
+
+use super::session::Session;
+use crate::room::edit::check_batch_size;
+use crate::refusal::Refusal;
+use crate::room::query::QueryOutput;
+use crate::room::scope::Scope;
+use crate::room::{EditReply, EditTicket, RoomCommand, SubscribeRequest};
+
+/// Reads `seq` (for `edits`) or `id` (for `query`) from a JSON message that failed to
+/// decode, so its error can still name the request.
+fn peek_ids(bytes: &[u8]) -> (Option<u64>, Option<u64>) {
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+        return (None, None);
+    };
+    match v.get("type").and_then(|t| t.as_str()) {
+        Some("edits") => (v.get("seq").and_then(|s| s.as_u64()), None),
+        Some("query") => (None, v.get("id").and_then(|s| s.as_u64())),
+        _ => (None, None),
+    }
+}
+
+impl Session {
+    /// Handles one client message.
+    pub(super) async fn handle(&self, bytes: &[u8], format: Format) {
+        let msg = match codec::decode_client(bytes, format) {
+            Ok(m) => m,
+            Err(e) => {
+                let (seq, id) = if format == Format::Json {
+                    peek_ids(bytes)
+                } else {
+                    (None, None)
+                };
+                self.refuse(seq, id, &Refusal::from(e));
+                return;
+            }
+        };
+        match msg {
+            ClientMsg::Subscribe {
+                region,
+                mask,
+                since,
+                encoding,
+            } => {
+                if let Some(r) = &region
+                    && let Err(e) = crate::room::query::check_region(r)
+                {
+                    self.refuse(None, None, &e.into());
+                    return;
+                }
+                let req = SubscribeRequest {
+                    outbox: Arc::clone(&self.outbox),
+                    scope: Scope { region, mask },
+                    since,
+                    encoding,
+                };
+                if !self.room.send(RoomCommand::Subscribe(req)) {
+                    self.refuse(None, None, &self.room_closed());
+                }
+            }
+            ClientMsg::Unsubscribe => {
+                self.room.send(RoomCommand::Unsubscribe {
+                    conn: self.outbox.conn,
+                });
+            }
+            ClientMsg::Edits { seq, ops } => self.edits(seq, ops),
+            ClientMsg::Query { id, query } => {
+                match crate::queries::answer(&self.app, &self.caller, &self.room, query).await {
+                    Ok(answer) => {
+                        let (nodes, hits) = match answer.output {
+                            QueryOutput::Nodes(n) => (Some(n), None),
+                            QueryOutput::Ray(h) => (None, Some(Hits::Ray(h))),
+                            QueryOutput::Nearest(h) => (None, Some(Hits::Nearest(h))),
+                        };
+                        self.outbox.push_reply(&ServerMsg::QueryResult {
+                            id,
+                            tick: answer.tick,
+                            nodes,
+                            hits,
+                        });
+                    }
+                    Err(e) => self.refuse(None, Some(id), &e),
+                }
+            }
+            ClientMsg::Ping { nonce } => self.outbox.push_reply(&ServerMsg::Pong {
+                nonce,
+                tick: self.room.stats.tick(),
+            }),
+        }
+    }
+
+    fn edits(&self, seq: u64, ops: Vec<canopy_protocol::Op>) {
+        if !self.caller.role.may_edit() {
+            let refusal = Refusal::new(ErrorCode::Forbidden, "a viewer token may not edit");
+            self.refuse(Some(seq), None, &refusal);
+            return;
+        }
+        if let Err(e) = check_batch_size(ops.len(), self.app.config.max_ops_per_batch) {
+            self.refuse(Some(seq), None, &e);
+            return;
+        }
+        let reply = EditReply::Outbox {
+            outbox: Arc::clone(&self.outbox),
+            seq,
+        };
+        let quota = Some(Arc::clone(&self.outbox.quota));
+        if let Err(e) = self
+            .room
+            .submit_edits(ops, reply, Arc::new(EditTicket::default()), quota)
+        {
+            self.refuse(Some(seq), None, &e);
+        }
+    }
+}

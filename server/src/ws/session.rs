@@ -1,0 +1,167 @@
+//! One WebSocket connection's session: it reads client messages and hands them to
+//! `requests.rs`, sends pings, and ends the connection on the peer's close, a read error,
+//! idleness, the writer's end, the room's deletion or the server's shutdown.
+//!
+//! Invariants: the session always ends (every wait in its loop also watches the writer,
+//! the room and the shutdown, so a writer that died or a socket never read cannot hold
+//! it); it stops reading while its replies are over their bounds, so a client that floods
+//! requests without reading answers is slowed down, not buffered without bound; and when
+//! it ends its subscription is dropped from the room and its outbox is closed.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use canopy_protocol::{ErrorCode, Format};
+use futures_util::{Sink, Stream, StreamExt};
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::error::CapacityError;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+
+use super::writer;
+use super::{CLOSE_RESUBSCRIBE, CLOSE_TOO_LARGE};
+use crate::access::Caller;
+use crate::refusal::Refusal;
+use crate::registry::AppState;
+use crate::room::outbox::{ConnId, Outbox};
+use crate::room::{RoomCommand, RoomShared};
+
+/// Who the session serves.
+#[derive(Debug)]
+pub struct SessionParams {
+    pub app: AppState,
+    pub room: Arc<RoomShared>,
+    pub format: Format,
+    pub conn: ConnId,
+    pub caller: Caller,
+}
+
+/// The state the request handlers share.
+pub(super) struct Session {
+    pub app: AppState,
+    pub room: Arc<RoomShared>,
+    pub outbox: Arc<Outbox>,
+    pub caller: Caller,
+}
+
+/// Serves one connection until either side closes it. The room's connection count was
+/// taken by the upgrade; it is given back here.
+pub async fn serve<S>(params: SessionParams, socket: S)
+where
+    S: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Send + 'static,
+{
+    let SessionParams {
+        app,
+        room,
+        format,
+        conn,
+        caller,
+    } = params;
+    app.metrics.connections.inc();
+    tracing::debug!("connected");
+    let outbox = Outbox::new(conn, format, app.config.outbox_limits());
+    let (sink, mut stream) = socket.split();
+    let mut writer = tokio::spawn(writer::run(
+        sink,
+        Arc::clone(&outbox),
+        Arc::clone(&app.metrics),
+        app.config.ws_write_deadline(),
+    ));
+    let session = Session {
+        app: app.clone(),
+        room: Arc::clone(&room),
+        outbox: Arc::clone(&outbox),
+        caller,
+    };
+    let ping_every = Duration::from_secs(app.config.ws_ping_secs);
+    let idle_limit = Duration::from_secs(app.config.ws_idle_secs);
+    let mut pings = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+    let mut last_heard = Instant::now();
+    let mut throttled = false;
+    let mut writer_done = false;
+    loop {
+        tokio::select! {
+            biased;
+            _ = app.shutdown.cancelled() => {
+                // Give the room its last tick, so accepted edits are answered, then close.
+                let _ = tokio::time::timeout(Duration::from_secs(2), room.closed()).await;
+                outbox.close("server shutting down", 1001);
+                break;
+            }
+            _ = room.closed() => {
+                if app.shutdown.is_cancelled() {
+                    outbox.close("server shutting down", 1001);
+                } else {
+                    outbox.close("room deleted", 1000);
+                }
+                break;
+            }
+            _ = &mut writer => {
+                writer_done = true;
+                break;
+            }
+            _ = pings.tick() => {
+                if last_heard.elapsed() > idle_limit {
+                    tracing::info!("idle or half-open: closing");
+                    outbox.close("idle: nothing heard within the deadline", CLOSE_RESUBSCRIBE);
+                    break;
+                }
+                outbox.push_ping();
+            }
+            _ = outbox.wait_for_space(), if throttled => {
+                throttled = outbox.replies_full();
+            }
+            msg = stream.next(), if !throttled => {
+                // Anything that arrives, pongs included, proves the peer is alive.
+                last_heard = Instant::now();
+                match msg {
+                    None | Some(Ok(Message::Close(_))) => break,
+                    Some(Err(e)) => {
+                        if let WsError::Capacity(CapacityError::MessageTooLong { size, max_size }) = &e {
+                            let refusal = Refusal::too_large(format!(
+                                "a message of {size} bytes, over the limit of {max_size}"
+                            ));
+                            outbox.push_reply(&refusal.to_ws(None, None));
+                            outbox.close("message too large", CLOSE_TOO_LARGE);
+                        }
+                        tracing::debug!(error = %e, "read failed");
+                        break;
+                    }
+                    Some(Ok(Message::Text(t))) => session.handle(t.as_bytes(), Format::Json).await,
+                    Some(Ok(Message::Binary(b))) => session.handle(&b, Format::Bincode).await,
+                    Some(Ok(_)) => {}
+                }
+                throttled = outbox.replies_full();
+            }
+        }
+    }
+    room.send(RoomCommand::Unsubscribe { conn });
+    if !writer_done {
+        // Let the writer send what is queued (a `closed`, say), within a bound.
+        outbox.close("connection closed", 1000);
+        if tokio::time::timeout(Duration::from_secs(2), &mut writer)
+            .await
+            .is_err()
+        {
+            writer.abort();
+        }
+    }
+    room.connections.fetch_sub(1, Ordering::AcqRel);
+    app.metrics.connections.dec();
+    tracing::debug!("disconnected");
+}
+
+impl Session {
+    /// Queues an `error` for a request that could not be served.
+    pub(super) fn refuse(&self, seq: Option<u64>, id: Option<u64>, refusal: &Refusal) {
+        self.outbox.push_reply(&refusal.to_ws(seq, id));
+    }
+
+    /// Refuses a request on a room that is gone.
+    pub(super) fn room_closed(&self) -> Refusal {
+        Refusal::new(
+            ErrorCode::UnknownRoom,
+            format!("room {} is closed", self.room.id),
+        )
+    }
+}
