@@ -18,7 +18,7 @@ const UPDATES: u32 = 1_000;
 fn node(id: u32) -> Node {
     Node {
         id,
-        parent: (id % 10 != 0).then_some(id - id % 10),
+        parent: (!id.is_multiple_of(10)).then_some(id - id % 10),
         world: Transform {
             t: [id as f32 * 0.5, (id % 100) as f32, -(id as f32)],
             ..Transform::IDENTITY
