@@ -27,7 +27,7 @@ const HZ = 30;
 const SECONDS = Number(process.env.LAG_SECONDS ?? 60);
 const WINDOW_S = Math.min(5, SECONDS);
 
-const server = await startServer(['--tick-hz', String(HZ)]);
+const server = await startServer();
 const http = new Client(server.url);
 await http.createRoom({ id: 'lag', tick_hz: HZ });
 for (let base = 0; base < NODES; base += 5000) {
@@ -50,7 +50,7 @@ const editor = await http.connect('lag', { WebSocket });
 let running = true;
 let batches = 0;
 let seed = 1;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
 const editing = (async () => {
   let next = performance.now();
   while (running) {

@@ -70,7 +70,7 @@ test('bad tags are DecodeErrors; an unknown message type is skipped', () => {
 
 test('random bytes never throw anything but DecodeError', () => {
   let seed = 12345;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) & 0xff;
+  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) & 0xff;
   for (let i = 0; i < 20000; i++) {
     const len = rnd() % 64;
     const b = new Uint8Array(len);
