@@ -7,13 +7,13 @@
 //! that every subscriber's mirror converged to the server's state.
 //!
 //! Exit status (CI relies on it): 0 when every check passed, 1 when a check failed, 2
-//! when the run could not be carried out at all. The module map: `scenario` (flags),
-//! `spawn` (in-process server), `world` and `setup` (the rooms), `stamps`, `editor`,
-//! `subscriber`, `mirror`, `wsopen` and `fleet` (the load and its observers), `queries`,
-//! `metrics_scrape` and `cpu` (the server's side), `verify` and `scope` (the final
-//! check), `latency`, `errors`, `report`, `checks` and `progress` (the output), `run`
-//! (the phases); for `--soak`, `soak` (its tasks, report and checks), `storm`, `rss`,
-//! `invalid` and `overquota`.
+//! when the run could not be carried out at all. The module map, by role: `scenario`
+//! (flags) and `run` (the phases); `bench` (`--bench NAME`, the resource benchmarks);
+//! `target` (the server the harness starts itself, and the open-files limit);
+//! `load` (the rooms and the clients that load them); `observe` (the server's numbers,
+//! latency, errors and the final check of every mirror); `soak` (what `--soak` adds);
+//! `report` (the report, its checks and the live view); `stop` (the signal that ends a
+//! phase).
 
 /// mimalloc returns freed memory to the system far more readily than glibc's allocator,
 /// whose arenas kept freed snapshot buffers resident after reconnect storms; with it the
@@ -21,40 +21,24 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-mod checks;
-mod cpu;
-mod editor;
-mod errors;
-mod fleet;
-mod invalid;
-mod latency;
-mod metrics_scrape;
-mod mirror;
-mod overquota;
-mod progress;
-mod queries;
+mod bench;
+mod load;
+mod observe;
 mod report;
-mod rss;
 mod run;
 mod scenario;
-mod scope;
-mod setup;
 mod soak;
-mod spawn;
-mod stamps;
 mod stop;
-mod storm;
-mod subscriber;
-mod verify;
-mod world;
-mod wsopen;
+mod target;
 
 use std::process::ExitCode;
 
 use anyhow::Context;
 
 use crate::scenario::Scenario;
-use crate::spawn::SpawnedServer;
+use crate::target::child_process::ChildServer;
+use crate::target::fd_limit;
+use crate::target::in_process::SpawnedServer;
 
 fn main() -> ExitCode {
     // The spawned server logs through the same subscriber; by default only errors, so
@@ -66,7 +50,7 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
         )
         .init();
-    let scenario = Scenario::parse_with_soak_defaults();
+    let scenario = Scenario::parse_with_mode_defaults();
     match run(scenario) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
@@ -77,11 +61,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs the scenario and prints its report; returns whether every check passed.
+/// The server the harness started, if it did.
+enum Started {
+    InProcess(SpawnedServer),
+    Child(ChildServer),
+}
+
+/// Runs the scenario (or the benchmark) and prints its report; returns whether every
+/// check passed.
 fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
     scenario.validate()?;
-    if scenario.soak && scenario.spawn {
-        // The soak's write deadline and query quota are the spawned server's, unless
+    // Before any socket, and before a child server inherits the limit.
+    let fd = fd_limit::raise_to_hard();
+    if scenario.soak && (scenario.spawn || scenario.server_bin.is_some()) {
+        // The soak's write deadline and query quota are the started server's, unless
         // `--server-arg` sets them explicitly.
         let given = |flag: &str| scenario.server_args.iter().any(|a| a.starts_with(flag));
         let mut extra = Vec::new();
@@ -96,26 +89,40 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
         }
         scenario.server_args.extend(extra);
     }
-    let server = if scenario.spawn {
-        Some(SpawnedServer::start(
+    let started = match (&scenario.server_bin, scenario.spawn) {
+        (Some(bin), _) => Some(Started::Child(ChildServer::start(
+            bin,
             &scenario.server_args,
             scenario.tick_hz,
-        )?)
-    } else {
-        None
+        )?)),
+        (None, true) => Some(Started::InProcess(SpawnedServer::start(
+            &scenario.server_args,
+            scenario.tick_hz,
+        )?)),
+        (None, false) => None,
     };
-    let target = match (&server, &scenario.url) {
-        (Some(server), _) => run::Target {
+    let target = match (&started, &scenario.url) {
+        (Some(Started::InProcess(server)), _) => run::Target {
             url: server.url(),
             label: format!("in-process server on {}", server.addr),
             in_process: true,
+        },
+        (Some(Started::Child(server)), _) => run::Target {
+            url: server.url(),
+            label: format!(
+                "{} (pid {}, log {})",
+                server.url(),
+                server.pid().unwrap_or(0),
+                server.log.display()
+            ),
+            in_process: false,
         },
         (None, Some(url)) => run::Target {
             url: url.clone(),
             label: url.clone(),
             in_process: false,
         },
-        (None, None) => anyhow::bail!("give --spawn or --url"),
+        (None, None) => anyhow::bail!("give --spawn, --url or --server-bin"),
     };
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -125,17 +132,37 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
         .build()
         .context("building the harness runtime")?;
     let json = scenario.json;
-    let report = runtime.block_on(run::run(scenario, target));
+    let output = match scenario.bench {
+        Some(_) => runtime
+            .block_on(bench::run(&scenario, &target.url, &target.label, fd))
+            .map(Output::Bench),
+        None => runtime
+            .block_on(run::run(scenario, target))
+            .map(|r| Output::Run(Box::new(r))),
+    };
     // Dropping the runtime closes the harness's sockets before the server shuts down.
     drop(runtime);
-    if let Some(server) = server {
-        server.stop()?;
+    match started {
+        Some(Started::InProcess(server)) => server.stop()?,
+        Some(Started::Child(server)) => server.stop()?,
+        None => {}
     }
-    let report = report?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", report::render_table(&report));
-    }
-    Ok(report.passed)
+    let (text, passed) = match output? {
+        Output::Run(report) if json => {
+            (serde_json::to_string_pretty(&report)? + "\n", report.passed)
+        }
+        Output::Run(report) => (report::run_report::render_table(&report), report.passed),
+        Output::Bench(report) if json => {
+            (serde_json::to_string_pretty(&report)? + "\n", report.passed)
+        }
+        Output::Bench(report) => (report.render(), report.passed),
+    };
+    print!("{text}");
+    Ok(passed)
+}
+
+/// What a run printed its verdict from.
+enum Output {
+    Run(Box<report::run_report::Report>),
+    Bench(bench::table::BenchReport),
 }

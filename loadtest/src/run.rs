@@ -15,31 +15,29 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use canopy_client::{Client, ConnectOptions, Connection};
 use canopy_protocol::NodeId;
-use hdrhistogram::Histogram;
 use tokio::sync::Notify;
 
-use crate::checks;
-use crate::cpu::CpuTimes;
-use crate::editor::{self, EditStats, Editor, EditorContext};
-use crate::errors::ErrorTally;
-use crate::fleet::{self, Connect, Fleet};
-use crate::invalid::{InvalidEdits, InvalidPlan};
-use crate::latency::{self, Summary};
-use crate::metrics_scrape::{self, ServerWindow};
-use crate::progress;
-use crate::queries::{self, QueryKind, QueryPlan, QueryStats, QueryTarget};
-use crate::report::{
-    CpuReport, DeltaGroup, EditReport, KindReport, LatencyReport, QueryReport, Report, Spread,
-};
+use crate::load::editor::{self, EditStats, Editor, EditorContext};
+use crate::load::fleet::{self, Connect, Fleet};
+use crate::load::queries::{self, QueryPlan, QueryStats, QueryTarget};
+use crate::load::setup;
+use crate::load::stamps::{Clock, Stamps};
+use crate::load::subscriber::{Counters, SoakSub, SubContext, SubShared};
+use crate::load::world::World;
+use crate::observe::cpu::CpuTimes;
+use crate::observe::errors::ErrorTally;
+use crate::observe::metrics_scrape::{self, ServerWindow};
+use crate::observe::verify;
+use crate::report::checks;
+use crate::report::gather;
+use crate::report::progress;
+use crate::report::run_report::{CpuReport, Report};
 use crate::scenario::FormatArg;
 use crate::scenario::{QueryVia, Scenario};
-use crate::setup;
-use crate::soak::{self, Soak};
-use crate::stamps::{Clock, Stamps};
+use crate::soak::invalid::{InvalidEdits, InvalidPlan};
+use crate::soak::session::Soak;
+use crate::soak::verdict;
 use crate::stop;
-use crate::subscriber::{SoakSub, SubContext, SubShared};
-use crate::verify;
-use crate::world::World;
 
 /// WebSocket connections per room that carry queries.
 const QUERY_CONNS_PER_ROOM: usize = 2;
@@ -52,20 +50,6 @@ pub struct Target {
     pub label: String,
     /// Whether the server runs in this process (only then is its CPU time ours to see).
     pub in_process: bool,
-}
-
-/// Per-subscriber counters at one moment: delta frames, delta bytes, microseconds
-/// paused.
-fn counters(subs: &[Arc<SubShared>]) -> Vec<[u64; 3]> {
-    subs.iter()
-        .map(|s| {
-            [
-                s.delta_frames.load(Ordering::Relaxed),
-                s.delta_bytes.load(Ordering::Relaxed),
-                s.paused_us.load(Ordering::Relaxed),
-            ]
-        })
-        .collect()
 }
 
 /// Runs the scenario against `target` and returns its report (checks included).
@@ -119,6 +103,7 @@ async fn load_and_check(
             stall_every: Duration::from_secs_f64(s.stall_every),
             expected: Arc::clone(&expected),
         }),
+        keep_mirror: true,
     });
     let fleet = Fleet::connect(
         fleet::specs(s, world),
@@ -163,7 +148,7 @@ async fn load_and_check(
     let (stop_tx, stop_rx) = stop::channel();
     let scrape_start = metrics_scrape::scrape(client).await?;
     let cpu_start = CpuTimes::now();
-    let counters_start = counters(&fleet.subs);
+    let counters_start = Counters::of_all(&fleet.subs);
     sub_ctx.start_pauses();
     let window_started = Instant::now();
     let edit_ctx = EditorContext {
@@ -186,6 +171,7 @@ async fn load_and_check(
             s,
             client,
             rooms,
+            world,
             &fleet.subs,
             &errors,
             &stop_rx,
@@ -231,7 +217,7 @@ async fn load_and_check(
     tokio::time::sleep(s.load_duration()).await;
     stop_tx.raise();
     let window = window_started.elapsed().as_secs_f64();
-    let counters_end = counters(&fleet.subs);
+    let counters_end = Counters::of_all(&fleet.subs);
     for task in load {
         task.await.context("a load task panicked")?;
     }
@@ -270,10 +256,10 @@ async fn load_and_check(
         target: target.label.clone(),
         setup_s,
         window_s: window,
-        edits: edit_report(&edit_stats, window),
-        latency: latency_report(&subs, s),
-        deltas: delta_groups(&subs, &counters_start, &counters_end, window),
-        queries: query_report(&query_stats, window),
+        edits: gather::edit_report(&edit_stats, window),
+        latency: gather::latency_report(&subs, s),
+        deltas: gather::delta_groups(&subs, &counters_start, &counters_end, window),
+        queries: gather::query_report(&query_stats, window),
         errors: errors.snapshot(),
         server: ServerWindow::between(&scrape_start, &scrape_end, &scrape_after, &details),
         cpu: CpuReport::new(
@@ -289,14 +275,14 @@ async fn load_and_check(
     };
     report.checks = checks::evaluate(&report);
     if let Some(soak) = &report.soak {
-        report.checks.extend(soak::checks(s, soak));
+        report.checks.extend(verdict::checks(s, soak));
     }
     report.passed = report.checks.iter().all(|c| c.passed);
     Ok(report)
 }
 
 /// Connects the editors, each with its share of its room's leaves.
-async fn connect_editors(
+pub async fn connect_editors(
     s: &Scenario,
     client: &Client,
     world: &World,
@@ -345,110 +331,4 @@ async fn settle(
         tokio::time::sleep(tick).await;
     }
     started.elapsed()
-}
-
-fn edit_report(stats: &EditStats, window: f64) -> EditReport {
-    let batches_sent = stats.batches_sent.load(Ordering::Relaxed);
-    let ops_sent = stats.ops_sent.load(Ordering::Relaxed);
-    let acks = stats.acks.load(Ordering::Relaxed);
-    EditReport {
-        batches_sent,
-        ops_sent,
-        acks,
-        batches_per_s: batches_sent as f64 / window,
-        ops_per_s: ops_sent as f64 / window,
-        acks_per_s: acks as f64 / window,
-        ack_latency: Summary::of(&stats.ack_latency.lock().unwrap_or_else(|e| e.into_inner())),
-    }
-}
-
-fn latency_report(subs: &[Arc<SubShared>], s: &Scenario) -> LatencyReport {
-    let mut fast = latency::histogram();
-    let mut slow = latency::histogram();
-    let mut fast_subscribers = 0;
-    for sub in subs {
-        let st = sub.lock();
-        // Stalled readers read a backlog by design: like slow readers, not "fast".
-        let into: &mut Histogram<u64> = if sub.spec.slow || sub.spec.stalled {
-            &mut slow
-        } else {
-            fast_subscribers += 1;
-            &mut fast
-        };
-        // Same bounds everywhere (see `latency`), so adding cannot fail.
-        let _ = into.add(&st.latency);
-    }
-    let tick_ms = s.tick().as_secs_f64() * 1000.0;
-    let fast = Summary::of(&fast);
-    LatencyReport {
-        tick_ms,
-        fast_subscribers,
-        p99_ticks: fast.p99_ms / tick_ms,
-        fast,
-        slow: Summary::of(&slow),
-    }
-}
-
-/// Whether a subscriber belongs to a report group.
-type Membership = fn(&SubShared) -> bool;
-
-fn delta_groups(
-    subs: &[Arc<SubShared>],
-    start: &[[u64; 3]],
-    end: &[[u64; 3]],
-    window: f64,
-) -> Vec<DeltaGroup> {
-    let groups: [(&str, Membership); 4] = [
-        ("room", |s| {
-            !s.spec.slow && !s.spec.stalled && s.spec.region.is_none()
-        }),
-        ("region", |s| {
-            !s.spec.slow && !s.spec.stalled && s.spec.region.is_some()
-        }),
-        ("slow", |s| s.spec.slow),
-        ("stalled", |s| s.spec.stalled),
-    ];
-    groups
-        .iter()
-        .filter_map(|(name, member)| {
-            let members: Vec<usize> = (0..subs.len()).filter(|&i| member(&subs[i])).collect();
-            let per = |k: usize, scale: f64| -> Vec<f64> {
-                members
-                    .iter()
-                    .map(|&i| (end[i][k] - start[i][k]) as f64 * scale)
-                    .collect()
-            };
-            (!members.is_empty()).then(|| DeltaGroup {
-                group: name.to_string(),
-                subscribers: members.len(),
-                frames_per_s: Spread::of(&per(0, 1.0 / window)),
-                bytes_per_s: Spread::of(&per(1, 1.0 / window)),
-                paused_s: Spread::of(&per(2, 1e-6)),
-            })
-        })
-        .collect()
-}
-
-fn query_report(stats: &QueryStats, window: f64) -> QueryReport {
-    let sent = stats.sent.load(Ordering::Relaxed);
-    let kinds: Vec<KindReport> = QueryKind::ALL
-        .iter()
-        .map(|k| {
-            let ks = &stats.kinds[k.index()];
-            let answered = ks.answered.load(Ordering::Relaxed);
-            KindReport {
-                kind: k.name().to_string(),
-                answered,
-                per_s: answered as f64 / window,
-                latency: Summary::of(&ks.latency.lock().unwrap_or_else(|e| e.into_inner())),
-            }
-        })
-        .filter(|k| k.answered > 0)
-        .collect();
-    QueryReport {
-        sent,
-        answered: kinds.iter().map(|k| k.answered).sum(),
-        per_s: sent as f64 / window,
-        kinds,
-    }
 }

@@ -7,15 +7,17 @@
 //! passed [`Scenario::validate`] never makes the harness divide by zero or build an
 //! empty world.
 
-use std::str::FromStr;
 use std::time::Duration;
 
-use anyhow::{Context, bail, ensure};
+use anyhow::{bail, ensure};
 use canopy_protocol::Format;
 use clap::{Parser, ValueEnum};
 use serde::Serialize;
 
-use crate::queries::QueryKind;
+use crate::bench::BenchName;
+use crate::load::query_mix::QueryMix;
+use crate::soak::hostile::Kind;
+use crate::soak::hostile::runner::{HOLD_BEYOND_BOUND, Sizes};
 
 /// The wire format of every WebSocket the harness opens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
@@ -44,61 +46,6 @@ pub enum QueryVia {
     Http,
 }
 
-/// Relative weights of the four query kinds, parsed from `region=1,sphere=1,ray=1,nearest=1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct QueryMix {
-    /// Indexed by [`QueryKind::index`].
-    pub weights: [u32; 4],
-}
-
-impl Default for QueryMix {
-    fn default() -> Self {
-        QueryMix { weights: [1; 4] }
-    }
-}
-
-impl QueryMix {
-    /// The sum of the weights; a mix that is all zeros sends no queries.
-    pub fn total(&self) -> u32 {
-        self.weights.iter().sum()
-    }
-
-    /// The kind that a uniform draw `r` in `0..total()` lands on.
-    pub fn pick(&self, mut r: u32) -> QueryKind {
-        for kind in QueryKind::ALL {
-            let w = self.weights[kind.index()];
-            if r < w {
-                return kind;
-            }
-            r -= w;
-        }
-        QueryKind::Nearest
-    }
-}
-
-impl FromStr for QueryMix {
-    type Err = anyhow::Error;
-
-    fn from_str(s: &str) -> anyhow::Result<Self> {
-        // Kinds that are not named get weight 0, so `ray=1` means rays only.
-        let mut weights = [0u32; 4];
-        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (name, weight) = part
-                .split_once('=')
-                .with_context(|| format!("{part:?} is not kind=weight"))?;
-            let kind = QueryKind::ALL
-                .into_iter()
-                .find(|k| k.name() == name.trim())
-                .with_context(|| format!("unknown query kind {name:?}"))?;
-            weights[kind.index()] = weight
-                .trim()
-                .parse()
-                .with_context(|| format!("weight of {name} is not a whole number"))?;
-        }
-        Ok(QueryMix { weights })
-    }
-}
-
 /// The load-test scenario.
 #[derive(Clone, Debug, Parser, Serialize)]
 #[command(
@@ -110,12 +57,32 @@ impl FromStr for QueryMix {
 )]
 pub struct Scenario {
     /// Start a server inside this process on 127.0.0.1 (an ephemeral port).
-    #[arg(long, conflicts_with = "url", required_unless_present = "url")]
+    #[arg(long, conflicts_with_all = ["url", "server_bin"], required_unless_present_any = ["url", "server_bin"])]
     pub spawn: bool,
 
     /// Target a running server instead (`http://host:port`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "server_bin")]
     pub url: Option<String>,
+
+    /// Start this `canopy` binary as a process of its own on 127.0.0.1 (a free port,
+    /// `--server-arg`s passed on) and target it as with `--url`; it is stopped at the
+    /// end. Its RSS in `/metrics` is then the server's alone.
+    #[arg(long, value_name = "PATH")]
+    pub server_bin: Option<std::path::PathBuf>,
+
+    /// Run a benchmark instead of the load test (see `bench`); needs `--url` or
+    /// `--server-bin`, so that the server's RSS is its own.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub bench: Option<BenchName>,
+
+    /// Benchmarks: stop connecting subscribers once the server's RSS passes this many
+    /// MiB, so that an unbounded server cannot exhaust a shared machine.
+    #[arg(long, default_value_t = 4096.0)]
+    pub rss_abort_mib: f64,
+
+    /// Benchmark `healthz`: heavy batches in flight per room at once.
+    #[arg(long, default_value_t = 2)]
+    pub heavy_in_flight: usize,
 
     /// Bearer token (admin) for a server that runs with one.
     #[arg(long, env = "CANOPY_TOKEN", hide_env_values = true)]
@@ -175,7 +142,7 @@ pub struct Scenario {
 
     /// Relative weights of the query kinds.
     #[arg(long, default_value = "region=1,sphere=1,ray=1,nearest=1")]
-    #[serde(serialize_with = "serialize_display_mix")]
+    #[serde(serialize_with = "crate::load::query_mix::serialize_display")]
     pub query_mix: QueryMix,
 
     /// Whether queries go over WebSocket or HTTP.
@@ -294,15 +261,48 @@ pub struct Scenario {
     /// Soak: the largest RSS growth allowed after warm-up, as a fraction.
     #[arg(long, default_value_t = 0.10)]
     pub max_rss_growth: f64,
-}
 
-fn serialize_display_mix<S: serde::Serializer>(mix: &QueryMix, s: S) -> Result<S::Ok, S::Error> {
-    let text = QueryKind::ALL
-        .iter()
-        .map(|k| format!("{}={}", k.name(), mix.weights[k.index()]))
-        .collect::<Vec<_>>()
-        .join(",");
-    s.serialize_str(&text)
+    /// Soak: the hostile clients to run, comma-separated (default: every kind; see
+    /// `soak::hostile`).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = Kind::ALL)]
+    pub hostile: Vec<Kind>,
+
+    /// Soak: run no hostile client.
+    #[arg(long)]
+    pub no_hostile: bool,
+
+    /// Soak: seconds within which a bounded server closes (or releases) what a hostile
+    /// client holds; the default is the server's 60 s WebSocket idle limit plus 30 s.
+    #[arg(long, default_value_t = 90.0)]
+    pub hostile_close_within: f64,
+
+    /// Soak: `subscribe` messages of one subscribe flood.
+    #[arg(long, default_value_t = 400)]
+    pub flood_subscribes: usize,
+
+    /// Soak: `ping` messages of one ping flood (and of one unread-queries attempt).
+    #[arg(long, default_value_t = 5000)]
+    pub flood_pings: usize,
+
+    /// Soak: whole-room queries of one unread-queries attempt.
+    #[arg(long, default_value_t = 20)]
+    pub unread_queries: usize,
+
+    /// Soak: sockets of one idle-TCP and of one idle-WebSocket attempt.
+    #[arg(long, default_value_t = 200)]
+    pub idle_sockets: usize,
+
+    /// Soak: `set_parent` ops of one no-op batch.
+    #[arg(long, default_value_t = 262_143)]
+    pub noop_ops: usize,
+
+    /// Soak: depth of the node the no-op batches re-parent (the server's limit is 1024).
+    #[arg(long, default_value_t = 1000)]
+    pub noop_depth: u32,
+
+    /// Soak: no-op batches in flight at once in one attempt.
+    #[arg(long, default_value_t = 4)]
+    pub noop_batches: usize,
 }
 
 impl Scenario {
@@ -360,6 +360,27 @@ impl Scenario {
                 "--stall-every must exceed the stall"
             );
             ensure!(self.overquota_rate >= 0.0, "--overquota-rate must be >= 0");
+            if !self.hostile_kinds().is_empty() {
+                ensure!(
+                    self.hostile_close_within > 0.0 && self.hostile_close_within.is_finite(),
+                    "--hostile-close-within must be positive"
+                );
+                // Each kind needs one whole attempt inside the load window.
+                let need = self.hostile_close_within + HOLD_BEYOND_BOUND.as_secs_f64() + 20.0;
+                ensure!(
+                    self.duration >= need,
+                    "with hostile clients --duration must be at least {need:.0} s \
+                     (--hostile-close-within plus 25 s), or give --no-hostile"
+                );
+                ensure!(
+                    (2..=1023).contains(&self.noop_depth),
+                    "--noop-depth must be 2 to 1023"
+                );
+                ensure!(
+                    self.noop_ops >= 1 && self.noop_batches >= 1 && self.idle_sockets >= 1,
+                    "--noop-ops, --noop-batches and --idle-sockets must be at least 1"
+                );
+            }
             // Slow readers must stay below the write deadline, or the server drops
             // them as it should drop only the stalled ones.
             ensure!(
@@ -369,15 +390,26 @@ impl Scenario {
                 self.write_deadline
             );
         }
+        if self.bench.is_some() {
+            ensure!(
+                !self.spawn && !self.soak,
+                "--bench needs --url or --server-bin (the server's RSS must be its own), not --spawn or --soak"
+            );
+            ensure!(self.rss_abort_mib > 0.0, "--rss-abort-mib must be positive");
+            ensure!(
+                self.heavy_in_flight >= 1,
+                "--heavy-in-flight must be at least 1"
+            );
+        }
         if self.editors > 0 && self.batch_size == 0 {
             bail!("--batch-size must be at least 1 when there are editors");
         }
         Ok(())
     }
 
-    /// Parses the command line, then applies soak mode's defaults to the flags that
-    /// were not given, so every soak default stays overridable.
-    pub fn parse_with_soak_defaults() -> Self {
+    /// Parses the command line, then applies soak mode's and the benchmarks' defaults to
+    /// the flags that were not given, so every such default stays overridable.
+    pub fn parse_with_mode_defaults() -> Self {
         use clap::{CommandFactory, FromArgMatches};
         let matches = Scenario::command().get_matches();
         let mut s = match Scenario::from_arg_matches(&matches) {
@@ -387,6 +419,7 @@ impl Scenario {
         let given =
             |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
         s.apply_soak_defaults(given("duration"), given("slow_readers"));
+        crate::bench::apply_defaults(&mut s, &given);
         s
     }
 
@@ -399,6 +432,30 @@ impl Scenario {
         }
         if !slow_given {
             self.slow_readers = 0.1;
+        }
+    }
+
+    /// The hostile kinds this run starts: none outside a soak or with `--no-hostile`.
+    pub fn hostile_kinds(&self) -> Vec<Kind> {
+        if !self.soak || self.no_hostile {
+            return Vec::new();
+        }
+        let mut kinds = self.hostile.clone();
+        kinds.sort();
+        kinds.dedup();
+        kinds
+    }
+
+    /// The sizes of the hostile attacks.
+    pub fn hostile_sizes(&self) -> Sizes {
+        Sizes {
+            flood_subscribes: self.flood_subscribes,
+            flood_pings: self.flood_pings,
+            unread_queries: self.unread_queries,
+            idle_sockets: self.idle_sockets,
+            noop_ops: self.noop_ops,
+            noop_depth: self.noop_depth,
+            noop_batches: self.noop_batches,
         }
     }
 
@@ -443,17 +500,6 @@ impl Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn query_mix_parses_and_picks_by_weight() {
-        let mix: QueryMix = "region=2, ray=1".parse().unwrap();
-        assert_eq!(mix.weights, [2, 0, 1, 0]);
-        assert_eq!(mix.pick(0), QueryKind::Region);
-        assert_eq!(mix.pick(1), QueryKind::Region);
-        assert_eq!(mix.pick(2), QueryKind::Ray);
-        assert!("cone=1".parse::<QueryMix>().is_err());
-        assert!("region".parse::<QueryMix>().is_err());
-    }
 
     #[test]
     fn defaults_are_the_issue_5_target_and_valid() {

@@ -27,15 +27,19 @@
 //!
 //! Decoding is bounded: no message may claim more than [`MAX_DECODE_BYTES`] of
 //! allocations, so a hostile length prefix cannot make the decoder reserve memory it
-//! was not sent.
+//! was not sent; a message over it is refused as `too_large`. A server reads the op
+//! count of a bincode `edits` message first ([`bincode_edits_header`]) and refuses one
+//! over its own batch limit before decoding the ops.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::message::{ClientMsg, ServerMsg};
 
-/// The most a single decoded message may allocate (16 MiB), the contract's hard limit.
-pub const MAX_DECODE_BYTES: usize = 16 * 1024 * 1024;
+/// The most a single decoded message may allocate (64 MiB): room for a batch of a million
+/// ops (an op takes 64 bytes decoded), so the batch limit a server sets, not the codec,
+/// decides how many ops a batch may have.
+pub const MAX_DECODE_BYTES: usize = 64 * 1024 * 1024;
 
 /// The wire format of a connection or body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -80,15 +84,52 @@ pub enum DecodeError {
 impl DecodeError {
     /// The contract's code for this failure: a JSON number too large for its type (an
     /// `f32` beyond its range reads as infinite) is `invalid_value`, like any other
-    /// non-finite number; everything else is `bad_request`.
+    /// non-finite number; a bincode message claiming more than [`MAX_DECODE_BYTES`] is
+    /// `too_large`; everything else is `bad_request`.
     pub fn code(&self) -> crate::error::ErrorCode {
         match self {
+            // serde_json has no typed variant for this error, only its message; the
+            // test `json_number_out_of_range_is_invalid_value` pins the text.
             DecodeError::Json(e) if e.to_string().starts_with("number out of range") => {
                 crate::error::ErrorCode::InvalidValue
+            }
+            DecodeError::Bincode(bincode::error::DecodeError::LimitExceeded) => {
+                crate::error::ErrorCode::TooLarge
             }
             _ => crate::error::ErrorCode::BadRequest,
         }
     }
+}
+
+/// Reads one bincode varint (the layout above) from the front of `bytes`.
+fn varint(bytes: &mut &[u8]) -> Option<u64> {
+    let (&first, rest) = bytes.split_first()?;
+    let width = match first {
+        0..=250 => {
+            *bytes = rest;
+            return Some(u64::from(first));
+        }
+        251 => 2,
+        252 => 4,
+        253 => 8,
+        _ => return None,
+    };
+    let (value, rest) = rest.split_at_checked(width)?;
+    let mut buf = [0u8; 8];
+    buf[..width].copy_from_slice(value);
+    *bytes = rest;
+    Some(u64::from_le_bytes(buf))
+}
+
+/// The `seq` and op count of a bincode `edits` message, read from its first bytes
+/// without decoding the ops; `None` for any other message or malformed bytes.
+pub fn bincode_edits_header(bytes: &[u8]) -> Option<(u64, u64)> {
+    let mut rest = bytes;
+    // `ClientMsg::Edits` is variant 2 (see `message.rs`).
+    (varint(&mut rest)? == 2).then_some(())?;
+    let seq = varint(&mut rest)?;
+    let ops = varint(&mut rest)?;
+    Some((seq, ops))
 }
 
 fn bincode_config() -> impl bincode::config::Config {

@@ -368,3 +368,25 @@ fn json_shapes_follow_the_contract() {
         r#"{"t":[0.1,0.33333334,1e-7],"r":[0.0,0.0,0.0,1.0],"s":1.0}"#
     );
 }
+
+#[test]
+fn json_number_out_of_range_is_invalid_value() {
+    // The classification reads serde_json's message: this pins it.
+    let e = codec::decode_client(br#"{"type":"ping","nonce":1e400}"#, Format::Json).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::InvalidValue, "{e}");
+}
+
+#[test]
+fn the_edits_header_is_read_without_decoding_the_ops() {
+    let ops = vec![canopy_protocol::Op::Remove { node: 3 }; 300];
+    let msg = ClientMsg::Edits { seq: 70_000, ops };
+    let bytes = codec::encode_client(&msg, Format::Bincode);
+    assert_eq!(codec::bincode_edits_header(&bytes), Some((70_000, 300)));
+    let ping = codec::encode_client(&ClientMsg::Ping { nonce: 2 }, Format::Bincode);
+    assert_eq!(codec::bincode_edits_header(&ping), None);
+    assert_eq!(codec::bincode_edits_header(&[2, 251]), None, "truncated");
+    // A length prefix claiming more than the codec allows is too_large, not malformed.
+    let huge = [2u8, 1, 253, 0, 0, 0, 0, 0, 0, 0, 1];
+    let e = codec::decode_client(&huge, Format::Bincode).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::TooLarge, "{e}");
+}

@@ -13,9 +13,7 @@ use canopy_protocol::{Format, Op, Transform};
 use canopy_server::metrics::Metrics;
 use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_server::room::scope::Scope;
-use canopy_server::room::{
-    EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest,
-};
+use canopy_server::room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const NODES: u32 = 100_000;

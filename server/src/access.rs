@@ -30,8 +30,12 @@ impl Role {
 #[derive(Clone, Debug)]
 pub struct Caller {
     pub role: Role,
-    /// The key of the caller's query rate limit: its token, else its address.
+    /// The key of the caller's query rate limit: its JWT's `sub`, else its token, else
+    /// its address.
     pub rate_key: String,
+    /// When its token expires (a JWT), in seconds since the Unix epoch: a WebSocket
+    /// session ends then.
+    pub expires: Option<u64>,
 }
 
 impl Caller {
@@ -40,6 +44,7 @@ impl Caller {
         Caller {
             role: Role::Open,
             rate_key: format!("addr:{addr}"),
+            expires: None,
         }
     }
 }
@@ -62,6 +67,29 @@ pub enum AccessError {
     Missing,
     #[error("the token does not grant this request")]
     Wrong,
+    /// A JWT whose `exp` has passed (`401`, so the client knows to get a new one).
+    #[error("the token expired")]
+    Expired,
+}
+
+/// What a presented token was found to grant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Granted {
+    pub role: Role,
+    /// A JWT's `sub`, the caller's name.
+    pub sub: Option<String>,
+    /// A JWT's `exp` (seconds since the Unix epoch).
+    pub expires: Option<u64>,
+}
+
+impl Granted {
+    fn role(role: Role) -> Self {
+        Granted {
+            role,
+            sub: None,
+            expires: None,
+        }
+    }
 }
 
 /// A room's editor and viewer tokens.
@@ -100,20 +128,28 @@ pub fn token_eq(presented: &str, stored: &str) -> bool {
     presented.as_bytes().ct_eq(stored.as_bytes()).into()
 }
 
-/// Decides whether `token` grants `need`. `admin` is the server's admin token (None:
-/// open server); `room_tokens` looks up a room's tokens.
+/// Decides whether `token` grants `need`. `admin` is the server's admin token and `jwt`
+/// its JWT keys (neither: an open server); `room_tokens` looks up a room's tokens.
 pub fn authorize(
     admin: Option<&str>,
+    jwt: Option<&crate::jwt::JwtVerifier>,
     token: Option<&str>,
     need: &Need,
     room_tokens: impl Fn(&str) -> Option<RoomTokens>,
-) -> Result<Role, AccessError> {
-    let Some(admin) = admin else {
-        return Ok(Role::Open);
-    };
+) -> Result<Granted, AccessError> {
+    if admin.is_none() && jwt.is_none() {
+        return Ok(Granted::role(Role::Open));
+    }
     let token = token.ok_or(AccessError::Missing)?;
-    if token_eq(token, admin) {
-        return Ok(Role::Admin);
+    if let Some(admin) = admin
+        && token_eq(token, admin)
+    {
+        return Ok(Granted::role(Role::Admin));
+    }
+    if let Some(jwt) = jwt
+        && crate::jwt::looks_like_jwt(token)
+    {
+        return authorize_jwt(jwt, token, need);
     }
     let (room, write) = match need {
         Need::Admin => return Err(AccessError::Wrong),
@@ -125,10 +161,40 @@ pub fn authorize(
     let editor = token_eq(token, &tokens.editor);
     let viewer = token_eq(token, &tokens.viewer);
     match (editor, viewer, write) {
-        (true, _, _) => Ok(Role::Editor),
-        (false, true, false) => Ok(Role::Viewer),
+        (true, _, _) => Ok(Granted::role(Role::Editor)),
+        (false, true, false) => Ok(Granted::role(Role::Viewer)),
         _ => Err(AccessError::Wrong),
     }
+}
+
+/// The rights of a JWT: its `role`, limited to its `rooms` unless it is an admin's.
+fn authorize_jwt(
+    jwt: &crate::jwt::JwtVerifier,
+    token: &str,
+    need: &Need,
+) -> Result<Granted, AccessError> {
+    use crate::jwt::{JwtError, JwtRole};
+    let grant = jwt.verify(token).map_err(|e| match e {
+        JwtError::Expired => AccessError::Expired,
+        JwtError::Invalid(why) => {
+            tracing::debug!(%why, "JWT refused");
+            AccessError::Wrong
+        }
+    })?;
+    let role = match (grant.role, need) {
+        (JwtRole::Admin, _) => Role::Admin,
+        (_, Need::Admin) => return Err(AccessError::Wrong),
+        (JwtRole::Editor, Need::RoomRead(r) | Need::RoomWrite(r)) if grant.covers(r) => {
+            Role::Editor
+        }
+        (JwtRole::Viewer, Need::RoomRead(r)) if grant.covers(r) => Role::Viewer,
+        _ => return Err(AccessError::Wrong),
+    };
+    Ok(Granted {
+        role,
+        sub: grant.sub,
+        expires: Some(grant.exp),
+    })
 }
 
 #[cfg(test)]
@@ -147,37 +213,40 @@ mod tests {
         let admin = Some("adm");
         let read = Need::RoomRead("r".into());
         let write = Need::RoomWrite("r".into());
-        assert_eq!(authorize(None, None, &Need::Admin, tokens), Ok(Role::Open));
         assert_eq!(
-            authorize(admin, None, &read, tokens),
+            authorize(None, None, None, &Need::Admin, tokens),
+            Ok(Granted::role(Role::Open))
+        );
+        assert_eq!(
+            authorize(admin, None, None, &read, tokens),
             Err(AccessError::Missing)
         );
         assert_eq!(
-            authorize(admin, Some("adm"), &Need::Admin, tokens),
-            Ok(Role::Admin)
+            authorize(admin, None, Some("adm"), &Need::Admin, tokens),
+            Ok(Granted::role(Role::Admin))
         );
         assert_eq!(
-            authorize(admin, Some("ed"), &Need::Admin, tokens),
+            authorize(admin, None, Some("ed"), &Need::Admin, tokens),
             Err(AccessError::Wrong)
         );
         assert_eq!(
-            authorize(admin, Some("ed"), &write, tokens),
-            Ok(Role::Editor)
+            authorize(admin, None, Some("ed"), &write, tokens),
+            Ok(Granted::role(Role::Editor))
         );
         assert_eq!(
-            authorize(admin, Some("vi"), &read, tokens),
-            Ok(Role::Viewer)
+            authorize(admin, None, Some("vi"), &read, tokens),
+            Ok(Granted::role(Role::Viewer))
         );
         assert_eq!(
-            authorize(admin, Some("vi"), &write, tokens),
+            authorize(admin, None, Some("vi"), &write, tokens),
             Err(AccessError::Wrong)
         );
         assert_eq!(
-            authorize(admin, Some("nope"), &read, tokens),
+            authorize(admin, None, Some("nope"), &read, tokens),
             Err(AccessError::Wrong)
         );
         assert_eq!(
-            authorize(admin, Some("ed"), &read, |_| None),
+            authorize(admin, None, Some("ed"), &read, |_| None),
             Err(AccessError::Wrong)
         );
     }

@@ -34,8 +34,7 @@ struct PermitInner {
 impl Drop for PermitInner {
     fn drop(&mut self) {
         self.limits.total.fetch_sub(1, Ordering::AcqRel);
-        if let dashmap::mapref::entry::Entry::Occupied(mut e) = self.limits.per_ip.entry(self.ip)
-        {
+        if let dashmap::mapref::entry::Entry::Occupied(mut e) = self.limits.per_ip.entry(self.ip) {
             *e.get_mut() -= 1;
             if *e.get() == 0 {
                 e.remove();

@@ -4,8 +4,8 @@
 //! stays bounded whatever clients do.
 
 use prometheus::{
-    Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
-    TextEncoder,
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
+    IntGaugeVec, Opts, Registry, TextEncoder,
 };
 
 use canopy_protocol::ErrorCode;
@@ -29,6 +29,11 @@ pub struct Metrics {
     pub queries: IntCounterVec,
     pub process_rss_bytes: IntGauge,
     pub connections_refused: IntCounter,
+    /// HTTP requests by matched route (the route's template, never the raw path) and
+    /// status code.
+    pub http_requests: IntCounterVec,
+    pub http_seconds: HistogramVec,
+    pub ws_closed: IntCounterVec,
 }
 
 impl Default for Metrics {
@@ -93,6 +98,33 @@ impl Metrics {
                 &["kind"],
             )
             .expect("valid counter"),
+            http_requests: IntCounterVec::new(
+                Opts::new(
+                    "canopy_http_requests_total",
+                    "HTTP requests, by matched route and status",
+                ),
+                &["route", "status"],
+            )
+            .expect("valid counter"),
+            http_seconds: HistogramVec::new(
+                HistogramOpts::new(
+                    "canopy_http_request_duration_seconds",
+                    "HTTP request latency until the response head, by matched route",
+                )
+                .buckets(vec![
+                    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
+                ]),
+                &["route"],
+            )
+            .expect("valid histogram"),
+            ws_closed: IntCounterVec::new(
+                Opts::new(
+                    "canopy_ws_closed_total",
+                    "WebSocket connections closed, by why",
+                ),
+                &["reason"],
+            )
+            .expect("valid counter"),
             connections_refused: counter(
                 "canopy_connections_refused_total",
                 "Connections closed at accept by the connection caps",
@@ -119,6 +151,28 @@ impl Metrics {
         r.register(Box::new(m.queries.clone())).ok();
         r.register(Box::new(m.process_rss_bytes.clone())).ok();
         r.register(Box::new(m.connections_refused.clone())).ok();
+        r.register(Box::new(m.http_requests.clone())).ok();
+        r.register(Box::new(m.http_seconds.clone())).ok();
+        r.register(Box::new(m.ws_closed.clone())).ok();
+        let build = IntGaugeVec::new(
+            Opts::new(
+                "canopy_build_info",
+                "The server's version and wire protocol version",
+            ),
+            &["version", "protocol"],
+        )
+        .expect("valid gauge");
+        build
+            .with_label_values(&[env!("CARGO_PKG_VERSION"), canopy_protocol::PROTOCOL_VERSION])
+            .set(1);
+        r.register(Box::new(build)).ok();
+        // CPU seconds, open and maximum descriptors, memory and start time, read from
+        // procfs with the system's page size.
+        #[cfg(target_os = "linux")]
+        r.register(Box::new(
+            prometheus::process_collector::ProcessCollector::for_self(),
+        ))
+        .ok();
         for code in ErrorCode::ALL {
             m.batches_rejected.with_label_values(&[code.as_str()]);
         }
@@ -143,11 +197,12 @@ impl Metrics {
     }
 }
 
-/// The process's resident set size, from `/proc/self/statm` (0 where there is no
-/// procfs).
+/// The process's resident set size, from `/proc/self/statm` in pages of the system's
+/// page size (0 where there is no procfs).
 pub fn resident_memory_bytes() -> u64 {
+    let page = procfs::page_size();
     std::fs::read_to_string("/proc/self/statm")
         .ok()
         .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
-        .map_or(0, |pages| pages * 4096)
+        .map_or(0, |pages| pages * page)
 }

@@ -71,7 +71,12 @@ pub fn same_origin(origin: &str, host: Option<&str>) -> bool {
 /// a DNS-rebinding page cannot send: it would have to name its own domain.
 pub fn is_local_or_ip_host(host: &str) -> bool {
     let name = match host.strip_prefix('[') {
-        Some(v6) => return v6.split(']').next().is_some_and(|a| a.parse::<std::net::Ipv6Addr>().is_ok()),
+        Some(v6) => {
+            return v6
+                .split(']')
+                .next()
+                .is_some_and(|a| a.parse::<std::net::Ipv6Addr>().is_ok());
+        }
         None => host.rsplit_once(':').map_or(host, |(h, _)| h),
     };
     name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::Ipv4Addr>().is_ok()

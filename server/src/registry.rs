@@ -78,6 +78,13 @@ pub struct Inner {
     pub guard_hosts: bool,
     /// Whole-room reads (`GET /nodes`) running at once.
     pub dumps: Arc<tokio::sync::Semaphore>,
+    /// The keys JWTs are verified with, when configured.
+    pub jwt: Option<crate::jwt::JwtVerifier>,
+    /// Proxies trusted to name the caller.
+    pub proxies: crate::proxy::TrustedProxies,
+    /// Set on SIGTERM: readiness fails and new WebSocket upgrades are refused while the
+    /// server drains, before the shutdown proper.
+    pub draining: AtomicBool,
     next_conn: AtomicU64,
     next_room: AtomicU64,
 }
@@ -94,8 +101,20 @@ impl std::ops::Deref for AppState {
 }
 
 impl AppState {
+    /// The state of a server with `config`. Panics if the JWKS file cannot be read; the
+    /// binary uses [`AppState::try_new`].
     pub fn new(config: ServerConfig) -> Self {
-        AppState(Arc::new(Inner {
+        Self::try_new(config).expect("a valid configuration")
+    }
+
+    /// The state of a server with `config`, or why the configuration cannot serve.
+    pub fn try_new(config: ServerConfig) -> Result<Self, String> {
+        let jwt = crate::jwt::JwtVerifier::new(
+            config.jwt_hs256_secret.as_ref().map(|s| s.0.as_str()),
+            config.jwt_jwks_file.as_deref(),
+        )?;
+        Ok(AppState(Arc::new(Inner {
+            jwt,
             query_limiter: crate::rate::QueryLimiter::new(config.query_rate),
             pool: crate::tick_pool::TickPool::new(config.tick_threads()),
             connections: crate::admission::ConnectionLimits::new(
@@ -103,8 +122,10 @@ impl AppState {
                 config.max_connections_per_ip,
             ),
             origins: crate::origin::OriginPolicy::new(&config.allowed_origins),
-            guard_hosts: config.admin_token.is_none() && config.addr.ip().is_loopback(),
+            guard_hosts: !config.has_access_control() && config.addr.ip().is_loopback(),
             dumps: Arc::new(tokio::sync::Semaphore::new(crate::http::DUMPS_AT_ONCE)),
+            proxies: crate::proxy::TrustedProxies::new(config.trusted_proxies.clone()),
+            draining: AtomicBool::new(false),
             config,
             rooms: DashMap::new(),
             metrics: Arc::new(Metrics::new()),
@@ -113,7 +134,7 @@ impl AppState {
             ready: AtomicBool::new(true),
             next_conn: AtomicU64::new(1),
             next_room: AtomicU64::new(1),
-        }))
+        })))
     }
 
     /// A fresh connection id.
@@ -166,10 +187,7 @@ impl AppState {
                 let shared = Arc::clone(room.shared());
                 // Tick 0 "finished" when the room was made: snapshots taken before the
                 // first tick carry a real time too.
-                shared
-                    .scene
-                    .write()
-                    .set_time_ms(crate::tick_pool::now_ms());
+                shared.scene.write().set_time_ms(crate::tick_pool::now_ms());
                 slot.insert(Arc::clone(&shared));
                 self.metrics.rooms.inc();
                 self.pool.place(room);

@@ -59,10 +59,22 @@ pub async fn run(
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let send_buffer = state.config.send_buffer_bytes;
     let mut last_accept_error: Option<Instant> = None;
-    tokio::pin!(shutdown);
+    // SIGTERM starts the drain: readiness fails at once, the listener stays open for
+    // `--drain-secs`, then the shutdown proper begins.
+    let drain = Duration::from_secs(state.config.drain_secs);
+    let drained = {
+        let state = state.clone();
+        async move {
+            shutdown.await;
+            state.draining.store(true, Ordering::Release);
+            tracing::info!(secs = drain.as_secs(), "draining: readiness is off");
+            tokio::time::sleep(drain).await;
+        }
+    };
+    tokio::pin!(drained);
     loop {
         let (tcp, peer) = tokio::select! {
-            _ = &mut shutdown => break,
+            _ = &mut drained => break,
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
                 Err(e) => {
@@ -93,12 +105,24 @@ pub async fn run(
             req.extensions_mut().insert(permit.clone());
             router.clone().oneshot(req.map(axum::body::Body::new))
         });
-        let conn = http
-            .serve_connection_with_upgrades(TokioIo::new(tcp), service)
-            .into_owned();
-        let conn = graceful.watch(conn);
+        let watcher = graceful.watcher();
+        let http = http.clone();
+        let first_byte = Duration::from_secs(state.config.http_header_timeout_secs);
         tokio::spawn(async move {
-            if let Err(e) = conn.await {
+            // hyper's header timeout starts with the first byte; a socket that never
+            // sends one is closed here after the same time.
+            let mut probe = [0u8; 1];
+            if tokio::time::timeout(first_byte, tcp.peek(&mut probe))
+                .await
+                .is_err()
+            {
+                tracing::debug!(%peer, "nothing sent: closing");
+                return;
+            }
+            let conn = http
+                .serve_connection_with_upgrades(TokioIo::new(tcp), service)
+                .into_owned();
+            if let Err(e) = watcher.watch(conn).await {
                 tracing::debug!(error = %e, "connection ended");
             }
         });

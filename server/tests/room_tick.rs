@@ -98,8 +98,14 @@ fn subscribers_share_one_encoded_frame_and_acks_come_first() {
     }
     r.tick(999);
     let snaps: Vec<_> = [&a, &b, &j].iter().map(|o| drain(o)).collect();
-    for (s, f) in snaps.iter().zip([Format::Bincode, Format::Bincode, Format::Json]) {
-        assert!(matches!(message(&s[0], f), ServerMsg::Snapshot { tick: 1, .. }));
+    for (s, f) in snaps
+        .iter()
+        .zip([Format::Bincode, Format::Bincode, Format::Json])
+    {
+        assert!(matches!(
+            message(&s[0], f),
+            ServerMsg::Snapshot { tick: 1, .. }
+        ));
     }
     let (Outgoing::Message(sa), Outgoing::Message(sb)) = (&snaps[0][0], &snaps[1][0]) else {
         panic!("snapshots")
@@ -113,7 +119,11 @@ fn subscribers_share_one_encoded_frame_and_acks_come_first() {
     assert!(
         matches!(
             message(&out_a[0], Format::Bincode),
-            ServerMsg::Ack { seq: 9, tick: 2, .. }
+            ServerMsg::Ack {
+                seq: 9,
+                tick: 2,
+                ..
+            }
         ),
         "the ack comes first"
     );
@@ -121,9 +131,16 @@ fn subscribers_share_one_encoded_frame_and_acks_come_first() {
     let (Outgoing::Frame(fa), [Outgoing::Frame(fb)]) = (&out_a[1], out_b.as_slice()) else {
         panic!("frames")
     };
-    assert_eq!(fa.as_ptr(), fb.as_ptr(), "one encoding shared by both bincode subscribers");
+    assert_eq!(
+        fa.as_ptr(),
+        fb.as_ptr(),
+        "one encoding shared by both bincode subscribers"
+    );
     let out_j = drain(&j);
-    assert!(matches!(message(&out_j[0], Format::Json), ServerMsg::Delta { tick: 2, .. }));
+    assert!(matches!(
+        message(&out_j[0], Format::Json),
+        ServerMsg::Delta { tick: 2, .. }
+    ));
 
     // A tick that changes nothing sends nothing.
     r.tick(1001);
@@ -150,18 +167,25 @@ fn a_full_queue_switches_to_one_merged_frame() {
     // not get; then two frames fill the queue and seven ticks merge.
     assert_eq!(merged_ticks, 7, "two frames queued, seven ticks merged");
     assert_eq!(
-        slow.pending_entries.load(std::sync::atomic::Ordering::Relaxed),
+        slow.pending_entries
+            .load(std::sync::atomic::Ordering::Relaxed),
         1,
         "one entry per node"
     );
     let out = drain(&slow);
-    assert!(matches!(message(&out[0], Format::Bincode), ServerMsg::Snapshot { tick: 2, .. }));
+    assert!(matches!(
+        message(&out[0], Format::Bincode),
+        ServerMsg::Snapshot { tick: 2, .. }
+    ));
     assert!(matches!(out[1], Outgoing::Frame(_)) && matches!(out[2], Outgoing::Frame(_)));
     let ServerMsg::Delta { tick, update, .. } = message(&out[3], Format::Bincode) else {
         panic!("a merged frame")
     };
     assert!(matches!(out[3], Outgoing::Merged(_)));
-    assert_eq!(tick, 11, "the merged frame carries the latest tick it covers");
+    assert_eq!(
+        tick, 11,
+        "the merged frame carries the latest tick it covers"
+    );
     assert_eq!(update.len(), 1);
     assert_eq!(update[0].world.t, [10.0, 0.0, 0.0], "latest value wins");
     assert_eq!(out.len(), 4);
@@ -170,14 +194,21 @@ fn a_full_queue_switches_to_one_merged_frame() {
 #[test]
 fn a_subscribe_flood_costs_one_snapshot() {
     let mut r = room();
-    submit(&r, (0..100).map(add).collect(), ws_reply(&outbox(9, Format::Json, 1), 0));
+    submit(
+        &r,
+        (0..100).map(add).collect(),
+        ws_reply(&outbox(9, Format::Json, 1), 0),
+    );
     r.tick(0);
     let flood = outbox(1, Format::Json, 8);
     for _ in 0..1000 {
         subscribe(&mut r, &flood, Scope::WHOLE_ROOM);
     }
     let report = r.tick(1);
-    assert_eq!(report.snapshots, 1, "later subscriptions replace earlier ones");
+    assert_eq!(
+        report.snapshots, 1,
+        "later subscriptions replace earlier ones"
+    );
     let out = drain(&flood);
     assert_eq!(out.len(), 1);
     // Subscriptions answered in different ticks: the newer snapshot replaces the older
@@ -188,7 +219,10 @@ fn a_subscribe_flood_costs_one_snapshot() {
     r.tick(3);
     let out = drain(&flood);
     assert_eq!(out.len(), 1, "one snapshot queued: {out:?}");
-    assert!(matches!(message(&out[0], Format::Json), ServerMsg::Snapshot { tick: 4, .. }));
+    assert!(matches!(
+        message(&out[0], Format::Json),
+        ServerMsg::Snapshot { tick: 4, .. }
+    ));
 }
 
 #[test]
@@ -217,7 +251,11 @@ fn the_op_budget_spreads_batches_over_ticks_in_order() {
             _ => None,
         })
         .collect();
-    assert_eq!(acks, [(1, 1), (2, 1), (3, 2), (4, 3)], "in order, each naming its tick");
+    assert_eq!(
+        acks,
+        [(1, 1), (2, 1), (3, 2), (4, 3)],
+        "in order, each naming its tick"
+    );
     assert_eq!(r.shared().pending_batches(), 0);
     assert_eq!(r.shared().pending_ops(), 0);
 }

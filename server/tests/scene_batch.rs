@@ -87,11 +87,7 @@ fn refused(bad: Op, code: ErrorCode) {
         ops.push(bad.clone());
         ops.push(add(11, None));
         let err = h.apply_batch(&ops).unwrap_err();
-        assert_eq!(
-            (err.op, err.code()),
-            (index, code),
-            "{bad:?}: {err}"
-        );
+        assert_eq!((err.op, err.code()), (index, code), "{bad:?}: {err}");
         assert!(
             err.to_string().starts_with(&format!("op {index}: ")),
             "{err}"

@@ -30,7 +30,11 @@ pub enum Level {
 }
 
 fn bearer(req: &Request) -> Option<String> {
-    let value = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    bearer_of(req.headers())
+}
+
+fn bearer_of(headers: &axum::http::HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.trim().split_once(' ')?;
     // RFC 7235: the scheme is case-insensitive.
     scheme
@@ -46,39 +50,95 @@ fn query_token(req: &Request) -> Option<String> {
     q.get("token").cloned()
 }
 
-fn peer(req: &Request) -> String {
-    req.extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip().to_string())
-        .unwrap_or_else(|| "local".to_string())
+/// The caller's address: the connecting peer, or the address a trusted proxy names.
+fn peer(app: &AppState, req: &Request) -> String {
+    let Some(ConnectInfo(addr)) = req.extensions().get::<ConnectInfo<SocketAddr>>() else {
+        return "local".to_string();
+    };
+    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
+    app.proxies
+        .caller(addr.ip(), header("forwarded"), header("x-forwarded-for"))
+        .to_string()
+}
+
+/// Who the caller is, for the access log: a role and its room, never a token.
+fn describe(role: Role, room: Option<&str>, addr: &str) -> String {
+    match (role, room) {
+        (Role::Admin, _) => format!("admin@{addr}"),
+        (Role::Editor, Some(r)) => format!("editor:{r}@{addr}"),
+        (Role::Viewer, Some(r)) => format!("viewer:{r}@{addr}"),
+        _ => addr.to_string(),
+    }
 }
 
 /// Checks the caller against `level` and records it for the handler.
-async fn check(app: AppState, level: Level, room: Option<String>, mut req: Request, next: Next) -> Response {
+async fn check(
+    app: AppState,
+    level: Level,
+    room: Option<String>,
+    mut req: Request,
+    next: Next,
+) -> Response {
     let token = bearer(&req).or_else(|| query_token(&req));
+    let room_name = room.clone();
     let need = match (level, room) {
         (Level::Admin, _) | (_, None) => Need::Admin,
         (Level::RoomRead, Some(r)) => Need::RoomRead(r),
         (Level::RoomWrite, Some(r)) => Need::RoomWrite(r),
     };
-    let found = access::authorize(app.config.admin_token(), token.as_deref(), &need, |room| {
-        app.rooms.get(room).and_then(|r| r.tokens.clone())
+    let found = access::authorize(
+        app.config.admin_token(),
+        app.jwt.as_ref(),
+        token.as_deref(),
+        &need,
+        |room| app.rooms.get(room).and_then(|r| r.tokens.clone()),
+    );
+    let granted = match found {
+        Ok(g) => g,
+        Err(e) => return refusal(e).into_response(),
+    };
+    let addr = peer(&app, &req);
+    let role = granted.role;
+    let who = match &granted.sub {
+        Some(sub) => format!("{sub}@{addr}"),
+        None => describe(role, room_name.as_deref(), &addr),
+    };
+    tracing::Span::current().record("caller", who);
+    let rate_key = match (&granted.sub, &token, role) {
+        (Some(sub), _, _) => format!("sub:{sub}"),
+        (None, Some(t), Role::Admin | Role::Editor | Role::Viewer) => format!("token:{t}"),
+        _ => format!("addr:{addr}"),
+    };
+    req.extensions_mut().insert(Caller {
+        role,
+        rate_key,
+        expires: granted.expires,
     });
-    let role = match found {
-        Ok(role) => role,
-        Err(e @ AccessError::Missing) => {
-            return Refusal::new(ErrorCode::Unauthorized, e.to_string()).into_response();
-        }
-        Err(e @ AccessError::Wrong) => {
-            return Refusal::new(ErrorCode::Forbidden, e.to_string()).into_response();
-        }
-    };
-    let rate_key = match (&token, role) {
-        (Some(t), Role::Admin | Role::Editor | Role::Viewer) => format!("token:{t}"),
-        _ => format!("addr:{}", peer(&req)),
-    };
-    req.extensions_mut().insert(Caller { role, rate_key });
     next.run(req).await
+}
+
+/// The contract's answer to a refused token: 401 without one (or with an expired JWT),
+/// 403 with one that does not grant the request.
+fn refusal(e: AccessError) -> Refusal {
+    let code = match e {
+        AccessError::Missing | AccessError::Expired => ErrorCode::Unauthorized,
+        AccessError::Wrong => ErrorCode::Forbidden,
+    };
+    Refusal::new(code, e.to_string())
+}
+
+/// The admin check, for handlers outside the route groups (the fallbacks).
+pub fn admin_only(app: &AppState, headers: &axum::http::HeaderMap) -> Result<(), Refusal> {
+    let token = bearer_of(headers);
+    access::authorize(
+        app.config.admin_token(),
+        app.jwt.as_ref(),
+        token.as_deref(),
+        &Need::Admin,
+        |_| None,
+    )
+    .map(|_| ())
+    .map_err(refusal)
 }
 
 /// The layer of the admin routes.

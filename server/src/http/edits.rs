@@ -52,12 +52,7 @@ pub async fn post_edits(
     check_batch_size(batch.ops.len(), app.config.max_ops_per_batch)?;
     let (tx, mut rx) = oneshot::channel();
     let ticket = Arc::new(EditTicket::default());
-    room.submit_edits(
-        batch.ops,
-        EditReply::Oneshot(tx),
-        Arc::clone(&ticket),
-        None,
-    )?;
+    room.submit_edits(batch.ops, EditReply::Oneshot(tx), Arc::clone(&ticket), None)?;
     let _withdraw = Withdraw(Arc::clone(&ticket));
     let deadline = Duration::from_secs(app.config.request_timeout_secs);
     let outcome = tokio::select! {

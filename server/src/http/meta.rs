@@ -2,7 +2,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
@@ -25,16 +25,42 @@ pub async fn healthz() -> Json<Health> {
     })
 }
 
-/// Any path that is no route: `404 not_found` with the contract's body.
-pub async fn not_found(uri: axum::http::Uri) -> Refusal {
+/// Any path that is no route: `404 not_found` with the contract's body. On a server with
+/// an admin token, only the admin learns that (API.md §5: every other request needs a
+/// token), so others get 401 or 403 as for any admin route.
+pub async fn not_found(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    method: axum::http::Method,
+    uri: axum::http::Uri,
+) -> Refusal {
+    super::observe::record(
+        &app,
+        method.as_str(),
+        "unmatched",
+        404,
+        std::time::Instant::now(),
+    );
+    if let Err(r) = super::access::admin_only(&app, &headers) {
+        return r;
+    }
     Refusal::new(
         ErrorCode::NotFound,
         format!("no route {} (see /openapi.json)", uri.path()),
     )
 }
 
-/// A route asked with a method it does not take: `405 method_not_allowed`.
-pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> Refusal {
+/// A route asked with a method it does not take: `405 method_not_allowed` (after the
+/// same access check as [`not_found`]).
+pub async fn method_not_allowed(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    method: axum::http::Method,
+    uri: axum::http::Uri,
+) -> Refusal {
+    if let Err(r) = super::access::admin_only(&app, &headers) {
+        return r;
+    }
     Refusal::new(
         ErrorCode::MethodNotAllowed,
         format!("{} does not take {method}", uri.path()),
@@ -44,7 +70,10 @@ pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri
 /// Readiness: 200 until shutdown begins, then 503 so load balancers stop sending.
 #[utoipa::path(get, path = "/readyz", responses((status = 200, description = "Ready", body = String), (status = 503, description = "Shutting down", body = String)))]
 pub async fn readyz(State(app): State<AppState>) -> (StatusCode, &'static str) {
-    if app.ready.load(Ordering::Acquire) && !app.shutdown.is_cancelled() {
+    if app.ready.load(Ordering::Acquire)
+        && !app.draining.load(Ordering::Acquire)
+        && !app.shutdown.is_cancelled()
+    {
         (StatusCode::OK, "ready")
     } else {
         (StatusCode::SERVICE_UNAVAILABLE, "shutting down")

@@ -20,6 +20,7 @@ mod queries;
 mod rooms;
 
 mod guard;
+mod observe;
 
 pub use nodes::DUMPS_AT_ONCE;
 
@@ -122,6 +123,10 @@ pub fn app(state: AppState) -> Router {
         .merge(admin.route_layer(bounded()))
         .merge(read.route_layer(bounded()))
         .merge(write)
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            observe::observe,
+        ))
         .fallback(meta::not_found)
         .method_not_allowed_fallback(meta::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(
@@ -133,11 +138,20 @@ pub fn app(state: AppState) -> Router {
     }
     router
         // Spans name the path only: the query string may hold a token, which must
-        // never reach the logs.
+        // never reach the logs. The access middleware records who the caller is; the
+        // access line itself is written by `observe.rs`.
         .layer(
-            TraceLayer::new_for_http().make_span_with(|req: &axum::extract::Request| {
-                tracing::info_span!("http", method = %req.method(), path = %req.uri().path())
-            }),
+            TraceLayer::new_for_http()
+                .make_span_with(|req: &axum::extract::Request| {
+                    tracing::info_span!(
+                        "http",
+                        method = %req.method(),
+                        path = %req.uri().path(),
+                        caller = tracing::field::Empty,
+                    )
+                })
+                .on_response(())
+                .on_failure(()),
         )
         .with_state(state)
 }

@@ -125,7 +125,12 @@ pub async fn get_node(
     let name = room.id.clone();
     read_scene(&room, move |scene| {
         let h = scene.hierarchy();
-        let unknown = || Refusal::new(ErrorCode::UnknownNode, format!("no node {id} in room {name}"));
+        let unknown = || {
+            Refusal::new(
+                ErrorCode::UnknownNode,
+                format!("no node {id} in room {name}"),
+            )
+        };
         let node = h.node(id).ok_or_else(unknown)?;
         Ok(Json(NodeDetail {
             id,

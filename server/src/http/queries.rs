@@ -46,7 +46,9 @@ pub async fn region(
     Path(room): Path<String>,
     JsonBody(q): JsonBody<RegionQuery>,
 ) -> Result<Json<NodesResult>, Refusal> {
-    answer(&app, &caller, &room, Query::Region(q)).await.map(nodes)
+    answer(&app, &caller, &room, Query::Region(q))
+        .await
+        .map(nodes)
 }
 
 /// Nodes whose world AABB is within `radius` of `center`, ids ascending.
@@ -65,7 +67,9 @@ pub async fn sphere(
     Path(room): Path<String>,
     JsonBody(q): JsonBody<SphereQuery>,
 ) -> Result<Json<NodesResult>, Refusal> {
-    answer(&app, &caller, &room, Query::Sphere(q)).await.map(nodes)
+    answer(&app, &caller, &room, Query::Sphere(q))
+        .await
+        .map(nodes)
 }
 
 /// The nearest (or every) node the ray enters, sorted by `t` then id.

@@ -53,9 +53,9 @@ impl Octree {
         let mut cells = self.cells();
         let outside = &self.outside.entries;
         if let Some(first) = outside.first() {
-            let (min, max) = outside
-                .iter()
-                .fold((first.min, first.max), |(lo, hi), e| (lo.min(e.min), hi.max(e.max)));
+            let (min, max) = outside.iter().fold((first.min, first.max), |(lo, hi), e| {
+                (lo.min(e.min), hi.max(e.max))
+            });
             cells.push(CellInfo {
                 min,
                 max,

@@ -5,6 +5,11 @@
 //! a slab test on the box grown by a margin that covers the rounding of `ray_obb` (which
 //! works in the rotated frame): a box is never pruned while an object inside it could still
 //! report a hit at or before the pruning limit.
+//!
+//! The margin follows the coordinates at stake: that of a cell's children and objects is
+//! scaled by the larger of the origin's and the cell's own bound coordinates (which
+//! contain theirs), so one far object, which grows the root, widens the margin of the
+//! few cells on its way only, not of every cell of the tree.
 
 use glam::Vec3;
 
@@ -27,41 +32,41 @@ struct RayTest {
     /// Axes along which the ray is treated as parallel (direction 0 or so small that its
     /// reciprocal overflows); the slab test then only checks the origin coordinate.
     parallel: [bool; 3],
-    /// The margin every box is grown by: scaled by the largest coordinate of the origin
-    /// and of the root's bounds, which contain every box tested.
-    margin: f32,
+    /// The largest coordinate of the origin, the floor of every margin's scale.
+    origin_scale: f32,
     /// Octant bits of the axes the ray runs down (negative direction).
     flip: u32,
 }
 
 impl RayTest {
-    fn new(origin: Vec3, dir: Vec3, root_min: Vec3, root_max: Vec3) -> Self {
+    fn new(origin: Vec3, dir: Vec3) -> Self {
         let inv = Vec3::ONE / dir;
         let parallel = [!inv.x.is_finite(), !inv.y.is_finite(), !inv.z.is_finite()];
-        let scale = origin
-            .abs()
-            .max(root_min.abs())
-            .max(root_max.abs())
-            .max_element();
         Self {
             origin,
             inv,
             parallel,
-            margin: scale * MARGIN_REL + MARGIN_ABS,
+            origin_scale: origin.abs().max_element(),
             flip: u32::from(dir.x < 0.0)
                 | u32::from(dir.y < 0.0) << 1
                 | u32::from(dir.z < 0.0) << 2,
         }
     }
 
-    /// Whether the ray meets `[lo, hi]` (grown by the margin) within `[0, limit]`, and a
+    /// The margin for boxes inside `[lo, hi]`.
+    #[inline]
+    fn margin_within(&self, lo: Vec3, hi: Vec3) -> f32 {
+        let scale = lo.abs().max(hi.abs()).max_element().max(self.origin_scale);
+        scale * MARGIN_REL + MARGIN_ABS
+    }
+
+    /// Whether the ray meets `[lo, hi]` (grown by the margin `m`) within `[0, limit]`, and a
     /// lower bound on where it enters. Evaluated without branches per box: which boxes
     /// pass is unpredictable, and the nearer face is found by comparing the two face
     /// distances rather than by the sign of the direction, which every new ray would
     /// mispredict half the time. Only the `parallel` flags, fixed per ray, branch.
     #[inline]
-    fn slab(&self, lo: Vec3, hi: Vec3, limit: f32) -> (bool, f32) {
-        let m = self.margin;
+    fn slab(&self, lo: Vec3, hi: Vec3, limit: f32, m: f32) -> (bool, f32) {
         let mut t_near = 0.0f32;
         let mut t_far = limit;
         let mut inside = true;
@@ -80,36 +85,36 @@ impl RayTest {
         (inside & (t_near <= t_far), t_near)
     }
 
-    /// A lower bound on where the ray enters `[lo, hi]` (grown by the margin) within
-    /// `[0, limit]`, or `None` when that part of the ray misses it.
+    /// A lower bound on where the ray enters `[lo, hi]` (grown by the margin `m`)
+    /// within `[0, limit]`, or `None` when that part of the ray misses it.
     #[inline]
-    fn enter(&self, lo: Vec3, hi: Vec3, limit: f32) -> Option<f32> {
-        let (hit, t_near) = self.slab(lo, hi, limit);
+    fn enter(&self, lo: Vec3, hi: Vec3, limit: f32, m: f32) -> Option<f32> {
+        let (hit, t_near) = self.slab(lo, hi, limit, m);
         hit.then_some(t_near)
     }
 
     /// Bit `j` set when `entries[j]` (at most 64) passes `mask` and its box passes
-    /// [`RayTest::slab`] at `limit`.
+    /// [`RayTest::slab`] at `limit` with margin `m`.
     #[inline]
-    fn candidates(&self, entries: &[Entry], limit: f32, mask: u32) -> u64 {
+    fn candidates(&self, entries: &[Entry], limit: f32, mask: u32, m: f32) -> u64 {
         debug_assert!(entries.len() <= 64);
         let mut bits = 0u64;
         for (j, e) in entries.iter().enumerate() {
-            let hit = (e.mask & mask != 0) & self.slab(e.min, e.max, limit).0;
+            let hit = (e.mask & mask != 0) & self.slab(e.min, e.max, limit, m).0;
             bits |= u64::from(hit) << j;
         }
         bits
     }
 
     /// Calls `f` with the arena index of each of the entries `entries[range]` that are
-    /// candidates at `limit` (see [`RayTest::candidates`]), 64 at a time; `f` returns the
-    /// limit for the next chunk.
+    /// candidates at `limit` with margin `m` (see [`RayTest::candidates`]), 64 at a time;
+    /// `f` returns the limit for the next chunk.
     #[inline]
     fn scan(
         &self,
         entries: &[Entry],
         range: std::ops::Range<usize>,
-        mut limit: f32,
+        (mut limit, m): (f32, f32),
         mask: u32,
         mut f: impl FnMut(usize) -> f32,
     ) {
@@ -117,11 +122,19 @@ impl RayTest {
         for (c, chunk) in entries[range].chunks(64).enumerate() {
             // Candidates by the slab test at the limit the chunk was entered with (a
             // larger limit only admits more of them); the exact test then decides.
-            for j in bits_of(self.candidates(chunk, limit, mask)) {
+            for j in bits_of(self.candidates(chunk, limit, mask, m)) {
                 limit = f(start + c * 64 + j as usize);
             }
         }
     }
+}
+
+/// The stack entry of child `k` of `block`: its link, its entry distance `t` and the
+/// margin for its own children and objects, from its bounds.
+#[inline]
+fn child(ray: &RayTest, block: &super::cell::Block, k: u32, t: f32) -> (Link, f32, f32) {
+    let b = block.get(k as usize);
+    (block.link(k as usize), t, ray.margin_within(b.min, b.max))
 }
 
 /// The entry distance of a hit that counts, i.e. one with `t <= max_t`.
@@ -160,18 +173,20 @@ impl Octree {
         if root.mask & mask == 0 {
             return best;
         }
-        let ray = RayTest::new(origin, dir, root.min, root.max);
-        let Some(t0) = ray.enter(root.min, root.max, best.map_or(max_t, |b| b.1)) else {
+        let ray = RayTest::new(origin, dir);
+        let m0 = ray.margin_within(root.min, root.max);
+        let Some(t0) = ray.enter(root.min, root.max, best.map_or(max_t, |b| b.1), m0) else {
             return best;
         };
         let (entries, boxes) = (&self.arena.entries, &self.arena.boxes);
-        // Deferred cells with their links and entry distances. The inline stack is short,
-        // since setting it up is paid by every ray (deep scenes spill to the heap); the
-        // nearest child of a visited cell is visited next without a trip through it.
-        let mut stack: Stack<(Link, f32), 16> = Stack::new();
-        let mut next = Some((self.root_link, t0));
+        // Deferred cells with their links, entry distances and margins. The inline stack
+        // is short, since setting it up is paid by every ray (deep scenes spill to the
+        // heap); the nearest child of a visited cell is visited next without a trip
+        // through it.
+        let mut stack: Stack<(Link, f32, f32), 16> = Stack::new();
+        let mut next = Some((self.root_link, t0, m0));
         loop {
-            let (link, t_cell) = match next.take() {
+            let (link, t_cell, m) = match next.take() {
                 Some(cell) => cell,
                 None => match stack.pop() {
                     Some(cell) => cell,
@@ -182,7 +197,7 @@ impl Octree {
             if t_cell > limit {
                 continue;
             }
-            ray.scan(entries, link.range(), limit, mask, |i| {
+            ray.scan(entries, link.range(), (limit, m), mask, |i| {
                 let id = entries[i].id;
                 if let Some(t) = hit_within(origin, dir, &boxes[i], max_t)
                     && better(t, id, best)
@@ -197,8 +212,7 @@ impl Octree {
                 continue;
             }
             let block = self.block(first);
-            let (t_near, hits) =
-                block.ray_entries(origin, ray.inv, ray.parallel, ray.margin, limit, mask);
+            let (t_near, hits) = block.ray_entries(origin, ray.inv, ray.parallel, m, limit, mask);
             // Children roughly front to back without sorting: in octant order relabelled by
             // the ray's direction signs (`j ^ flip`), a child can only be in front of those
             // after it. The farthest are pushed first, so the nearer pop first; the nearest
@@ -208,13 +222,13 @@ impl Octree {
                 let k = j ^ ray.flip;
                 if hits & (1 << k) != 0 {
                     if let Some((c, t)) = nearest {
-                        stack.push((block.link((c - first) as usize), t));
+                        stack.push(child(&ray, block, c - first, t));
                     }
                     nearest = Some((first + k, t_near[k as usize]));
                 }
             }
             if let Some((c, t)) = nearest {
-                next = Some((block.link((c - first) as usize), t));
+                next = Some(child(&ray, block, c - first, t));
             }
         }
         best
@@ -242,13 +256,14 @@ impl Octree {
             }
         }
         let root = self.root_bounds;
-        let ray = RayTest::new(origin, dir, root.min, root.max);
-        if root.mask & mask != 0 && ray.enter(root.min, root.max, max_t).is_some() {
+        let ray = RayTest::new(origin, dir);
+        let m0 = ray.margin_within(root.min, root.max);
+        if root.mask & mask != 0 && ray.enter(root.min, root.max, max_t, m0).is_some() {
             let (entries, boxes) = (&self.arena.entries, &self.arena.boxes);
-            let mut stack: Stack<Link, 16> = Stack::new();
-            stack.push(self.root_link);
-            while let Some(link) = stack.pop() {
-                ray.scan(entries, link.range(), max_t, mask, |i| {
+            let mut stack: Stack<(Link, f32, f32), 16> = Stack::new();
+            stack.push((self.root_link, 0.0, m0));
+            while let Some((link, _, m)) = stack.pop() {
+                ray.scan(entries, link.range(), (max_t, m), mask, |i| {
                     if let Some(t) = hit_within(origin, dir, &boxes[i], max_t) {
                         out.push((entries[i].id, t));
                     }
@@ -258,9 +273,9 @@ impl Octree {
                 if first != NONE {
                     let block = self.block(first);
                     let (_, hits) =
-                        block.ray_entries(origin, ray.inv, ray.parallel, ray.margin, max_t, mask);
+                        block.ray_entries(origin, ray.inv, ray.parallel, m, max_t, mask);
                     for k in bits_of(u64::from(hits)) {
-                        stack.push(block.link(k as usize));
+                        stack.push(child(&ray, block, k, 0.0));
                     }
                 }
             }

@@ -46,8 +46,8 @@ use crate::scene::HierarchyLimits;
 pub use command::{RoomCommand, SubscribeRequest};
 use delta::DeltaParts;
 use diff::TickDiff;
-pub use edit::{EditQuota, EditReply, EditTicket, PendingEdit};
 use edit::EditQueue;
+pub use edit::{EditQuota, EditReply, EditTicket, PendingEdit};
 use outbox::{ConnId, Outbox};
 pub use record::TickReport;
 pub use scene_state::SceneState;
@@ -276,6 +276,10 @@ impl Room {
 
     /// The region of each subscriber (tests and diagnostics).
     pub fn subscriber_regions(&self) -> Vec<Option<Region>> {
-        self.subscribers.list.iter().map(|s| s.scope.region).collect()
+        self.subscribers
+            .list
+            .iter()
+            .map(|s| s.scope.region)
+            .collect()
     }
 }

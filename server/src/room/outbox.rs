@@ -152,7 +152,8 @@ impl Outbox {
     /// reading until [`Outbox::wait_for_space`] returns.
     pub fn replies_full(&self) -> bool {
         let st = self.state.lock();
-        !st.closing && (st.replies > self.limits.replies || st.reply_bytes > self.limits.reply_bytes)
+        !st.closing
+            && (st.replies > self.limits.replies || st.reply_bytes > self.limits.reply_bytes)
     }
 
     /// Waits until the replies are back within their limits or the outbox is closing.
@@ -193,7 +194,8 @@ impl Outbox {
         if behind {
             let m = st.merge.get_or_insert_with(MergeState::default);
             m.merge(delta.tick, delta.time, &delta.parts);
-            self.pending_entries.store(m.len() as u64, Ordering::Relaxed);
+            self.pending_entries
+                .store(m.len() as u64, Ordering::Relaxed);
         } else {
             st.frames += 1;
             st.frame_bytes += frame.len();

@@ -66,7 +66,9 @@ pub fn ray_direction(dir: [f32; 3]) -> Option<Vec3> {
         return None;
     }
     let unit = (d / len).as_vec3();
-    unit.is_finite().then_some(unit).filter(|u| *u != Vec3::ZERO)
+    unit.is_finite()
+        .then_some(unit)
+        .filter(|u| *u != Vec3::ZERO)
 }
 
 fn finite(name: &str, v: &[f32]) -> Result<(), QueryError> {

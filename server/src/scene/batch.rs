@@ -172,13 +172,7 @@ impl Hierarchy {
 
     /// True when writing the given parts would leave the local transform bit for bit
     /// as it is.
-    fn local_unchanged(
-        &self,
-        slot: u32,
-        t: Option<Vec3>,
-        r: Option<Quat>,
-        s: Option<f32>,
-    ) -> bool {
+    fn local_unchanged(&self, slot: u32, t: Option<Vec3>, r: Option<Quat>, s: Option<f32>) -> bool {
         let l = &self.store.xf[slot as usize].local;
         let bits3 = |v: Vec3| v.to_array().map(f32::to_bits);
         t.is_none_or(|t| bits3(t) == bits3(l.t()))

@@ -74,6 +74,11 @@ pub async fn upgrade(
     mut req: Request,
 ) -> Result<Response, Refusal> {
     let room = app.room(&room)?;
+    if app.draining.load(Ordering::Acquire) {
+        return Err(Refusal::overloaded(
+            "the server is draining before a shutdown; connect to another",
+        ));
+    }
     let headers = req.headers();
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());

@@ -21,5 +21,8 @@ pub use writer::FRAGMENT_BYTES;
 /// client that made no progress for the write deadline, and for idle connections.
 pub const CLOSE_RESUBSCRIBE: u16 = 4000;
 
+/// The close code after `closed` "token expired": reconnect with a new token.
+pub const CLOSE_TOKEN_EXPIRED: u16 = 4001;
+
 /// The close code of a message over the size limit.
 pub const CLOSE_TOO_LARGE: u16 = 1009;

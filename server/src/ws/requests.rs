@@ -11,8 +11,8 @@ use std::sync::Arc;
 use canopy_protocol::{ClientMsg, ErrorCode, Format, Hits, ServerMsg, codec};
 
 use super::session::Session;
-use crate::room::edit::check_batch_size;
 use crate::refusal::Refusal;
+use crate::room::edit::check_batch_size;
 use crate::room::query::QueryOutput;
 use crate::room::scope::Scope;
 use crate::room::{EditReply, EditTicket, RoomCommand, SubscribeRequest};
@@ -33,13 +33,24 @@ fn peek_ids(bytes: &[u8]) -> (Option<u64>, Option<u64>) {
 impl Session {
     /// Handles one client message.
     pub(super) async fn handle(&self, bytes: &[u8], format: Format) {
+        let header = match format {
+            Format::Bincode => codec::bincode_edits_header(bytes),
+            Format::Json => None,
+        };
+        if let Some((seq, ops)) = header {
+            // Refused before the ops are decoded (and allocated).
+            let limit = self.app.config.max_ops_per_batch;
+            if let Err(e) = check_batch_size(usize::try_from(ops).unwrap_or(usize::MAX), limit) {
+                self.refuse(Some(seq), None, &e);
+                return;
+            }
+        }
         let msg = match codec::decode_client(bytes, format) {
             Ok(m) => m,
             Err(e) => {
-                let (seq, id) = if format == Format::Json {
-                    peek_ids(bytes)
-                } else {
-                    (None, None)
+                let (seq, id) = match format {
+                    Format::Json => peek_ids(bytes),
+                    Format::Bincode => (header.map(|h| h.0), None),
                 };
                 self.refuse(seq, id, &Refusal::from(e));
                 return;

@@ -19,7 +19,7 @@ use tokio_tungstenite::tungstenite::error::CapacityError;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 use super::writer;
-use super::{CLOSE_RESUBSCRIBE, CLOSE_TOO_LARGE};
+use super::{CLOSE_RESUBSCRIBE, CLOSE_TOKEN_EXPIRED, CLOSE_TOO_LARGE};
 use crate::access::Caller;
 use crate::refusal::Refusal;
 use crate::registry::AppState;
@@ -58,7 +58,8 @@ where
         caller,
     } = params;
     app.metrics.connections.inc();
-    tracing::debug!("connected");
+    tracing::info!(role = ?caller.role, "ws open");
+    let caller_expires = caller.expires;
     let outbox = Outbox::new(conn, format, app.config.outbox_limits());
     let (sink, mut stream) = socket.split();
     let mut writer = tokio::spawn(writer::run(
@@ -79,32 +80,52 @@ where
     let mut last_heard = Instant::now();
     let mut throttled = false;
     let mut writer_done = false;
-    loop {
+    // A JWT's session ends when the token does (API.md §5).
+    let expiry = caller_expires.map(|exp| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Instant::now() + Duration::from_secs(exp.saturating_sub(now))
+    });
+    let expired = async move {
+        match expiry {
+            Some(at) => tokio::time::sleep_until(at).await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(expired);
+    let why = loop {
         tokio::select! {
             biased;
+            _ = &mut expired => {
+                outbox.close("token expired", CLOSE_TOKEN_EXPIRED);
+                break "token expired";
+            }
             _ = app.shutdown.cancelled() => {
                 // Give the room its last tick, so accepted edits are answered, then close.
                 let _ = tokio::time::timeout(Duration::from_secs(2), room.closed()).await;
                 outbox.close("server shutting down", 1001);
-                break;
+                break "server shutting down";
             }
             _ = room.closed() => {
                 if app.shutdown.is_cancelled() {
                     outbox.close("server shutting down", 1001);
-                } else {
-                    outbox.close("room deleted", 1000);
+                    break "server shutting down";
                 }
-                break;
+                outbox.close("room deleted", 1000);
+                break "room deleted";
             }
-            _ = &mut writer => {
+            end = &mut writer => {
                 writer_done = true;
-                break;
+                break match end {
+                    Ok(writer::WriterEnd::Closed) => "closed by the server",
+                    _ => "the socket broke or stalled",
+                };
             }
             _ = pings.tick() => {
                 if last_heard.elapsed() > idle_limit {
-                    tracing::info!("idle or half-open: closing");
                     outbox.close("idle: nothing heard within the deadline", CLOSE_RESUBSCRIBE);
-                    break;
+                    break "idle";
                 }
                 outbox.push_ping();
             }
@@ -115,7 +136,7 @@ where
                 // Anything that arrives, pongs included, proves the peer is alive.
                 last_heard = Instant::now();
                 match msg {
-                    None | Some(Ok(Message::Close(_))) => break,
+                    None | Some(Ok(Message::Close(_))) => break "closed by the client",
                     Some(Err(e)) => {
                         if let WsError::Capacity(CapacityError::MessageTooLong { size, max_size }) = &e {
                             let refusal = Refusal::too_large(format!(
@@ -123,9 +144,10 @@ where
                             ));
                             outbox.push_reply(&refusal.to_ws(None, None));
                             outbox.close("message too large", CLOSE_TOO_LARGE);
+                            break "message too large";
                         }
                         tracing::debug!(error = %e, "read failed");
-                        break;
+                        break "read failed";
                     }
                     Some(Ok(Message::Text(t))) => session.handle(t.as_bytes(), Format::Json).await,
                     Some(Ok(Message::Binary(b))) => session.handle(&b, Format::Bincode).await,
@@ -134,7 +156,7 @@ where
                 throttled = outbox.replies_full();
             }
         }
-    }
+    };
     room.send(RoomCommand::Unsubscribe { conn });
     if !writer_done {
         // Let the writer send what is queued (a `closed`, say), within a bound.
@@ -148,7 +170,8 @@ where
     }
     room.connections.fetch_sub(1, Ordering::AcqRel);
     app.metrics.connections.dec();
-    tracing::debug!("disconnected");
+    app.metrics.ws_closed.with_label_values(&[why]).inc();
+    tracing::info!(why, "ws closed");
 }
 
 impl Session {

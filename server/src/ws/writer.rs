@@ -18,9 +18,9 @@ use bytes::Bytes;
 use canopy_protocol::{Format, ServerMsg, codec};
 use futures_util::{Sink, SinkExt};
 use tokio::time::timeout;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
 use tokio_tungstenite::tungstenite::protocol::frame::{Frame, Utf8Bytes};
-use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 use super::CLOSE_RESUBSCRIBE;

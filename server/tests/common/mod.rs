@@ -25,9 +25,13 @@ pub struct TestServer {
     handle: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
 }
 
-/// A config for tests: the defaults (rooms made by tests name their own tick rate).
+/// A config for tests: the defaults (rooms made by tests name their own tick rate),
+/// without the drain before shutdown.
 pub fn config() -> ServerConfig {
-    ServerConfig::default()
+    ServerConfig {
+        drain_secs: 0,
+        ..ServerConfig::default()
+    }
 }
 
 pub async fn start(config: ServerConfig) -> TestServer {
@@ -116,6 +120,13 @@ impl TestServer {
         );
         let (stream, _) = tokio_tungstenite::connect_async(url).await.unwrap();
         Ws { stream, format }
+    }
+
+    /// Sends the shutdown signal without waiting for the server to stop.
+    pub fn signal_stop(&mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
     }
 
     pub async fn stop(mut self) {

@@ -1,0 +1,65 @@
+//! The server's resident memory and connection count as a benchmark reads them, from
+//! `GET /metrics`: several samples and their median, so that one sample taken between an
+//! allocation and its release does not make the figure.
+//!
+//! Invariant: a failed scrape is skipped, never read as 0; no sample at all is an
+//! error of the benchmark, not a figure.
+
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use canopy_client::Client;
+
+use crate::observe::metrics_scrape;
+
+/// The open WebSocket connections in `/metrics`.
+const CONNECTIONS_METRIC: &str = "canopy_ws_connections";
+
+/// The median of `n` RSS samples `every` apart, in bytes.
+pub async fn median_rss(client: &Client, n: usize, every: Duration) -> anyhow::Result<f64> {
+    let mut samples = Vec::with_capacity(n);
+    for i in 0..n {
+        if i > 0 {
+            tokio::time::sleep(every).await;
+        }
+        if let Ok(s) = metrics_scrape::scrape(client).await
+            && s.rss_bytes > 0.0
+        {
+            samples.push(s.rss_bytes);
+        }
+    }
+    if samples.is_empty() {
+        bail!("no RSS sample from /metrics (canopy_process_resident_memory_bytes)");
+    }
+    samples.sort_by(f64::total_cmp);
+    Ok(samples[samples.len() / 2])
+}
+
+/// One RSS sample, in bytes.
+pub async fn rss(client: &Client) -> anyhow::Result<f64> {
+    let s = metrics_scrape::scrape(client).await?;
+    if s.rss_bytes <= 0.0 {
+        bail!("/metrics has no canopy_process_resident_memory_bytes");
+    }
+    Ok(s.rss_bytes)
+}
+
+/// The server's open WebSocket connections.
+pub async fn connections(client: &Client) -> anyhow::Result<f64> {
+    let text = client.metrics().await.context("GET /metrics")?;
+    metrics_scrape::value(&metrics_scrape::parse(&text), CONNECTIONS_METRIC)
+        .with_context(|| format!("/metrics has no {CONNECTIONS_METRIC}"))
+}
+
+/// Waits until the server counts at most `target` WebSocket connections, for at most
+/// `within`; returns whether it did.
+pub async fn wait_connections(client: &Client, target: f64, within: Duration) -> bool {
+    let started = tokio::time::Instant::now();
+    while started.elapsed() < within {
+        if connections(client).await.is_ok_and(|n| n <= target) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    false
+}

@@ -1,0 +1,197 @@
+//! The subscriber fleet: which subscribers a scenario has (whole-room and region, slow or
+//! not, spread over the rooms), connecting them a few at a time until each has its
+//! snapshot, and stopping them.
+//!
+//! Invariant: the load starts only after every subscriber has applied its first
+//! snapshot, so the load window measures steady streaming, not 500 snapshots of
+//! 20,000 nodes competing with the edits.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, anyhow};
+use canopy_client::Client;
+use canopy_protocol::message::Region;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::load::stamps::Stamps;
+use crate::load::subscriber::{self, SubContext, SubShared, SubSpec};
+use crate::load::world::World;
+use crate::load::wsopen;
+use crate::scenario::Scenario;
+use crate::stop::{self, StopSender};
+
+/// How long a subscriber may take to connect and apply its first snapshot.
+const SYNC_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The subscribers of a scenario: whole-room ones first, then region ones, each kind
+/// spread round robin over the rooms, with regions placed at random in the world.
+pub fn specs(s: &Scenario, world: &World) -> Vec<SubSpec> {
+    let mut rng = SmallRng::seed_from_u64(s.seed ^ 0x5eed_5ab5);
+    let mut specs = Vec::with_capacity(s.subscribers + s.region_subscribers);
+    for i in 0..s.subscribers {
+        specs.push(SubSpec {
+            index: specs.len(),
+            room: i % s.rooms,
+            region: None,
+            slow: s.is_slow(i),
+            stalled: s.is_stalled(i),
+        });
+    }
+    for i in 0..s.region_subscribers {
+        let region = random_region(&mut rng, world, s.region_size);
+        specs.push(SubSpec {
+            index: specs.len(),
+            room: i % s.rooms,
+            region: Some(region),
+            slow: s.is_slow(i),
+            stalled: s.is_stalled(s.subscribers + i),
+        });
+    }
+    specs
+}
+
+/// A `size` x `size` box on the ground plane, spanning the world's height, inside the
+/// world where it fits.
+fn random_region(rng: &mut SmallRng, world: &World, size: f32) -> Region {
+    let half = size / 2.0;
+    let mut centre = |a: usize| {
+        let (lo, hi) = (world.min[a] + half, world.max[a] - half);
+        if lo < hi {
+            rng.random_range(lo..=hi)
+        } else {
+            (world.min[a] + world.max[a]) / 2.0
+        }
+    };
+    let (x, z) = (centre(0), centre(2));
+    Region {
+        min: [x - half, world.min[1], z - half],
+        max: [x + half, world.max[1], z + half],
+    }
+}
+
+/// The running fleet.
+pub struct Fleet {
+    pub subs: Vec<Arc<SubShared>>,
+    tasks: Vec<JoinHandle<()>>,
+    stop: StopSender,
+}
+
+/// Everything connecting needs.
+pub struct Connect<'a> {
+    pub client: &'a Client,
+    pub rooms: &'a [String],
+    pub stamps: &'a [Arc<Stamps>],
+    pub ctx: Arc<SubContext>,
+    pub slow_recv_buffer: u32,
+    pub concurrency: usize,
+    /// Nodes per room (ids `0..room_nodes`), the size of each mirror.
+    pub room_nodes: usize,
+}
+
+impl Fleet {
+    /// Connects every subscriber of `specs`, `concurrency` at a time, and waits until
+    /// each has applied its snapshot.
+    pub async fn connect(specs: Vec<SubSpec>, c: Connect<'_>) -> anyhow::Result<Fleet> {
+        let (stop, stop_rx) = stop::channel();
+        let mut fleet = Fleet {
+            subs: Vec::with_capacity(specs.len()),
+            tasks: Vec::with_capacity(specs.len()),
+            stop,
+        };
+        let urls: Vec<String> = c
+            .rooms
+            .iter()
+            .map(|room| wsopen::ws_url(c.client, room, c.ctx.format))
+            .collect::<anyhow::Result<_>>()?;
+        for chunk in specs.chunks(c.concurrency.max(1)) {
+            let starts = chunk.iter().map(|spec| {
+                let me = Arc::new(SubShared::new(*spec, c.room_nodes));
+                let url = urls[spec.room].clone();
+                // Stalled readers get the small buffer too, so that their stall reaches
+                // the server's write deadline sooner.
+                let recv = (spec.slow || spec.stalled).then_some(c.slow_recv_buffer);
+                let ctx = Arc::clone(&c.ctx);
+                let stamps = Arc::clone(&c.stamps[spec.room]);
+                let stop = stop_rx.clone();
+                async move {
+                    let reopen = subscriber::Reopen {
+                        url: url.clone(),
+                        recv_buffer: recv,
+                    };
+                    let socket = wsopen::open(&url, recv)
+                        .await
+                        .with_context(|| format!("subscriber {}", spec.index))?;
+                    let (synced_tx, synced) = oneshot::channel();
+                    let task = tokio::spawn(subscriber::run(
+                        socket,
+                        Arc::clone(&me),
+                        ctx,
+                        stamps,
+                        synced_tx,
+                        reopen,
+                        stop,
+                    ));
+                    match tokio::time::timeout(SYNC_TIMEOUT, synced).await {
+                        Ok(Ok(())) => Ok((me, task)),
+                        _ => {
+                            let why = me
+                                .lock()
+                                .ended
+                                .clone()
+                                .unwrap_or_else(|| "no snapshot".into());
+                            Err(anyhow!("subscriber {} did not sync: {why}", spec.index))
+                        }
+                    }
+                }
+            });
+            for started in futures_util::future::join_all(starts).await {
+                let (me, task) = started?;
+                fleet.subs.push(me);
+                fleet.tasks.push(task);
+            }
+        }
+        Ok(fleet)
+    }
+
+    /// Stops every subscriber and waits for their tasks.
+    pub async fn stop(self) {
+        self.stop.raise();
+        for task in self.tasks {
+            let _ = task.await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[test]
+    fn specs_spread_kinds_rooms_and_slow_readers() {
+        let s = Scenario::parse_from([
+            "canopy-loadtest",
+            "--spawn",
+            "--rooms=2",
+            "--subscribers=10",
+            "--region-subscribers=4",
+            "--slow-readers=0.5",
+            "--nodes=600",
+        ]);
+        let world = World::build(s.nodes, s.fanout, s.depth);
+        let specs = specs(&s, &world);
+        assert_eq!(specs.len(), 14);
+        assert!(specs.iter().enumerate().all(|(i, sp)| sp.index == i));
+        assert_eq!(specs.iter().filter(|sp| sp.region.is_some()).count(), 4);
+        assert_eq!(specs.iter().filter(|sp| sp.room == 1).count(), 7);
+        assert_eq!(specs.iter().filter(|sp| sp.slow).count(), 7);
+        for sp in specs.iter().filter_map(|sp| sp.region) {
+            assert!((sp.max[0] - sp.min[0] - s.region_size).abs() < 1e-3);
+            assert!(sp.min[0] >= world.min[0] - 1e-3 && sp.max[0] <= world.max[0] + 1e-3);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! Latency histograms (hdrhistogram, microseconds) and their summary for the report.
+//!
+//! Invariant: every histogram of the run has the same bounds (1 µs to one hour, 3
+//! significant digits), so any two can be added, and a value out of range is clamped
+//! rather than dropped, so a pathological sample still shows in `max`.
+
+use hdrhistogram::Histogram;
+use serde::Serialize;
+
+/// The largest value a histogram holds: one hour in microseconds.
+const MAX_US: u64 = 3_600_000_000;
+
+/// A fresh histogram of microseconds.
+pub fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, MAX_US, 3).expect("static bounds are valid")
+}
+
+/// Records `us`, clamped into the histogram's range.
+pub fn record(h: &mut Histogram<u64>, us: u64) {
+    h.saturating_record(us.clamp(1, MAX_US));
+}
+
+/// Records `us` from a probe meant to run every `interval_us`, adding the samples a
+/// stalled probe could not take (hdrhistogram's coordinated-omission correction), so a
+/// one-second stall counts as a second's worth of slow answers, not as one.
+pub fn record_corrected(h: &mut Histogram<u64>, us: u64, interval_us: u64) {
+    let _ = h.record_correct(us.clamp(1, MAX_US), interval_us.max(1));
+}
+
+/// Percentiles of a histogram, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub count: u64,
+    pub mean_ms: f64,
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+}
+
+impl Summary {
+    pub fn of(h: &Histogram<u64>) -> Self {
+        if h.is_empty() {
+            return Summary::default();
+        }
+        let ms = |us: u64| us as f64 / 1000.0;
+        Summary {
+            count: h.len(),
+            mean_ms: h.mean() / 1000.0,
+            p50_ms: ms(h.value_at_quantile(0.50)),
+            p95_ms: ms(h.value_at_quantile(0.95)),
+            p99_ms: ms(h.value_at_quantile(0.99)),
+            max_ms: ms(h.max()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_in_milliseconds() {
+        let mut h = histogram();
+        for us in 1..=1000 {
+            record(&mut h, us * 100);
+        }
+        record(&mut h, u64::MAX);
+        let s = Summary::of(&h);
+        assert_eq!(s.count, 1001);
+        assert!((s.p50_ms - 50.0).abs() < 0.2, "{s:?}");
+        assert!((s.p99_ms - 99.0).abs() < 0.2, "{s:?}");
+        assert!(s.max_ms >= 3_599_000.0);
+        assert_eq!(Summary::of(&histogram()), Summary::default());
+    }
+
+    #[test]
+    fn corrected_recording_fills_in_the_missed_probes() {
+        let mut h = histogram();
+        record_corrected(&mut h, 1_000_000, 10_000);
+        // One answer after 1 s stands for the 100 probes of that second.
+        assert_eq!(h.len(), 100);
+        assert!(Summary::of(&h).p50_ms >= 490.0);
+    }
+}

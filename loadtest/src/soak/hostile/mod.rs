@@ -1,0 +1,134 @@
+//! The soak's hostile clients (issue 10, the security review's F1-F8): each kind is a
+//! module of its own that attacks the server once per call and says what the server
+//! did; `runner` repeats every kind for as long as the load runs, `rooms` builds the
+//! rooms they attack, `raw_ws` and `watch` are their shared plumbing, `tally` turns
+//! their attempts into the report's rows and checks.
+//!
+//! Invariant: every attempt ends with what the server did (closed after N s, answered
+//! an error, kept it open, ...) and whether that is what a bounded server must do, by
+//! the kind's stated `RULE`; an attempt the run cut short, or that the harness could
+//! not observe, is undecided and never counted as bounded, so a kind passes only on
+//! evidence.
+
+use clap::ValueEnum;
+use serde::Serialize;
+
+pub mod deleted_room;
+pub mod half_headers;
+pub mod idle_tcp;
+pub mod idle_ws;
+pub mod noop_batches;
+pub mod ping_flood;
+pub mod raw_ws;
+pub mod rooms;
+pub mod runner;
+pub mod subscribe_flood;
+pub mod tally;
+pub mod trickled_headers;
+pub mod unread_queries;
+pub mod watch;
+
+/// The kinds of hostile client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// One socket sends hundreds of `subscribe` messages and never reads (F1).
+    SubscribeFlood,
+    /// One socket sends thousands of `ping` messages and never reads (F2).
+    PingFlood,
+    /// Whole-room queries and pings never read, then the socket is closed (F2).
+    UnreadQueries,
+    /// An HTTP request whose headers stop halfway (F6).
+    HalfHeaders,
+    /// An HTTP request whose header lines come one every few seconds (slowloris, F6).
+    TrickledHeaders,
+    /// TCP connections that send nothing (F6).
+    IdleTcp,
+    /// WebSocket connections that answer pings but never subscribe (F6).
+    IdleWs,
+    /// Batches of 262,143 `set_parent` ops that change nothing, deep in a tree (F5, F8).
+    NoopBatches,
+    /// An unsubscribed socket of a room that is deleted and re-created (F3).
+    DeletedRoom,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 9] = [
+        Kind::SubscribeFlood,
+        Kind::PingFlood,
+        Kind::UnreadQueries,
+        Kind::HalfHeaders,
+        Kind::TrickledHeaders,
+        Kind::IdleTcp,
+        Kind::IdleWs,
+        Kind::NoopBatches,
+        Kind::DeletedRoom,
+    ];
+
+    /// The kind's name in the report and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::SubscribeFlood => "subscribe-flood",
+            Kind::PingFlood => "ping-flood",
+            Kind::UnreadQueries => "unread-queries",
+            Kind::HalfHeaders => "half-headers",
+            Kind::TrickledHeaders => "trickled-headers",
+            Kind::IdleTcp => "idle-tcp",
+            Kind::IdleWs => "idle-ws",
+            Kind::NoopBatches => "noop-batches",
+            Kind::DeletedRoom => "deleted-room",
+        }
+    }
+
+    /// What a bounded server must do with this kind, as the verdict applies it.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Kind::SubscribeFlood => subscribe_flood::RULE,
+            Kind::PingFlood => ping_flood::RULE,
+            Kind::UnreadQueries => unread_queries::RULE,
+            Kind::HalfHeaders => half_headers::RULE,
+            Kind::TrickledHeaders => trickled_headers::RULE,
+            Kind::IdleTcp => idle_tcp::RULE,
+            Kind::IdleWs => idle_ws::RULE,
+            Kind::NoopBatches => noop_batches::RULE,
+            Kind::DeletedRoom => deleted_room::RULE,
+        }
+    }
+}
+
+/// One hostile attempt and what the server did with it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Attempt {
+    pub kind: Kind,
+    /// What the server did, in a few words (`closed`, `kept_open`, `answered_forbidden`).
+    pub did: String,
+    /// When, in seconds since the attempt began, where that has a moment.
+    pub after_s: Option<f64>,
+    /// Whether that is what a bounded server must do; `None`: undecided.
+    pub bounded: Option<bool>,
+    /// What else the attempt measured.
+    pub detail: String,
+}
+
+impl Attempt {
+    pub fn new(kind: Kind, did: &str, after_s: Option<f64>, bounded: Option<bool>) -> Attempt {
+        Attempt {
+            kind,
+            did: did.to_string(),
+            after_s,
+            bounded,
+            detail: String::new(),
+        }
+    }
+
+    /// An attempt the harness could not carry out (undecided, with the reason).
+    pub fn harness_error(kind: Kind, error: &anyhow::Error) -> Attempt {
+        Attempt::new(kind, "harness_error", None, None).with(format!("{error:#}"))
+    }
+
+    /// The same attempt with `detail`.
+    pub fn with(mut self, detail: String) -> Attempt {
+        self.detail = detail;
+        self
+    }
+}

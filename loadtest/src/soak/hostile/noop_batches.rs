@@ -1,0 +1,142 @@
+//! Heavy no-op batches (review F5, F8): batches of 262,143 `set_parent` ops that
+//! re-parent the deepest node of a 1,000-deep chain under the parent it already has,
+//! several in flight at once, in a room of their own.
+//!
+//! Nothing changes, yet the old server walked all 1,000 ancestors per op: 0.49 s of
+//! tick per batch, 1.78 s for four, on the async workers that serve everyone. A
+//! bounded server makes ops that change nothing cost O(1) and budgets the work per
+//! tick, so the room keeps ticking near its period. Invariant: the verdict is every
+//! batch answered within the bound (an ack or any refusal) and the room's slowest tick
+//! (`tick_ms_max` of `GET /rooms/{room}`, a room of this attempt alone) at most
+//! [`SLOWEST_TICK_PERIODS`] periods.
+
+use std::time::Instant;
+
+use canopy_client::ConnectOptions;
+use canopy_protocol::{NodeId, Op};
+use tokio::task::JoinSet;
+
+use crate::observe::errors::client_error_code;
+use crate::soak::hostile::rooms;
+use crate::soak::hostile::runner::{HostileCtx, QUIET_SETTLE};
+use crate::soak::hostile::{Attempt, Kind};
+use crate::stop::Stop;
+
+pub const RULE: &str =
+    "every batch answered within the bound, and the room's slowest tick <= 2 tick periods";
+
+/// The slowest tick allowed, in tick periods.
+pub const SLOWEST_TICK_PERIODS: f64 = 2.0;
+
+pub async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
+    let quiet = ctx.quiet.lock().await;
+    let attempt = attack(ctx, stop).await;
+    tokio::time::sleep(QUIET_SETTLE).await;
+    drop(quiet);
+    attempt
+}
+
+async fn attack(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+    let kind = Kind::NoopBatches;
+    let room = ctx.fresh_room_id("noop");
+    let depth = ctx.sizes.noop_depth;
+    let setup = async {
+        rooms::create(&ctx.admin, &room, ctx.tick_hz).await?;
+        ctx.admin.edit(&room, rooms::chain(depth)).await?;
+        let mut options = ConnectOptions::default().format(ctx.format);
+        options.request_timeout = ctx.hold;
+        options.reconnect = false;
+        anyhow::Ok(ctx.admin.connect(&room, options).await?)
+    };
+    let conn = match setup.await {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = ctx.admin.delete_room(&room).await;
+            return Attempt::harness_error(kind, &e);
+        }
+    };
+    let deepest = depth as NodeId;
+    let noop = Op::SetParent {
+        node: deepest,
+        parent: Some(deepest - 1),
+    };
+    let batch = vec![noop; ctx.sizes.noop_ops];
+    let began = Instant::now();
+    let mut sends = JoinSet::new();
+    for _ in 0..ctx.sizes.noop_batches {
+        let (conn, ops) = (conn.clone(), batch.clone());
+        sends.spawn(async move {
+            let answer = conn.edit(ops).await;
+            (
+                answer.map(|_| ()).map_err(|e| client_error_code(&e)),
+                Instant::now(),
+            )
+        });
+    }
+    drop(batch);
+    let mut acked = 0usize;
+    let mut refused = Vec::new();
+    let mut last = began;
+    let cut_short = loop {
+        tokio::select! {
+            _ = stop.raised() => break true,
+            next = sends.join_next() => match next {
+                None => break false,
+                Some(Ok((answer, at))) => {
+                    last = last.max(at);
+                    match answer {
+                        Ok(()) => acked += 1,
+                        Err(code) => refused.push(code),
+                    }
+                }
+                Some(Err(_)) => refused.push("panicked".into()),
+            },
+        }
+    };
+    sends.abort_all();
+    conn.close().await;
+    let slowest = ctx.admin.get_room(&room).await.map(|r| r.tick_ms_max);
+    let _ = ctx.admin.delete_room(&room).await;
+    let answered_in = last.duration_since(began);
+    let period_ms = 1000.0 / f64::from(ctx.tick_hz);
+    let timed_out = refused.iter().filter(|c| *c == "timeout").count();
+    let detail = format!(
+        "{} batches of {} no-op ops at depth {depth}: {acked} acked, {} refused ({}) in {:.2} s; slowest tick {}",
+        ctx.sizes.noop_batches,
+        ctx.sizes.noop_ops,
+        refused.len(),
+        if refused.is_empty() {
+            "-".to_string()
+        } else {
+            refused.join(", ")
+        },
+        answered_in.as_secs_f64(),
+        match &slowest {
+            Ok(ms) => format!(
+                "{ms:.1} ms (limit {:.1} ms)",
+                SLOWEST_TICK_PERIODS * period_ms
+            ),
+            Err(e) => format!("unknown ({e})"),
+        }
+    );
+    if cut_short {
+        return Attempt::new(kind, "cut_short", None, None).with(detail);
+    }
+    let Ok(slowest) = slowest else {
+        return Attempt::new(kind, "tick_unknown", None, None).with(detail);
+    };
+    let answered = timed_out == 0 && answered_in <= ctx.bound;
+    let ticked = slowest <= SLOWEST_TICK_PERIODS * period_ms;
+    let did = match (answered, ticked) {
+        (true, true) => "answered_ticking_on",
+        (true, false) => "answered_tick_stalled",
+        (false, _) => "unanswered",
+    };
+    Attempt::new(
+        kind,
+        did,
+        Some(answered_in.as_secs_f64()),
+        Some(answered && ticked),
+    )
+    .with(detail)
+}

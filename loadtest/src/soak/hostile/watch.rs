@@ -1,0 +1,80 @@
+//! Watching a connection a hostile client holds, until the server closes it or the
+//! harness gives up, and the attempt that follows.
+//!
+//! Invariant: the watch never reads from the socket (see `observe::tcp_state` for how
+//! it still sees a close), so watching does not change what it watches; `KeptOpen` is
+//! said only after the whole hold, and a run that ends first gives `Stopped`.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use crate::observe::tcp_state::{Held, TcpTable};
+use crate::soak::hostile::{Attempt, Kind};
+use crate::stop::Stop;
+
+/// How often the kernel's tables are read.
+pub const POLL: Duration = Duration::from_millis(500);
+
+/// How a watch ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Watched {
+    /// The server closed the connection `after` the attempt began.
+    Closed { after: Duration, how: &'static str },
+    /// Still open when the hold ran out.
+    KeptOpen { held: Duration },
+    /// The run ended first.
+    Stopped { after: Duration },
+    /// The kernel's tables could not tell (no procfs, or not loopback).
+    Unobservable,
+}
+
+/// Watches the connection from `client` to `server` until the server closes it, `hold`
+/// has passed since `began`, or `stop`.
+pub async fn until_closed(
+    client: SocketAddr,
+    server: SocketAddr,
+    began: Instant,
+    hold: Duration,
+    stop: &mut Stop,
+) -> Watched {
+    loop {
+        match TcpTable::read().verdict(client, server) {
+            Held::Closed { how } => {
+                return Watched::Closed {
+                    after: began.elapsed(),
+                    how,
+                };
+            }
+            Held::Unknown => return Watched::Unobservable,
+            Held::Open => {}
+        }
+        if began.elapsed() >= hold {
+            return Watched::KeptOpen {
+                held: began.elapsed(),
+            };
+        }
+        tokio::select! {
+            _ = stop.raised() => return Watched::Stopped { after: began.elapsed() },
+            _ = tokio::time::sleep(POLL) => {}
+        }
+    }
+}
+
+/// The attempt of a kind whose rule is "the server closes it within `bound`".
+pub fn closed_within(kind: Kind, watched: Watched, bound: Duration) -> Attempt {
+    match watched {
+        Watched::Closed { after, how } => Attempt::new(
+            kind,
+            "closed",
+            Some(after.as_secs_f64()),
+            Some(after <= bound),
+        )
+        .with(how.to_string()),
+        Watched::KeptOpen { held } => Attempt::new(kind, "kept_open", None, Some(false))
+            .with(format!("still open after {:.0} s", held.as_secs_f64())),
+        Watched::Stopped { after } => Attempt::new(kind, "cut_short", None, None)
+            .with(format!("the run ended after {:.0} s", after.as_secs_f64())),
+        Watched::Unobservable => Attempt::new(kind, "unobservable", None, None)
+            .with("no /proc/net/tcp entry for the connection".into()),
+    }
+}

@@ -1,0 +1,15 @@
+//! `--soak`: the long run and what it adds to the load: the session that starts and
+//! gathers it (`session`) and judges it (`verdict`), reconnect storms (`storm`),
+//! invalid batches (`invalid`), the over-quota caller (`overquota`), the RSS watch
+//! (`rss`) and the hostile clients (`hostile`).
+//!
+//! Invariant: everything the soak provokes on purpose is counted as expected, never as
+//! an error of the run, and each provoked behaviour has a check that it happened.
+
+pub mod hostile;
+pub mod invalid;
+pub mod overquota;
+pub mod rss;
+pub mod session;
+pub mod storm;
+pub mod verdict;

@@ -1,0 +1,400 @@
+//! Every knob of the server, as command-line flags with `CANOPY_*` environment
+//! equivalents (`--max-pending-ops` is `CANOPY_MAX_PENDING_OPS`). Each default is a
+//! constant defined once, next to the type it configures, and used by the flag, the
+//! `Default` impls and the README table; value ranges are enforced when the flags are
+//! parsed, so no use site needs to clamp.
+//!
+//! The defaults follow the contract's limits (at least 65,536 ops and 8 MiB per batch
+//! accepted; nothing over 16 MiB).
+
+mod file;
+
+use std::ffi::OsString;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub use file::{ConfigError, defaults_file};
+
+use crate::octree::OctreeConfig;
+use crate::room::outbox::OutboxLimits;
+use crate::room::{EditLimits, RoomConfig};
+use crate::scene::HierarchyLimits;
+
+/// The default HTTP body and WebSocket message limit: 16 MiB, the contract's hard limit.
+pub const DEFAULT_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+/// The default op limit of one batch.
+pub const DEFAULT_MAX_OPS_PER_BATCH: usize = 262_144;
+/// The default largest answer (ids or hits) of a query.
+pub const DEFAULT_MAX_ANSWER_ITEMS: usize = 1_000_000;
+
+/// The `canopy` command line: serve (the default), or one of the tools.
+#[derive(Debug, clap::Parser)]
+#[command(
+    name = "canopy",
+    version,
+    about = "Canopy scene-state server",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Tool>,
+    #[command(flatten)]
+    pub serve: ServerConfig,
+}
+
+/// The tools of the `canopy` binary.
+#[derive(Debug, clap::Subcommand)]
+pub enum Tool {
+    /// Configuration files.
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+}
+
+/// What `canopy config` does.
+#[derive(Debug, clap::Subcommand)]
+pub enum ConfigAction {
+    /// Print a complete configuration file: every key, its help and its default.
+    Defaults,
+}
+
+impl Cli {
+    /// Parses the process's arguments, with the file of `--config` (or `CANOPY_CONFIG`)
+    /// as defaults; exits with clap's message on a bad flag.
+    pub fn load() -> Result<Cli, ConfigError> {
+        Self::load_from(std::env::args_os().collect())
+    }
+
+    /// As [`Cli::load`], from the given arguments (the first is the program's name).
+    pub fn load_from(args: Vec<OsString>) -> Result<Cli, ConfigError> {
+        file::parse_with_file(args)
+    }
+}
+
+/// The server's configuration.
+#[derive(Debug, Clone, clap::Parser)]
+#[command(name = "canopy", version, about = "Canopy scene-state server")]
+pub struct ServerConfig {
+    /// A TOML file of settings (keys are the flags' names, see `canopy config
+    /// defaults`); flags and `CANOPY_*` variables override it.
+    #[arg(long, env = "CANOPY_CONFIG")]
+    pub config: Option<PathBuf>,
+
+    /// Log lines as `text` (coloured only on a terminal) or `json` (one object per
+    /// line). The filter is `CANOPY_LOG` (tracing's env-filter syntax, default `info`).
+    #[arg(long, env = "CANOPY_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
+    /// Address to listen on.
+    #[arg(long, env = "CANOPY_ADDR", default_value = "127.0.0.1:7878")]
+    pub addr: SocketAddr,
+
+    /// Default tick rate of new rooms (1 to 240).
+    #[arg(long, env = "CANOPY_TICK_HZ", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
+    pub tick_hz: u32,
+
+    /// Start a room `demo` with a few thousand animated nodes.
+    #[arg(long, env = "CANOPY_DEMO", value_parser = clap::builder::BoolishValueParser::new())]
+    pub demo: bool,
+
+    /// Threads that tick rooms (many rooms per thread); 0: one per CPU.
+    #[arg(long, env = "CANOPY_TICK_THREADS", default_value_t = 0)]
+    pub tick_threads: usize,
+
+    /// Ops one tick applies; later batches wait, in order, for the next tick (the first
+    /// batch of a tick is applied whatever its size).
+    #[arg(long, env = "CANOPY_TICK_OP_BUDGET", default_value_t = RoomConfig::DEFAULT_TICK_OP_BUDGET, value_parser = at_least_one)]
+    pub tick_op_budget: usize,
+
+    /// Nodes one tick puts into new snapshots; later subscriptions wait for the next
+    /// tick (a snapshot shared by subscribers of one scope counts once).
+    #[arg(long, env = "CANOPY_TICK_SNAPSHOT_BUDGET", default_value_t = RoomConfig::DEFAULT_TICK_SNAPSHOT_BUDGET, value_parser = at_least_one)]
+    pub tick_snapshot_budget: usize,
+
+    /// Largest HTTP request body, in bytes; larger bodies answer `413 too_large`.
+    #[arg(long, env = "CANOPY_MAX_BODY_BYTES", default_value_t = DEFAULT_MESSAGE_BYTES, value_parser = at_least_one)]
+    pub max_body_bytes: usize,
+
+    /// Largest WebSocket message, in bytes; a larger one closes the socket with 1009.
+    #[arg(long, env = "CANOPY_MAX_WS_MESSAGE_BYTES", default_value_t = DEFAULT_MESSAGE_BYTES, value_parser = at_least_one)]
+    pub max_ws_message_bytes: usize,
+
+    /// Most ops in one edit batch; larger batches answer `too_large`.
+    #[arg(long, env = "CANOPY_MAX_OPS_PER_BATCH", default_value_t = DEFAULT_MAX_OPS_PER_BATCH, value_parser = at_least_one)]
+    pub max_ops_per_batch: usize,
+
+    /// Most ancestors one batch may walk (cycle and depth checks of `set_parent` and of
+    /// `add` under deep parents); a batch needing more answers `too_large`.
+    #[arg(long, env = "CANOPY_MAX_BATCH_WALK", default_value_t = HierarchyLimits::DEFAULT.max_batch_walk, value_parser = at_least_one)]
+    pub max_batch_walk: usize,
+
+    /// Most live nodes in one room; a batch that would exceed it answers `too_large`.
+    #[arg(long, env = "CANOPY_MAX_NODES_PER_ROOM", default_value_t = HierarchyLimits::DEFAULT.max_nodes, value_parser = at_least_one)]
+    pub max_nodes_per_room: usize,
+
+    /// Deepest hierarchy (a root has depth 1); deeper answers `too_large`.
+    #[arg(long, env = "CANOPY_MAX_DEPTH", default_value_t = HierarchyLimits::DEFAULT.max_depth, value_parser = at_least_one)]
+    pub max_depth: usize,
+
+    /// Most rooms on the server; more answer `overloaded`.
+    #[arg(long, env = "CANOPY_MAX_ROOMS", default_value_t = 1024, value_parser = at_least_one)]
+    pub max_rooms: usize,
+
+    /// Most subscribers of one room; more answer `overloaded`.
+    #[arg(long, env = "CANOPY_MAX_SUBSCRIBERS_PER_ROOM", default_value_t = RoomConfig::DEFAULT_MAX_SUBSCRIBERS, value_parser = at_least_one)]
+    pub max_subscribers_per_room: usize,
+
+    /// Most WebSocket connections (subscribed or not) to one room; more are refused
+    /// with `503 overloaded` before the upgrade.
+    #[arg(long, env = "CANOPY_MAX_WS_PER_ROOM", default_value_t = 10_000, value_parser = at_least_one)]
+    pub max_ws_per_room: usize,
+
+    /// Edit batches that may wait for a room's tick; more answer `overloaded` at once.
+    #[arg(long, env = "CANOPY_MAX_PENDING_BATCHES", default_value_t = EditLimits::DEFAULT.max_pending_batches, value_parser = at_least_one)]
+    pub max_pending_batches: usize,
+
+    /// Ops that may wait for a room's tick, over all its batches; more answer
+    /// `overloaded` at once (a batch alone in the queue is always accepted).
+    #[arg(long, env = "CANOPY_MAX_PENDING_OPS", default_value_t = EditLimits::DEFAULT.max_pending_ops, value_parser = at_least_one)]
+    pub max_pending_ops: usize,
+
+    /// Ops one connection may have waiting for its room's tick, so one editor cannot
+    /// take the whole room's share.
+    #[arg(long, env = "CANOPY_MAX_PENDING_OPS_PER_CONN", default_value_t = EditLimits::DEFAULT.max_pending_ops_per_conn, value_parser = at_least_one)]
+    pub max_pending_ops_per_conn: usize,
+
+    /// Delta frames that may wait for a slow WebSocket reader before the server merges
+    /// its changes (latest value per node) into one frame.
+    #[arg(long, env = "CANOPY_WS_QUEUE_FRAMES", default_value_t = OutboxLimits::DEFAULT.frames, value_parser = at_least_one)]
+    pub ws_queue_frames: usize,
+
+    /// Bytes of delta frames that may wait for a slow reader before merging starts.
+    #[arg(long, env = "CANOPY_WS_QUEUE_FRAME_BYTES", default_value_t = OutboxLimits::DEFAULT.frame_bytes, value_parser = at_least_one)]
+    pub ws_queue_frame_bytes: usize,
+
+    /// Replies (acks, errors, query answers, pongs) that may wait for a reader before
+    /// the server stops reading its requests until it catches up.
+    #[arg(long, env = "CANOPY_WS_QUEUE_REPLIES", default_value_t = OutboxLimits::DEFAULT.replies, value_parser = at_least_one)]
+    pub ws_queue_replies: usize,
+
+    /// Bytes of replies that may wait for a reader (see `--ws-queue-replies`).
+    #[arg(long, env = "CANOPY_WS_QUEUE_REPLY_BYTES", default_value_t = OutboxLimits::DEFAULT.reply_bytes, value_parser = at_least_one)]
+    pub ws_queue_reply_bytes: usize,
+
+    /// The kernel send buffer of each accepted connection, in bytes (0: the system's
+    /// default). A small buffer makes a slow WebSocket reader visible to the server
+    /// within a few frames, so its changes are merged (bounded memory, latest values)
+    /// instead of queueing megabytes of stale frames in the kernel.
+    #[arg(long, env = "CANOPY_SEND_BUFFER_BYTES", default_value_t = 256 * 1024)]
+    pub send_buffer_bytes: usize,
+
+    /// A WebSocket client whose socket accepts nothing for this many seconds is
+    /// disconnected (close code 4000: resubscribe).
+    #[arg(long, env = "CANOPY_WS_WRITE_DEADLINE_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ws_write_deadline_secs: u64,
+
+    /// Seconds between SIGTERM and the shutdown proper: meanwhile `/readyz` answers 503,
+    /// new WebSocket upgrades are refused and everything else is served, so a load
+    /// balancer sees the node leave before its connections are refused.
+    #[arg(long, env = "CANOPY_DRAIN_SECS", default_value_t = 5)]
+    pub drain_secs: u64,
+
+    /// Reverse proxies (CIDRs or addresses, comma-separated) whose `Forwarded` or
+    /// `X-Forwarded-For` header names the caller, for rate limits and logs.
+    #[arg(long, env = "CANOPY_TRUSTED_PROXIES", value_delimiter = ',', value_parser = crate::proxy::parse_net)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+
+    /// Seconds the server waits for connections and rooms to finish on shutdown.
+    #[arg(long, env = "CANOPY_SHUTDOWN_GRACE_SECS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
+    pub shutdown_grace_secs: u64,
+
+    /// The admin token. With it, every request but `GET /healthz`, `/readyz` and
+    /// `/openapi.json` needs a token, and new rooms get editor and viewer tokens. Without
+    /// it the server runs open (and refuses a non-loopback address unless
+    /// `--insecure-open`). Prefer the environment variable: flags show in `ps`.
+    #[arg(long, env = "CANOPY_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<Secret>,
+
+    /// Accept JWTs signed with this HS256 secret wherever a token goes (API.md §5).
+    #[arg(long, env = "CANOPY_JWT_HS256_SECRET", hide_env_values = true)]
+    pub jwt_hs256_secret: Option<Secret>,
+
+    /// Accept JWTs signed (RS256 or ES256, matched by `kid`) with a key of this JWKS
+    /// file; the file is read again when it changes.
+    #[arg(long, env = "CANOPY_JWT_JWKS_FILE")]
+    pub jwt_jwks_file: Option<PathBuf>,
+
+    /// Allow running without an admin token on a non-loopback address.
+    #[arg(long, env = "CANOPY_INSECURE_OPEN", value_parser = clap::builder::BoolishValueParser::new())]
+    pub insecure_open: bool,
+
+    /// Web origins (`scheme://host[:port]`, comma-separated, or `*` for any) allowed to
+    /// call the HTTP API from a browser (CORS) and to open WebSocket connections.
+    /// Without it, only same-origin pages may.
+    #[arg(long, env = "CANOPY_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+
+    /// Queries per second per caller (its token, else its address), with bursts of twice
+    /// that; a query answering more than 1,000 items costs one more per 1,000. More
+    /// answer `429 rate_limited`. 0 turns the limit off.
+    #[arg(long, env = "CANOPY_QUERY_RATE", default_value_t = 2000)]
+    pub query_rate: u32,
+
+    /// The most ids or hits one query (or `GET /nodes`) may answer; larger answers are
+    /// refused with `too_large`.
+    #[arg(long, env = "CANOPY_MAX_ANSWER_ITEMS", default_value_t = DEFAULT_MAX_ANSWER_ITEMS, value_parser = at_least_one)]
+    pub max_answer_items: usize,
+
+    /// Longest time an HTTP request may take (an edit waits for its tick), in seconds;
+    /// longer answers `503 overloaded`, and an edit answered so is never applied.
+    #[arg(long, env = "CANOPY_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub request_timeout_secs: u64,
+
+    /// Seconds a client has to send a request's headers, and the longest an idle
+    /// keep-alive connection stays open.
+    #[arg(long, env = "CANOPY_HTTP_HEADER_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub http_header_timeout_secs: u64,
+
+    /// Most open connections (HTTP and WebSocket) in all; more are closed at accept.
+    #[arg(long, env = "CANOPY_MAX_CONNECTIONS", default_value_t = 16_384, value_parser = at_least_one)]
+    pub max_connections: usize,
+
+    /// Most open connections from one address (after `--trusted-proxies`, the
+    /// connecting address).
+    #[arg(long, env = "CANOPY_MAX_CONNECTIONS_PER_IP", default_value_t = 1024, value_parser = at_least_one)]
+    pub max_connections_per_ip: usize,
+
+    /// Seconds between WebSocket pings the server sends.
+    #[arg(long, env = "CANOPY_WS_PING_SECS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ws_ping_secs: u64,
+
+    /// A WebSocket connection from which nothing (not even a pong) arrives for this many
+    /// seconds is closed as idle or half-open.
+    #[arg(long, env = "CANOPY_WS_IDLE_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ws_idle_secs: u64,
+
+    /// Octree leaf capacity (objects per cell before it splits).
+    #[arg(long, env = "CANOPY_OCTREE_LEAF_CAPACITY", default_value_t = OctreeConfig::DEFAULT.leaf_capacity, value_parser = at_least_one)]
+    pub octree_leaf_capacity: usize,
+
+    /// Octree looseness (cell bounds are this many times the cell size, 1 to 16).
+    #[arg(long, env = "CANOPY_OCTREE_LOOSENESS", default_value_t = OctreeConfig::DEFAULT.looseness, value_parser = looseness)]
+    pub octree_looseness: f32,
+
+    /// Octree maximum depth (at most 64).
+    #[arg(long, env = "CANOPY_OCTREE_MAX_DEPTH", default_value_t = OctreeConfig::DEFAULT.max_depth, value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub octree_max_depth: u32,
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn looseness(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if (1.0..=16.0).contains(&v) => Ok(v),
+        Ok(v) => Err(format!("must be 1 to 16, got {v}")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A secret string (the admin token): never printed by `Debug`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.is_empty() {
+            return Err("the token must not be empty".into());
+        }
+        Ok(Secret(s.to_string()))
+    }
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        <Self as clap::Parser>::parse_from(["canopy"])
+    }
+}
+
+impl ServerConfig {
+    /// The per-room settings derived from the server's flags.
+    pub fn room_config(&self) -> RoomConfig {
+        RoomConfig {
+            edits: EditLimits {
+                max_pending_batches: self.max_pending_batches,
+                max_pending_ops: self.max_pending_ops,
+                max_pending_ops_per_conn: self.max_pending_ops_per_conn,
+            },
+            tick_op_budget: self.tick_op_budget,
+            tick_snapshot_budget: self.tick_snapshot_budget,
+            max_subscribers: self.max_subscribers_per_room,
+            hierarchy: HierarchyLimits {
+                max_nodes: self.max_nodes_per_room,
+                max_depth: self.max_depth,
+                max_batch_walk: self.max_batch_walk,
+            },
+            octree: OctreeConfig {
+                looseness: self.octree_looseness,
+                leaf_capacity: self.octree_leaf_capacity,
+                max_depth: self.octree_max_depth,
+                ..OctreeConfig::DEFAULT
+            },
+        }
+    }
+
+    /// The bounds of each WebSocket connection's outbox.
+    pub fn outbox_limits(&self) -> OutboxLimits {
+        OutboxLimits {
+            frames: self.ws_queue_frames,
+            frame_bytes: self.ws_queue_frame_bytes,
+            replies: self.ws_queue_replies,
+            reply_bytes: self.ws_queue_reply_bytes,
+        }
+    }
+
+    /// The number of tick threads: the flag, or one per CPU.
+    pub fn tick_threads(&self) -> usize {
+        match self.tick_threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+
+    /// The admin token, if the server has one.
+    pub fn admin_token(&self) -> Option<&str> {
+        self.admin_token.as_ref().map(|s| s.0.as_str())
+    }
+
+    /// True when requests need a token (an admin token or JWT keys are configured);
+    /// otherwise the server runs open.
+    pub fn has_access_control(&self) -> bool {
+        self.admin_token.is_some()
+            || self.jwt_hs256_secret.is_some()
+            || self.jwt_jwks_file.is_some()
+    }
+
+    pub fn ws_write_deadline(&self) -> Duration {
+        Duration::from_secs(self.ws_write_deadline_secs)
+    }
+}

@@ -1,0 +1,55 @@
+//! What an operator relies on (issue 16): the drain before a shutdown, request metrics by
+//! route and status, process and build metrics, and the versions `/healthz` names.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{config, start};
+
+#[tokio::test]
+async fn sigterm_drains_before_the_listener_closes() {
+    let mut cfg = config();
+    cfg.drain_secs = 2;
+    let mut s = start(cfg).await;
+    s.create_room("d", 30).await;
+    assert_eq!(s.req("GET", "/readyz", None).await.0, 200);
+    s.signal_stop();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Draining: not ready, still serving, no new WebSocket sessions.
+    assert_eq!(s.req("GET", "/readyz", None).await.0, 503);
+    assert_eq!(s.req("GET", "/healthz", None).await.0, 200);
+    assert_eq!(s.req("GET", "/rooms/d", None).await.0, 200);
+    let url = format!("{}/rooms/d/ws", s.ws_base);
+    let err = tokio_tungstenite::connect_async(url).await.unwrap_err();
+    let tokio_tungstenite::tungstenite::Error::Http(resp) = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(resp.status(), 503);
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn metrics_count_requests_by_route_and_status() {
+    let s = start(config()).await;
+    s.create_room("m", 30).await;
+    s.req("GET", "/rooms/m/nodes/7", None).await;
+    s.req("GET", "/no/such", None).await;
+    let (_, body) = s.req("GET", "/metrics", None).await;
+    let text = body.as_str().unwrap().to_string();
+    for line in [
+        r#"canopy_http_requests_total{route="/rooms",status="201"} 1"#,
+        r#"canopy_http_requests_total{route="/rooms/{room}/nodes/{id}",status="404"} 1"#,
+        r#"canopy_http_requests_total{route="unmatched",status="404"} 1"#,
+        r#"canopy_build_info{protocol="1.1",version=""#,
+        "process_open_fds ",
+        "process_start_time_seconds ",
+        "canopy_http_request_duration_seconds_bucket{route=\"/rooms\"",
+    ] {
+        assert!(text.contains(line), "missing {line:?}");
+    }
+    let (st, health) = s.req("GET", "/healthz", None).await;
+    assert_eq!(st, 200);
+    assert_eq!(health["version"], env!("CARGO_PKG_VERSION"));
+    s.stop().await;
+}

@@ -1,0 +1,180 @@
+//! The WebSocket session driven through channels instead of a socket (the way axum's
+//! testing-websockets example tests its handler): what it answers, and that it always
+//! ends, whether the peer closes, the writer's sink breaks, or the room is deleted.
+
+use std::pin::Pin;
+use std::sync::atomic::Ordering;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use canopy_protocol::{ClientMsg, Format, ServerMsg, codec};
+use canopy_server::access::Caller;
+use canopy_server::config::ServerConfig;
+use canopy_server::registry::AppState;
+use canopy_server::ws::{SessionParams, serve};
+use futures_channel::mpsc;
+use futures_util::{Sink, Stream, StreamExt};
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+
+/// A socket made of two channels: what the test sends, and what the session writes.
+/// `broken` makes every write fail, as a dead socket does.
+struct Pipe {
+    incoming: mpsc::UnboundedReceiver<Result<Message, WsError>>,
+    outgoing: mpsc::UnboundedSender<Message>,
+    broken: bool,
+}
+
+impl Stream for Pipe {
+    type Item = Result<Message, WsError>;
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.incoming.poll_next_unpin(cx)
+    }
+}
+
+impl Sink<Message> for Pipe {
+    type Error = WsError;
+    fn poll_ready(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), WsError>> {
+        Poll::Ready(Ok(()))
+    }
+    fn start_send(self: Pin<&mut Self>, item: Message) -> Result<(), WsError> {
+        if self.broken {
+            return Err(WsError::ConnectionClosed);
+        }
+        self.outgoing
+            .unbounded_send(item)
+            .map_err(|_| WsError::ConnectionClosed)
+    }
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), WsError>> {
+        Poll::Ready(Ok(()))
+    }
+    fn poll_close(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), WsError>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+struct Peer {
+    to_server: mpsc::UnboundedSender<Result<Message, WsError>>,
+    from_server: mpsc::UnboundedReceiver<Message>,
+    /// Data frames of a fragmented message being put together.
+    partial: Vec<u8>,
+}
+
+impl Peer {
+    fn send(&self, msg: &ClientMsg) {
+        let text = String::from_utf8(codec::encode_client(msg, Format::Json)).unwrap();
+        self.to_server
+            .unbounded_send(Ok(Message::text(text)))
+            .unwrap();
+    }
+
+    /// The next whole server message (raw frames reassembled), or None once closed.
+    async fn recv(&mut self) -> Option<ServerMsg> {
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(10), self.from_server.next())
+                .await
+                .expect("the session answers")?;
+            match m {
+                Message::Frame(f) => {
+                    let fin = f.header().is_final;
+                    self.partial.extend_from_slice(&Frame::into_payload(f));
+                    if fin {
+                        let bytes = std::mem::take(&mut self.partial);
+                        return Some(codec::decode_server(&bytes, Format::Json).unwrap());
+                    }
+                }
+                Message::Close(_) => return None,
+                _ => {}
+            }
+        }
+    }
+}
+
+fn session(app: &AppState, room: &str, broken: bool) -> (Peer, tokio::task::JoinHandle<()>) {
+    let (to_server, incoming) = mpsc::unbounded();
+    let (outgoing, from_server) = mpsc::unbounded();
+    let room = app.room(room).unwrap();
+    room.connections.fetch_add(1, Ordering::AcqRel);
+    let params = SessionParams {
+        app: app.clone(),
+        room,
+        format: Format::Json,
+        conn: app.next_conn_id(),
+        caller: Caller::open("test"),
+    };
+    let pipe = Pipe {
+        incoming,
+        outgoing,
+        broken,
+    };
+    let task = tokio::spawn(serve(params, pipe));
+    let peer = Peer {
+        to_server,
+        from_server,
+        partial: Vec::new(),
+    };
+    (peer, task)
+}
+
+#[tokio::test]
+async fn the_session_answers_and_ends_when_the_peer_closes() {
+    let app = AppState::new(ServerConfig::default());
+    app.create_room(Some("s".into()), Some(60)).unwrap();
+    let (mut peer, task) = session(&app, "s", false);
+    peer.send(&ClientMsg::subscribe(None, u32::MAX));
+    assert!(matches!(
+        peer.recv().await,
+        Some(ServerMsg::Snapshot { .. })
+    ));
+    peer.send(&ClientMsg::Ping { nonce: 7 });
+    assert!(matches!(
+        peer.recv().await,
+        Some(ServerMsg::Pong { nonce: 7, .. })
+    ));
+    peer.to_server
+        .unbounded_send(Ok(Message::Close(None)))
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(10), task)
+        .await
+        .expect("the session ends")
+        .unwrap();
+    assert_eq!(
+        app.room("s").unwrap().connections.load(Ordering::Acquire),
+        0
+    );
+}
+
+#[tokio::test]
+async fn a_broken_sink_ends_the_session_without_the_peer() {
+    let app = AppState::new(ServerConfig::default());
+    app.create_room(Some("b".into()), Some(60)).unwrap();
+    let (peer, task) = session(&app, "b", true);
+    for n in 0..5000 {
+        peer.send(&ClientMsg::Ping { nonce: n });
+    }
+    // The peer never closes: the writer's failure alone must end the session.
+    tokio::time::timeout(Duration::from_secs(10), task)
+        .await
+        .expect("the session ends")
+        .unwrap();
+    drop(peer);
+}
+
+#[tokio::test]
+async fn deleting_the_room_closes_an_unsubscribed_session() {
+    let app = AppState::new(ServerConfig::default());
+    app.create_room(Some("d".into()), Some(60)).unwrap();
+    let (mut peer, task) = session(&app, "d", false);
+    app.delete_room("d").unwrap();
+    let m = peer.recv().await;
+    assert!(
+        matches!(&m, Some(ServerMsg::Closed { reason }) if reason == "room deleted"),
+        "{m:?}"
+    );
+    assert!(peer.recv().await.is_none());
+    tokio::time::timeout(Duration::from_secs(10), task)
+        .await
+        .expect("the session ends")
+        .unwrap();
+    peer.to_server.close_channel();
+}
