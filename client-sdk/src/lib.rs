@@ -1,5 +1,5 @@
 //! `canopy-client`: an async Rust client for the Canopy wire contract
-//! (`shared/API.md`), over HTTP and WebSocket.
+//! (`docs/protocol.md`), over HTTP and WebSocket.
 //!
 //! * [`Client`] (`http`): rooms, edit batches, node reads and the four spatial queries
 //!   over HTTP, with an optional bearer token; it also opens connections.

@@ -2,7 +2,7 @@
 //! harness.
 //!
 //! This crate owns the shape of every message and body in the wire contract
-//! (`shared/API.md`) and nothing else: it has no networking, no tokio and no axum
+//! (`docs/protocol.md`) and nothing else: it has no networking, no tokio and no axum
 //! (**Architecture invariant**), so any client can depend on it.
 //!
 //! * [`model`]: nodes, transforms and update rows.
