@@ -61,6 +61,17 @@ pub enum ApplyError {
     OutOfRange,
 }
 
+impl ApplyError {
+    /// A stable name for the kind of error (`no_baseline`, `delta_out_of_range`), as the
+    /// golden vectors spell it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ApplyError::NoBaseline => "no_baseline",
+            ApplyError::OutOfRange => "delta_out_of_range",
+        }
+    }
+}
+
 /// A translation part of a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TPart {
