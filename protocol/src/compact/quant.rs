@@ -314,14 +314,23 @@ pub fn f32_to_f16(x: f32) -> u16 {
     sign | (h + up as u32) as u16
 }
 
-/// A normal binary16 to binary32 (exact). Callers pass normal halves only, which every
-/// [`Quantized`] holds.
+/// IEEE 754 binary16 to binary32, exactly (every half is an `f32`). The wire carries
+/// normal halves only; the rest is handled so that no input is a trap.
 pub fn f16_to_f32(h: u16) -> f32 {
-    debug_assert!(is_normal_half(h));
     let sign = ((h & 0x8000) as u32) << 16;
-    let exp = ((h >> 10) & 0x1f) as u32 + 127 - 15;
-    let man = ((h & 0x3ff) as u32) << 13;
-    f32::from_bits(sign | exp << 23 | man)
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let man = (h & 0x3ff) as u32;
+    let bits = match (exp, man) {
+        (0, 0) => sign,
+        // Subnormal: man · 2⁻²⁴, renormalized for the f32 exponent.
+        (0, _) => {
+            let shift = man.leading_zeros() - 21;
+            sign | (113 - shift) << 23 | ((man << shift) & 0x3ff) << 13
+        }
+        (0x1f, _) => sign | 0x7f80_0000 | man << 13,
+        _ => sign | (exp + 127 - 15) << 23 | man << 13,
+    };
+    f32::from_bits(bits)
 }
 
 #[cfg(test)]
