@@ -218,7 +218,8 @@ impl Connection {
     }
 
     /// Ends the subscription: the server stops sending frames, the mirror is emptied
-    /// (a `Left` event per node, then [`Event::Unsubscribed`]) and reconnects no longer
+    /// (a `Left` event per node, then
+    /// [`Event::Unsubscribed`](crate::Event::Unsubscribed)) and reconnects no longer
     /// subscribe.
     pub async fn unsubscribe(&self) -> Result<()> {
         self.request(|reply| Command::Unsubscribe { reply }).await
