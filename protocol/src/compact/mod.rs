@@ -85,6 +85,29 @@
 //! a frame merged for a slow reader are absolute. A writer picks, for each changed
 //! part, the shorter of delta and absolute (a delta of a rotation only when the dropped
 //! index is the same).
+//!
+//! # Use
+//!
+//! The server quantizes each changed node once per tick, keeps the value it last sent
+//! (per connection, or per group of connections in step), and writes a block per frame;
+//! a client decodes it and applies each row to its own last value:
+//!
+//! ```
+//! use canopy_protocol::Transform;
+//! use canopy_protocol::compact::{BlockWriter, DeltaRows, decode_delta, quantize};
+//!
+//! let sent = quantize(&Transform::IDENTITY);
+//! let now = quantize(&Transform { t: [0.01, 0.0, 0.0], ..Transform::IDENTITY });
+//! let mut writer = BlockWriter::new(); // kept across frames: `clear()` reuses it
+//! writer.update(7, Some(&sent), &now); // ids ascending; `None`: an absolute row
+//! let block = writer.delta();          // goes in `ServerMsg::Delta { compact, .. }`
+//!
+//! let mut rows = DeltaRows::default();
+//! decode_delta(&block.0, 0, &mut rows).unwrap(); // 0: the delta's `upsert.len()`
+//! let (id, row) = rows.rows[0];
+//! assert_eq!((id, row.apply(sent.quantized()).unwrap()), (7, now));
+//! assert_eq!(block.0.len(), 6); // count, id, flags, three one-byte deltas
+//! ```
 
 mod quant;
 mod read;
