@@ -100,6 +100,7 @@ missing=()
 [[ -x "$DOCKER" && -x /usr/sbin/dockerd ]] || missing+=(docker.io)
 [[ -x "$COMPOSE" ]] || missing+=(docker-compose)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
+command -v strip >/dev/null 2>&1 || missing+=(binutils)
 if ((${#missing[@]})); then
   step "installing ${missing[*]} (apt)"
   export DEBIAN_FRONTEND=noninteractive
