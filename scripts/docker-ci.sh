@@ -74,7 +74,7 @@ cleanup() {
   if [[ -x "$DOCKER" ]] && "$DOCKER" info >/dev/null 2>&1; then
     local ids
     ids=$("$DOCKER" ps -aq --filter "label=canopy-ci=$RUN_ID")
-    [[ -n "$ids" ]] && "$DOCKER" rm -f $ids >/dev/null 2>&1
+    [[ -n "$ids" ]] && "$DOCKER" rm -f -v $ids >/dev/null 2>&1
     "$DOCKER" rmi -f "$IMAGE" "$BASE_IMAGE" >/dev/null 2>&1
   fi
   find "$STAGE" -mindepth 1 ! -name .gitignore -delete 2>/dev/null
@@ -202,7 +202,7 @@ step "process: uid 10001 (real, effective, saved, fs), image user $user: not roo
 "$DOCKER" exec "$c" sh -c 'f="$CANOPY_DATA_DIR/.ci-write-test" && touch "$f" && rm "$f"' \
   || fail "the server's user cannot write to \$CANOPY_DATA_DIR in the container"
 step "data directory $("$DOCKER" exec "$c" sh -c 'echo "$CANOPY_DATA_DIR"'): writable by that user"
-"$DOCKER" rm -f "$c" >/dev/null
+"$DOCKER" rm -f -v "$c" >/dev/null
 
 # Without a token on 0.0.0.0 (the image's CANOPY_ADDR), the server must refuse to start.
 c="$RUN_ID-open"
@@ -211,7 +211,7 @@ set +e
 out=$(timeout 60 "$DOCKER" run --name "$c" --label "canopy-ci=$RUN_ID" "$IMAGE" 2>&1)
 rc=$?
 set -e
-"$DOCKER" rm -f "$c" >/dev/null 2>&1 || true
+"$DOCKER" rm -f -v "$c" >/dev/null 2>&1 || true
 if [[ $rc -eq 0 || $rc -eq 124 ]] || ! grep -q "refusing to listen on 0.0.0.0:7878 without an admin token" <<<"$out"; then
   printf -- '--- output:\n%s\n---\n' "$out" >&2
   fail "expected the server to exit non-zero with 'refusing to listen on 0.0.0.0:7878 without an admin token' (exit $rc)"
