@@ -62,6 +62,9 @@ pub struct SharedDelta {
     pub parts: DeltaParts,
     json: OnceLock<Bytes>,
     bincode: OnceLock<Bytes>,
+    /// The compact frame, for compact subscribers in step (built by the fan-out, which
+    /// holds the room's baseline).
+    compact: OnceLock<Bytes>,
 }
 
 impl SharedDelta {
@@ -72,6 +75,7 @@ impl SharedDelta {
             parts,
             json: OnceLock::new(),
             bincode: OnceLock::new(),
+            compact: OnceLock::new(),
         }
     }
 
@@ -89,6 +93,16 @@ impl SharedDelta {
             ))
         })
         .clone()
+    }
+
+    /// The compact frame, if the fan-out made one.
+    pub fn compact_frame(&self) -> Option<Bytes> {
+        self.compact.get().cloned()
+    }
+
+    /// Gives the delta its compact frame (made once, by the fan-out).
+    pub fn set_compact(&self, frame: impl FnOnce() -> Bytes) {
+        self.compact.get_or_init(frame);
     }
 
     /// The encoded size of the frame in `format`.

@@ -15,6 +15,13 @@ use super::scope;
 impl Room {
     /// Pushes this tick's deltas; answers how many subscribers had theirs merged.
     pub(super) fn fan_out(&mut self, scene: &SceneState, now_ms: u64) -> usize {
+        let merged = self.push_deltas(scene, now_ms);
+        // Only now: the tick's compact frames were coded against the old baseline.
+        self.compact.advance(&self.diff, scene);
+        merged
+    }
+
+    fn push_deltas(&mut self, scene: &SceneState, now_ms: u64) -> usize {
         if self.diff.is_empty() || self.subscribers.len() == 0 {
             return 0;
         }
@@ -59,10 +66,14 @@ impl Room {
                     })
                 }
             };
-            if let Some(d) = delta
-                && sub.outbox.push_delta(&d)
-            {
-                merged += 1;
+            if let Some(d) = delta {
+                if sub.outbox.is_compact() {
+                    let compact = &mut self.compact;
+                    d.set_compact(|| compact.frame(&d.parts, tick, now_ms));
+                }
+                if sub.outbox.push_delta(&d) {
+                    merged += 1;
+                }
             }
         }
         merged

@@ -17,6 +17,7 @@
 
 mod apply;
 pub mod command;
+mod compact;
 pub mod delta;
 pub mod diff;
 pub mod edit;
@@ -37,7 +38,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver};
 
 use canopy_protocol::message::Region;
-use canopy_protocol::{Encoding, ErrorCode, NodeId};
+use canopy_protocol::{ErrorCode, NodeId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::metrics::Metrics;
@@ -102,9 +103,6 @@ impl Default for RoomConfig {
 struct Subscriber {
     outbox: Arc<Outbox>,
     scope: Scope,
-    /// How its frames write world transforms (compact frames come with issue 15).
-    #[allow(dead_code)]
-    encoding: Encoding,
     /// For region scopes: the ids the client holds now.
     in_scope: FxHashSet<NodeId>,
 }
@@ -169,6 +167,7 @@ pub struct Room {
     diff: TickDiff,
     parts: DeltaParts,
     history: resume::History,
+    compact: compact::CompactState,
     stopped: bool,
 }
 
@@ -203,6 +202,7 @@ impl Room {
             diff: TickDiff::default(),
             parts: DeltaParts::default(),
             history,
+            compact: compact::CompactState::default(),
             stopped: false,
         }
     }
@@ -249,6 +249,9 @@ impl Room {
         if let Some(sub) = self.subscribers.remove(conn) {
             sub.outbox.clear_frames();
             self.metrics.subscribers.dec();
+            if !self.subscribers.list.iter().any(|s| s.outbox.is_compact()) {
+                self.compact.deactivate();
+            }
         }
         self.shared
             .stats

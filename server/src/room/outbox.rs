@@ -19,7 +19,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use bytes::Bytes;
 use canopy_protocol::{Format, ServerMsg, codec};
@@ -106,6 +106,8 @@ pub struct Outbox {
     space: Notify,
     /// The connection's edit batches waiting for the tick.
     pub quota: Arc<EditQuota>,
+    /// Its subscription asked for compact frames (bincode only).
+    compact: AtomicBool,
     /// Merged frames handed to the writer so far.
     pub merged_frames: AtomicU64,
     /// Entries in this connection's pending merge state, sampled for the statistics.
@@ -125,6 +127,7 @@ impl Outbox {
             writer: Notify::new(),
             space: Notify::new(),
             quota: Arc::default(),
+            compact: AtomicBool::new(false),
             merged_frames: AtomicU64::new(0),
             pending_entries: AtomicU64::new(0),
         })
@@ -133,6 +136,16 @@ impl Outbox {
     fn push(&self, st: parking_lot::MutexGuard<'_, State>) {
         drop(st);
         self.writer.notify_one();
+    }
+
+    /// Whether frames go out compact (set by each subscription; bincode only).
+    pub fn set_compact(&self, compact: bool) {
+        self.compact
+            .store(compact && self.format == Format::Bincode, Ordering::Release);
+    }
+
+    pub fn is_compact(&self) -> bool {
+        self.compact.load(Ordering::Acquire)
     }
 
     /// Queues a reply, encoded in the connection's format; never dropped while open.
@@ -187,7 +200,10 @@ impl Outbox {
         if st.closing {
             return false;
         }
-        let frame = delta.frame(self.format);
+        let frame = match delta.compact_frame().filter(|_| self.is_compact()) {
+            Some(f) => f,
+            None => delta.frame(self.format),
+        };
         let behind = st.merge.is_some()
             || st.frames >= self.limits.frames
             || st.frame_bytes + frame.len() > self.limits.frame_bytes;
@@ -312,7 +328,13 @@ impl Outbox {
         self.pending_entries.store(0, Ordering::Relaxed);
         self.merged_frames.fetch_add(1, Ordering::Relaxed);
         let parts = m.take_parts();
-        let msg = parts.to_message(m.tick, m.time);
+        // A merged frame covers ticks the client did not get one by one: compact rows
+        // are absolute, setting its baseline to the server's.
+        let msg = if self.is_compact() {
+            super::compact::absolute_delta(&parts, m.tick, m.time, false)
+        } else {
+            parts.to_message(m.tick, m.time)
+        };
         Some(Outgoing::Merged(Bytes::from(codec::encode_server(
             &msg,
             self.format,

@@ -44,31 +44,49 @@ impl SubscribeQueue {
 }
 
 /// One scope's snapshot at this tick: the nodes (and, for a region, their ids) and the
-/// encodings made so far.
+/// encodings made so far, by format and compactness.
 struct Taken {
     scope: Scope,
     nodes: Vec<Node>,
     ids: FxHashSet<NodeId>,
-    encoded: Vec<(Format, Bytes)>,
+    encoded: Vec<((Format, bool), Bytes)>,
 }
 
 impl Taken {
-    fn encoded(&mut self, format: Format, tick: u64, time: u64) -> Bytes {
-        if let Some((_, b)) = self.encoded.iter().find(|(f, _)| *f == format) {
+    fn encoded(&mut self, format: Format, compact: bool, tick: u64, time: u64) -> Bytes {
+        let key = (format, compact);
+        if let Some((_, b)) = self.encoded.iter().find(|(k, _)| *k == key) {
             return b.clone();
         }
-        let msg = ServerMsg::snapshot(tick, time, std::mem::take(&mut self.nodes));
+        let nodes = std::mem::take(&mut self.nodes);
+        let msg = if compact {
+            super::compact::snapshot(tick, time, nodes)
+        } else {
+            ServerMsg::snapshot(tick, time, nodes)
+        };
         let bytes = Bytes::from(codec::encode_server(&msg, format));
         let ServerMsg::Snapshot { nodes, .. } = msg else {
             unreachable!("built as a snapshot")
         };
         self.nodes = nodes;
-        self.encoded.push((format, bytes.clone()));
+        self.encoded.push((key, bytes.clone()));
         bytes
     }
 }
 
 impl Room {
+    /// Sets the connection's encoding for its new subscription; true when it is
+    /// compact (asked for, on a bincode connection), and then the room keeps a baseline.
+    fn start_encoding(&mut self, req: &SubscribeRequest, scene: &SceneState) -> bool {
+        req.outbox
+            .set_compact(req.encoding == canopy_protocol::Encoding::Compact);
+        let compact = req.outbox.is_compact();
+        if compact {
+            self.compact.activate(scene);
+        }
+        compact
+    }
+
     /// Answers a subscription whose client holds the scope as of a tick the history
     /// still covers with one resumed delta (see `resume.rs`).
     fn resume(
@@ -78,10 +96,15 @@ impl Room {
         scene: &SceneState,
     ) {
         super::resume::resumed_parts(changed, scene, &req.scope, &mut self.parts);
-        let mut msg = self.parts.to_message(scene.tick(), scene.time_ms());
-        if let ServerMsg::Delta { resumed, .. } = &mut msg {
-            *resumed = true;
-        }
+        let msg = if self.start_encoding(&req, scene) {
+            super::compact::absolute_delta(&self.parts, scene.tick(), scene.time_ms(), true)
+        } else {
+            let mut msg = self.parts.to_message(scene.tick(), scene.time_ms());
+            if let ServerMsg::Delta { resumed, .. } = &mut msg {
+                *resumed = true;
+            }
+            msg
+        };
         req.outbox
             .restart_with(Bytes::from(codec::encode_server(&msg, req.outbox.format)));
         let mut in_scope = FxHashSet::default();
@@ -94,7 +117,6 @@ impl Room {
         let sub = Subscriber {
             outbox: req.outbox,
             scope: req.scope,
-            encoding: req.encoding,
             in_scope,
         };
         if self.subscribers.upsert(sub) {
@@ -153,7 +175,8 @@ impl Room {
                 }
             };
             let t = &mut taken[i];
-            let bytes = t.encoded(req.outbox.format, scene.tick(), scene.time_ms());
+            let compact = self.start_encoding(&req, scene);
+            let bytes = t.encoded(req.outbox.format, compact, scene.tick(), scene.time_ms());
             req.outbox.restart_with(bytes);
             let in_scope = if req.scope.region.is_some() {
                 t.ids.clone()
@@ -163,7 +186,6 @@ impl Room {
             let sub = Subscriber {
                 outbox: req.outbox,
                 scope: req.scope,
-                encoding: req.encoding,
                 in_scope,
             };
             if self.subscribers.upsert(sub) {
