@@ -17,6 +17,7 @@ pub mod http;
 pub mod metrics;
 pub mod octree;
 pub mod origin;
+pub mod persist;
 pub mod queries;
 pub mod rate;
 pub mod refusal;
