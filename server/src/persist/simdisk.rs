@@ -69,7 +69,13 @@ struct SimState {
     crashed: bool,
     locked: bool,
     rng: SmallRng,
+    /// When recording: the files and directories before every I/O operation, with the
+    /// tag set at that moment.
+    history: Option<Vec<Frozen>>,
+    tag: u64,
 }
+
+type Frozen = (HashMap<u64, SimFile>, BTreeMap<PathBuf, SimDir>, u64);
 
 /// A simulated disk; clones share the same disk.
 #[derive(Clone)]
@@ -119,6 +125,8 @@ impl SimState {
             crashed: false,
             locked: false,
             rng: SmallRng::seed_from_u64(seed),
+            history: None,
+            tag: 0,
         }
     }
 
@@ -129,6 +137,9 @@ impl SimState {
             return Err(crashed_error());
         }
         self.ops += 1;
+        if let Some(h) = &mut self.history {
+            h.push((self.files.clone(), self.dirs.clone(), self.tag));
+        }
         if self.crash_at == Some(self.ops) {
             self.crashed = true;
             return Ok(false);
@@ -260,50 +271,31 @@ impl SimDisk {
     /// prefixes of the unsynced file tails and of the unsynced directory changes.
     pub fn crash_image(&self, torn: bool, seed: u64) -> SimDisk {
         let s = self.state.lock();
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut next = SimState::new(seed ^ 0x9e37_79b9_7f4a_7c15);
-        for (path, dir) in &s.dirs {
-            let mut entries = dir.durable.clone();
-            if torn {
-                let groups = rng.random_range(0..=dir.pending.len());
-                for group in &dir.pending[..groups] {
-                    for (name, inode) in group {
-                        match inode {
-                            Some(i) => entries.insert(name.clone(), *i),
-                            None => entries.remove(name),
-                        };
-                    }
-                }
-            }
-            for inode in entries.values() {
-                if next.files.contains_key(inode) {
-                    continue;
-                }
-                let file = &s.files[inode];
-                let mut bytes = file.durable.clone();
-                if torn && file.appended && file.data.len() > bytes.len() {
-                    let tail = rng.random_range(0..=file.data.len() - bytes.len());
-                    bytes.extend_from_slice(&file.data[file.durable.len()..][..tail]);
-                }
-                next.used += bytes.len() as u64;
-                let kept = SimFile {
-                    data: bytes.clone(),
-                    durable: bytes,
-                    appended: true,
-                };
-                next.files.insert(*inode, kept);
-            }
-            let kept = SimDir {
-                live: entries.clone(),
-                durable: entries,
-                pending: Vec::new(),
-            };
-            next.dirs.insert(path.clone(), kept);
-        }
-        next.next_inode = s.next_inode;
-        SimDisk {
-            state: Arc::new(Mutex::new(next)),
-        }
+        image_of(&s.files, &s.dirs, s.next_inode, torn, seed)
+    }
+
+    /// From now on, keeps the disk's state before every I/O operation, so that
+    /// [`SimDisk::image_before`] can build the crash image of any of them from one run.
+    pub fn record_history(&self) {
+        self.state.lock().history = Some(Vec::new());
+    }
+
+    /// Sets the tag kept with each recorded state (a test stores what was acknowledged).
+    pub fn set_tag(&self, tag: u64) {
+        self.state.lock().tag = tag;
+    }
+
+    /// States recorded so far (one per I/O operation since [`SimDisk::record_history`]).
+    pub fn history_len(&self) -> usize {
+        self.state.lock().history.as_ref().map_or(0, Vec::len)
+    }
+
+    /// The crash image of a power loss just before recorded operation `k` (0-based),
+    /// with the tag of that moment.
+    pub fn image_before(&self, k: usize, torn: bool, seed: u64) -> (SimDisk, u64) {
+        let s = self.state.lock();
+        let (files, dirs, tag) = &s.history.as_ref().expect("recording")[k];
+        (image_of(files, dirs, s.next_inode, torn, seed), *tag)
     }
 
     /// The disk after the process died but the machine did not: everything written is
@@ -354,6 +346,60 @@ impl SimDisk {
         };
         s.files.insert(inode, file);
         Ok(())
+    }
+}
+
+/// The disk a power loss leaves from these files and directories.
+fn image_of(
+    files: &HashMap<u64, SimFile>,
+    dirs: &BTreeMap<PathBuf, SimDir>,
+    next_inode: u64,
+    torn: bool,
+    seed: u64,
+) -> SimDisk {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut next = SimState::new(seed ^ 0x9e37_79b9_7f4a_7c15);
+    for (path, dir) in dirs {
+        let mut entries = dir.durable.clone();
+        if torn {
+            let groups = rng.random_range(0..=dir.pending.len());
+            for group in &dir.pending[..groups] {
+                for (name, inode) in group {
+                    match inode {
+                        Some(i) => entries.insert(name.clone(), *i),
+                        None => entries.remove(name),
+                    };
+                }
+            }
+        }
+        for inode in entries.values() {
+            if next.files.contains_key(inode) {
+                continue;
+            }
+            let file = &files[inode];
+            let mut bytes = file.durable.clone();
+            if torn && file.appended && file.data.len() > bytes.len() {
+                let tail = rng.random_range(0..=file.data.len() - bytes.len());
+                bytes.extend_from_slice(&file.data[file.durable.len()..][..tail]);
+            }
+            next.used += bytes.len() as u64;
+            let kept = SimFile {
+                data: bytes.clone(),
+                durable: bytes,
+                appended: true,
+            };
+            next.files.insert(*inode, kept);
+        }
+        let kept = SimDir {
+            live: entries.clone(),
+            durable: entries,
+            pending: Vec::new(),
+        };
+        next.dirs.insert(path.clone(), kept);
+    }
+    next.next_inode = next_inode;
+    SimDisk {
+        state: Arc::new(Mutex::new(next)),
     }
 }
 
