@@ -93,7 +93,7 @@ fn a_failed_fsync_fails_the_layer_for_good() {
 fn a_full_disk_fails_the_layer_and_says_enospc() {
     let mut failures = 0;
     for budget in (0..6000).step_by(97) {
-        let seed = budget as u64;
+        let seed = budget;
         if fault_run(seed, |d| d.capacity(budget)) {
             failures += 1;
         }

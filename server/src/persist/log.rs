@@ -31,7 +31,6 @@ use super::record::{Body, FRAME_LEN, Kind, MAX_PAYLOAD, RoomMeta, encode_batches
 use super::snapshot::{RoomSnapshot, RoomState};
 use super::snapwriter::{SnapJob, SnapWriter};
 use super::stats::{Counters, PersistObserver, PersistStats};
-use super::storage::Storage;
 use super::writer::{Cover, LogWriter, Pending};
 
 /// The durable watermark, as watchers and hooks see it.
@@ -51,39 +50,39 @@ pub(crate) struct RoomEntry {
     pub last_seq: u64,
 }
 
-struct Queue {
-    next_seq: u64,
-    pending: Vec<Pending>,
+pub(super) struct Queue {
+    pub(super) next_seq: u64,
+    pub(super) pending: Vec<Pending>,
     /// Bytes appended and not yet durable.
-    unsynced: u64,
-    rooms: HashMap<String, RoomEntry>,
-    shutdown: bool,
+    pub(super) unsynced: u64,
+    pub(super) rooms: HashMap<String, RoomEntry>,
+    pub(super) shutdown: bool,
     /// Coverage changed: the log thread should try truncation.
-    poke: bool,
+    pub(super) poke: bool,
 }
 
 #[derive(Default)]
-struct SnapQueue {
-    jobs: VecDeque<SnapJob>,
-    busy: bool,
-    shutdown: bool,
+pub(super) struct SnapQueue {
+    pub(super) jobs: VecDeque<SnapJob>,
+    pub(super) busy: bool,
+    pub(super) shutdown: bool,
 }
 
 pub(crate) struct Shared {
-    pub(crate) counters: Arc<Counters>,
-    observer: Option<Arc<dyn PersistObserver>>,
-    capacity: u64,
-    queue: Mutex<Queue>,
-    work: Condvar,
-    durable: Mutex<Durability>,
-    durable_cv: Condvar,
-    durable_seq: AtomicU64,
-    watch: watch::Sender<Durability>,
-    hooks: RwLock<Vec<Hook>>,
-    failed: OnceLock<Arc<PersistError>>,
-    snaps: Mutex<SnapQueue>,
-    snap_cv: Condvar,
-    cover: Mutex<HashMap<u64, Cover>>,
+    pub(super) counters: Arc<Counters>,
+    pub(super) observer: Option<Arc<dyn PersistObserver>>,
+    pub(super) capacity: u64,
+    pub(super) queue: Mutex<Queue>,
+    pub(super) work: Condvar,
+    pub(super) durable: Mutex<Durability>,
+    pub(super) durable_cv: Condvar,
+    pub(super) durable_seq: AtomicU64,
+    pub(super) watch: watch::Sender<Durability>,
+    pub(super) hooks: RwLock<Vec<Hook>>,
+    pub(super) failed: OnceLock<Arc<PersistError>>,
+    pub(super) snaps: Mutex<SnapQueue>,
+    pub(super) snap_cv: Condvar,
+    pub(super) cover: Mutex<HashMap<u64, Cover>>,
 }
 
 enum Engine {
@@ -125,7 +124,6 @@ pub(crate) struct StartState {
 
 impl Persist {
     pub(crate) fn start(
-        storage: Arc<dyn Storage>,
         config: &PersistConfig,
         counters: Arc<Counters>,
         state: StartState,
@@ -136,7 +134,6 @@ impl Persist {
             durable_seq: state.next_seq - 1,
             failed: false,
         };
-        drop(storage);
         let shared = Arc::new(Shared {
             counters,
             observer: config.observer.clone(),
@@ -376,7 +373,7 @@ impl Drop for Persist {
 }
 
 impl Shared {
-    fn failure(&self) -> PersistError {
+    pub(super) fn failure(&self) -> PersistError {
         match self.failed.get() {
             Some(e) => PersistError::Failed(Arc::clone(e)),
             None => PersistError::Closed,
@@ -490,7 +487,7 @@ impl Shared {
         Ok(())
     }
 
-    fn wait_durable(&self, seq: u64) -> Result<()> {
+    pub(super) fn wait_durable(&self, seq: u64) -> Result<()> {
         let mut d = self.durable.lock();
         while d.durable_seq < seq && !d.failed {
             self.durable_cv.wait(&mut d);
@@ -503,7 +500,7 @@ impl Shared {
     }
 
     /// Enters the failed state (once); returns the error to hand to the caller.
-    fn fail(&self, err: PersistError) -> PersistError {
+    pub(super) fn fail(&self, err: PersistError) -> PersistError {
         let err = Arc::new(err);
         if self.failed.set(Arc::clone(&err)).is_ok() {
             tracing::error!(error = %err, "storage failed: refusing every edit from now on");
@@ -529,7 +526,7 @@ impl Shared {
     }
 
     /// Writes `batch`, then publishes the new watermark and queues deletion jobs.
-    fn drain(&self, log: &mut LogWriter, batch: Vec<Pending>) -> Result<()> {
+    pub(super) fn drain(&self, log: &mut LogWriter, batch: Vec<Pending>) -> Result<()> {
         let last = log.drain(&batch)?;
         let bytes: u64 = batch.iter().map(Pending::size).sum();
         self.queue.lock().unsynced -= bytes;
@@ -558,7 +555,7 @@ impl Shared {
         Ok(())
     }
 
-    fn truncate(&self, log: &mut LogWriter) -> Result<()> {
+    pub(super) fn truncate(&self, log: &mut LogWriter) -> Result<()> {
         let cover = self.cover.lock().clone();
         if log.truncate(&cover)? > 0 {
             // Forget deleted incarnations that no segment mentions any more.
@@ -568,89 +565,5 @@ impl Shared {
                 .retain(|inc, c| *c != Cover::Gone || live.contains(inc));
         }
         Ok(())
-    }
-
-    fn run_job(
-        &self,
-        w: &mut SnapWriter,
-        job: SnapJob,
-        durable: impl FnOnce(u64) -> bool,
-    ) -> Result<()> {
-        let change = match job {
-            SnapJob::Write(snap) => w.write(&snap, durable)?,
-            SnapJob::Deleted {
-                room,
-                incarnation,
-                seq,
-            } => Some(w.deleted(&room, incarnation, seq)?),
-        };
-        if let Some((inc, cover)) = change {
-            self.cover.lock().insert(inc, cover);
-            self.queue.lock().poke = true;
-            self.work.notify_all();
-        }
-        Ok(())
-    }
-
-    fn log_loop(self: Arc<Self>, mut log: LogWriter) -> Option<LogWriter> {
-        loop {
-            let (batch, stop, poke) = {
-                let mut q = self.queue.lock();
-                while q.pending.is_empty() && !q.shutdown && !q.poke && self.failed.get().is_none()
-                {
-                    self.work.wait(&mut q);
-                }
-                (
-                    std::mem::take(&mut q.pending),
-                    q.shutdown,
-                    std::mem::take(&mut q.poke),
-                )
-            };
-            if self.failed.get().is_some() {
-                return None;
-            }
-            let drained = !batch.is_empty();
-            if drained && let Err(e) = self.drain(&mut log, batch) {
-                self.fail(e);
-                return None;
-            }
-            if (poke || drained)
-                && let Err(e) = self.truncate(&mut log)
-            {
-                self.fail(e);
-                return None;
-            }
-            if stop && !drained {
-                return Some(log);
-            }
-        }
-    }
-
-    fn snap_loop(self: Arc<Self>, mut w: SnapWriter) {
-        loop {
-            let job = {
-                let mut s = self.snaps.lock();
-                loop {
-                    if self.failed.get().is_some() {
-                        return;
-                    }
-                    if let Some(job) = s.jobs.pop_front() {
-                        s.busy = true;
-                        break job;
-                    }
-                    if s.shutdown {
-                        return;
-                    }
-                    self.snap_cv.wait(&mut s);
-                }
-            };
-            let result = self.run_job(&mut w, job, |seq| self.wait_durable(seq).is_ok());
-            self.snaps.lock().busy = false;
-            self.snap_cv.notify_all();
-            if let Err(e) = result {
-                self.fail(e);
-                return;
-            }
-        }
     }
 }

@@ -35,6 +35,7 @@
 //! than a torn end of the log.
 
 mod bytes;
+mod engine;
 mod error;
 mod log;
 mod plan;

@@ -229,7 +229,7 @@ pub fn open(storage: Arc<dyn Storage>, config: PersistConfig) -> Result<(Persist
         cover: plan.cover,
         lock,
     };
-    let persist = Persist::start(storage, &config, counters, state, log, snap);
+    let persist = Persist::start(&config, counters, state, log, snap);
     let recovered = Recovered {
         rooms,
         next_seq: plan.next_seq,
