@@ -294,3 +294,25 @@ fn verify_reports_without_changing_anything() {
         .collect();
     assert_eq!(before, after);
 }
+
+#[test]
+fn a_lower_epoch_than_the_log_is_refused() {
+    let disk = SimDisk::new(5);
+    let at = |epoch| PersistConfig {
+        epoch,
+        threads: false,
+        ..PersistConfig::default()
+    };
+    let (p, _) = open(Arc::new(disk.clone()), at(3)).unwrap();
+    p.create_room(&meta("a")).unwrap();
+    p.shutdown().unwrap();
+    drop(p);
+    let err = open(Arc::new(disk.clone()), at(2)).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("epoch 2 is lower than the log's epoch 3"),
+        "{err}"
+    );
+    let (_p, rec) = open(Arc::new(disk), at(4)).unwrap();
+    assert_eq!(rec.rooms.len(), 1);
+}

@@ -125,21 +125,38 @@ pub fn open(storage: Arc<dyn Storage>, config: PersistConfig) -> Result<(Persist
             .create_dir(Path::new(dir))
             .map_err(io(Path::new(dir), "create dir"))?;
     }
-    let plan = plan(&*storage)?;
+    let mut plan = plan(&*storage)?;
+    let last_epoch = plan
+        .segments
+        .iter()
+        .rev()
+        .find_map(|s| s.scan.records.last())
+        .map_or(0, |r| r.epoch);
+    if config.epoch < last_epoch {
+        // A later owner fences with a higher epoch; going back would make the log refuse.
+        return Err(PersistError::Misuse(format!(
+            "epoch {} is lower than the log's epoch {last_epoch}",
+            config.epoch
+        )));
+    }
     let mut rooms = Vec::with_capacity(plan.rooms.len());
     let mut replayed = 0;
-    for room in &plan.rooms {
+    for i in 0..plan.rooms.len() {
+        let room = &plan.rooms[i];
         let replay = room
             .replay
             .iter()
             .map(|&pos| replay_of(&plan, &*storage, pos))
             .collect::<Result<Vec<_>>>()?;
         replayed += replay.len() as u64;
+        let (meta, created_seq, last_seq) = (room.meta.clone(), room.incarnation, room.last_seq);
+        // Moved, not cloned: a 1M-node state is ~50 MB.
+        let snapshot = plan.rooms[i].snapshot.take().map(|s| (s.seq, s.state));
         rooms.push(RecoveredRoom {
-            meta: room.meta.clone(),
-            created_seq: room.incarnation,
-            last_seq: room.last_seq,
-            snapshot: room.snapshot.as_ref().map(|s| (s.seq, s.state.clone())),
+            meta,
+            created_seq,
+            last_seq,
+            snapshot,
             replay,
         });
     }
