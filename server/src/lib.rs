@@ -18,6 +18,7 @@ pub mod jwt;
 pub mod metrics;
 pub mod octree;
 pub mod origin;
+pub mod persist;
 pub mod proxy;
 pub mod queries;
 pub mod rate;

@@ -1,0 +1,88 @@
+//! The one error type of the storage layer.
+//!
+//! Invariant: every error that comes from a file names that file (its full path, or its
+//! simulated path), and every error about a byte in a file names the byte offset, so that
+//! an operator can find what the server refused without reading code.
+
+use std::io;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Why the storage layer refused, failed or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum PersistError {
+    /// A call to the storage (read, write, fsync, rename, ...) failed.
+    #[error("{path}: {op} failed: {source}")]
+    Io {
+        path: PathBuf,
+        op: &'static str,
+        #[source]
+        source: io::Error,
+    },
+    /// A file cannot be read back exactly: bad header, checksum, length, sequence, kind.
+    #[error("{path} at byte {offset}: {what}")]
+    Corrupt {
+        path: PathBuf,
+        offset: u64,
+        what: String,
+    },
+    /// The data dir is locked by another process.
+    #[error(
+        "data dir {dir} is in use by another canopy process{}; stop it or choose another data dir",
+        match pid { Some(p) => format!(" (pid {p})"), None => String::new() }
+    )]
+    Locked { dir: PathBuf, pid: Option<u32> },
+    /// The log and snapshots disagree in a way recovery cannot repair.
+    #[error("room {room:?}: {what}")]
+    Inconsistent { room: String, what: String },
+    /// An earlier write or fsync failed; nothing more is accepted (fsyncgate: the state of
+    /// what was written is unknown, so it is never retried).
+    #[error("storage failed earlier and accepts nothing more: {0}")]
+    Failed(Arc<PersistError>),
+    /// The queue of records not yet durable is full; the caller should refuse the edit
+    /// as `overloaded` and try again later.
+    #[error("log queue full: {queued} of {capacity} bytes are waiting for the disk")]
+    Overloaded { queued: u64, capacity: u64 },
+    /// One record is larger than the log accepts.
+    #[error("a record of {size} bytes is larger than the limit of {limit} bytes")]
+    TooLarge { size: u64, limit: u64 },
+    /// The caller broke the layer's contract (an unknown room, a room created twice, an
+    /// invalid room id).
+    #[error("{0}")]
+    Misuse(String),
+    /// The layer was shut down.
+    #[error("storage is shut down")]
+    Closed,
+}
+
+impl PersistError {
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, op: &'static str, source: io::Error) -> Self {
+        PersistError::Io {
+            path: path.into(),
+            op,
+            source,
+        }
+    }
+
+    /// A corruption at `offset` of `path`.
+    pub fn corrupt(path: impl Into<PathBuf>, offset: u64, what: impl Into<String>) -> Self {
+        PersistError::Corrupt {
+            path: path.into(),
+            offset,
+            what: what.into(),
+        }
+    }
+
+    /// The raw OS error code under this error, if any (ENOSPC is 28 on Linux).
+    pub fn raw_os_error(&self) -> Option<i32> {
+        match self {
+            PersistError::Io { source, .. } => source.raw_os_error(),
+            PersistError::Failed(inner) => inner.raw_os_error(),
+            _ => None,
+        }
+    }
+}
+
+/// Results of the storage layer.
+pub type Result<T, E = PersistError> = std::result::Result<T, E>;
