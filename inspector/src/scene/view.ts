@@ -39,14 +39,20 @@ export class View {
   readonly stats: FrameStats = { updateMs: [], updated: [], renders: 0, frames: 0 };
   /** Called each animation frame after the update (selection follow, readouts). */
   onFrame: (() => void) | null = null;
+  /** Whether WebGL runs on a CPU rasterizer (no antialiasing then). */
+  readonly software: boolean;
   #container: HTMLElement;
   #wantRender = true;
 
   constructor(container: HTMLElement) {
     this.#container = container;
     // preserveDrawingBuffer: the test hook and screenshots read the canvas after a frame.
-    this.renderer = new WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    // A software rasterizer (SwiftShader in headless browsers, llvmpipe on GPU-less
+    // desktops) pays for multisampling and high-DPI pixels on the CPU: skip both there.
+    const soft = softwareRenderer();
+    this.software = soft;
+    this.renderer = new WebGLRenderer({ antialias: !soft, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(soft ? 1 : Math.min(window.devicePixelRatio, 2));
     this.renderer.setClearColor(BACKGROUND);
     container.prepend(this.renderer.domElement);
     this.scene.background = new Color(BACKGROUND);
@@ -190,4 +196,14 @@ export class View {
     this.camera.updateProjectionMatrix();
     this.requestRender();
   }
+}
+
+/** Whether the browser's WebGL is a CPU rasterizer, from the unmasked renderer string. */
+function softwareRenderer(): boolean {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return false;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
 }
