@@ -47,9 +47,12 @@ pub enum Event {
     /// `unsubscribe` cleared the mirror; a `Left` for every node came before it.
     Unsubscribed,
     /// The connection dropped; it reconnects by itself. The mirror keeps its last
-    /// state until the resynchronising snapshot replaces it.
+    /// state until the resynchronising snapshot replaces it or a resumed delta brings it
+    /// up to date.
     Disconnected { error: String },
-    /// A new connection is open; when subscribed, a `Resynced` follows.
+    /// A new connection is open. When subscribed, either a `Resynced` follows (a fresh
+    /// snapshot), or, when the server resumed from the mirror's tick, the resumed
+    /// delta's events as for any delta, ending with `Tick`.
     Reconnected,
     /// The connection stopped for good (the last event of a connection).
     Stopped(StopReason),

@@ -7,8 +7,10 @@
 //!   request) that subscribes to the whole room or a region ([`Scope`]), keeps a
 //!   [`Mirror`] of the in-scope nodes, publishes [`Event`]s, sends edit batches and
 //!   queries and matches their answers, and reconnects with [`Backoff`] and
-//!   resynchronises by itself after a drop.
-//! * [`Mirror`] (`mirror`): the copy of the in-scope nodes, usable on its own.
+//!   resynchronises by itself after a drop (resuming from the mirror's tick when the
+//!   server can). With [`ConnectOptions::compact`] it asks for compact world transforms.
+//! * [`Mirror`] (`mirror`): the copy of the in-scope nodes, exact or compact, usable on
+//!   its own.
 //! * [`ClientError`] (`error`): every failure, with the contract's error codes typed.
 //!
 //! ```no_run

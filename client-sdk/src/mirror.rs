@@ -1,17 +1,27 @@
 //! [`Mirror`]: the client's copy of the in-scope nodes (world transform, parent, extent,
 //! mask), kept by applying the server's snapshots and deltas exactly as the contract
-//! says.
+//! says, in either encoding of world transforms.
 //!
 //! * A snapshot replaces the copy.
 //! * A delta's `upsert` inserts or overwrites whole nodes, its `update` replaces world
 //!   transforms of nodes the copy holds, its `remove` deletes nodes. A merged frame (the
-//!   server folding several ticks for a slow reader) is just a delta.
+//!   server folding several ticks for a slow reader) and a resumed delta (the answer to
+//!   a `subscribe` with `since`) are just deltas.
+//! * **Compact** frames (`encoding: compact`, see `canopy_protocol::compact`): a
+//!   snapshot's or an upsert's absolute row replaces that node's world transform, then
+//!   each id-coded row is applied to the node's *baseline*, the quantized value it was
+//!   last sent as, and the result becomes both the new baseline and the world transform
+//!   (dequantized). A node whose value last came exactly (an exact row, or any frame
+//!   without compact rows) has no baseline.
 //!
 //! Invariant: after the snapshot and every later frame of a connection are applied in
-//! order, the copy equals the server's in-scope state at the last frame's tick. An
-//! `update` or `remove` of a node the copy does not hold would break that, so it is
-//! counted as an inconsistency (the connection then asks for a fresh snapshot) rather
-//! than guessed at.
+//! order, the copy equals the server's in-scope state at the last frame's tick (for
+//! compact frames: `dequantize(quantize(server value))`, bit for bit, with no error
+//! carried over from frame to frame). Anything that would break that is counted as an
+//! inconsistency (the connection then asks for a fresh snapshot) rather than guessed
+//! at: an `update` or `remove` of a node the copy does not hold, a compact block that
+//! does not decode (none of its rows is applied then), or a compact row that does not
+//! apply to its node's baseline.
 //!
 //! The mirror is a plain value: [`Connection`](crate::Connection) keeps one up to date,
 //! and a caller reading frames itself can drive one with [`Mirror::apply`].
@@ -19,14 +29,30 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::hash_map::Entry;
 
-use canopy_protocol::{Node, NodeId, ServerMsg, UpdateRow};
+use canopy_protocol::compact::{self, DeltaRows, Quantized};
+use canopy_protocol::{CompactRows, Node, NodeId, ServerMsg, UpdateRow};
 
 use crate::events::Event;
+
+/// One node of the copy and, on a compact connection, its baseline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Held {
+    node: Node,
+    base: Option<Quantized>,
+}
+
+/// The lists of a delta, borrowed where the mirror only reads them.
+struct DeltaLists<'a> {
+    upsert: Vec<Node>,
+    update: &'a [UpdateRow],
+    remove: &'a [NodeId],
+    compact: Option<&'a CompactRows>,
+}
 
 /// The client's copy of the nodes in scope.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mirror {
-    nodes: HashMap<NodeId, Node>,
+    nodes: HashMap<NodeId, Held>,
     tick: u64,
     time: u64,
     inconsistencies: u64,
@@ -40,7 +66,13 @@ impl Mirror {
 
     /// The node with this id, if it is in scope.
     pub fn get(&self, id: NodeId) -> Option<&Node> {
-        self.nodes.get(&id)
+        self.nodes.get(&id).map(|h| &h.node)
+    }
+
+    /// The quantized value the node's world transform was last sent as on a compact
+    /// connection; `None` when it came exactly (or the node is not in scope).
+    pub fn baseline(&self, id: NodeId) -> Option<&Quantized> {
+        self.nodes.get(&id).and_then(|h| h.base.as_ref())
     }
 
     /// Whether the node is in scope.
@@ -60,12 +92,12 @@ impl Mirror {
 
     /// Every node in scope, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = &Node> {
-        self.nodes.values()
+        self.nodes.values().map(|h| &h.node)
     }
 
     /// Every node in scope, sorted by id (to compare with `GET /rooms/{room}/nodes`).
     pub fn to_sorted_vec(&self) -> Vec<Node> {
-        let mut nodes: Vec<Node> = self.nodes.values().copied().collect();
+        let mut nodes: Vec<Node> = self.iter().copied().collect();
         nodes.sort_unstable_by_key(|n| n.id);
         nodes
     }
@@ -80,8 +112,9 @@ impl Mirror {
         self.time
     }
 
-    /// How many `update` or `remove` entries named a node the copy did not hold. Always
-    /// 0 against a server that keeps the contract.
+    /// How many entries could not be applied: `update` or `remove` entries naming a node
+    /// the copy did not hold, compact blocks that did not decode and compact rows that
+    /// did not apply. Always 0 against a server that keeps the contract.
     pub fn inconsistencies(&self) -> u64 {
         self.inconsistencies
     }
@@ -91,36 +124,55 @@ impl Mirror {
     /// nothing and return no events.
     pub fn apply(&mut self, msg: ServerMsg) -> Vec<Event> {
         let mut events = Vec::new();
+        let snapshot = matches!(msg, ServerMsg::Snapshot { .. });
+        if self.apply_frame(msg, Some(&mut events)).is_some() && snapshot {
+            events.push(Event::Snapshot {
+                tick: self.tick,
+                time: self.time,
+                len: self.len(),
+            });
+        }
+        events
+    }
+
+    /// Applies a `snapshot` or `delta`, exact or compact, resumed or not, pushing its
+    /// events to `events` when given: for a snapshot the difference from the old copy
+    /// (as [`Mirror::apply_snapshot`]), for a delta its changes and a closing
+    /// [`Event::Tick`]. Returns whether the frame was consistent with the copy, or
+    /// `None` (and changes nothing) for any other message.
+    pub fn apply_frame(&mut self, msg: ServerMsg, events: Option<&mut Vec<Event>>) -> Option<bool> {
         match msg {
             ServerMsg::Snapshot {
-                tick, time, nodes, ..
-            } => {
-                self.apply_snapshot(tick, time, nodes, Some(&mut events));
-                events.push(Event::Snapshot {
-                    tick,
-                    time,
-                    len: self.len(),
-                });
-            }
+                tick,
+                time,
+                nodes,
+                compact,
+            } => Some(self.snapshot(tick, time, nodes, compact.as_ref(), events)),
             ServerMsg::Delta {
                 tick,
                 time,
                 upsert,
                 update,
                 remove,
+                compact,
                 ..
             } => {
-                self.apply_delta(tick, time, upsert, &update, &remove, Some(&mut events));
+                let lists = DeltaLists {
+                    upsert,
+                    update: &update,
+                    remove: &remove,
+                    compact: compact.as_ref(),
+                };
+                Some(self.delta(tick, time, lists, events))
             }
-            _ => {}
+            _ => None,
         }
-        events
     }
 
-    /// Replaces the copy with a snapshot's nodes. When `events` is given it receives the
-    /// difference from the old copy: `Left` for nodes that are gone, `Entered` for new
-    /// ones, `Changed` for nodes whose values differ (no marker event; the caller adds
-    /// the one that says why the snapshot came).
+    /// Replaces the copy with a snapshot's nodes (exact world transforms). When `events`
+    /// is given it receives the difference from the old copy: `Left` for nodes that are
+    /// gone, `Entered` for new ones, `Changed` for nodes whose values differ (no marker
+    /// event; the caller adds the one that says why the snapshot came).
     pub fn apply_snapshot(
         &mut self,
         tick: u64,
@@ -128,7 +180,37 @@ impl Mirror {
         nodes: Vec<Node>,
         events: Option<&mut Vec<Event>>,
     ) {
-        let mut fresh: HashMap<NodeId, Node> = nodes.into_iter().map(|n| (n.id, n)).collect();
+        self.snapshot(tick, time, nodes, None, events);
+    }
+
+    fn snapshot(
+        &mut self,
+        tick: u64,
+        time: u64,
+        mut nodes: Vec<Node>,
+        compact: Option<&CompactRows>,
+        events: Option<&mut Vec<Event>>,
+    ) -> bool {
+        let mut bases = vec![None; nodes.len()];
+        let mut consistent = true;
+        if let Some(rows) = compact {
+            let mut values = Vec::new();
+            match compact::decode_snapshot(&rows.0, nodes.len(), &mut values) {
+                Ok(()) => {
+                    for ((node, base), value) in nodes.iter_mut().zip(&mut bases).zip(&values) {
+                        node.world = value.to_transform();
+                        *base = value.quantized().copied();
+                    }
+                }
+                // The nodes are taken as sent (exact, no baseline); the caller resyncs.
+                Err(_) => consistent = false,
+            }
+        }
+        let mut fresh: HashMap<NodeId, Held> = nodes
+            .into_iter()
+            .zip(bases)
+            .map(|(node, base)| (node.id, Held { node, base }))
+            .collect();
         if let Some(events) = events {
             let mut gone: Vec<NodeId> = self
                 .nodes
@@ -138,12 +220,12 @@ impl Mirror {
                 .collect();
             gone.sort_unstable();
             events.extend(gone.into_iter().map(Event::Left));
-            let mut arrived: Vec<&Node> = fresh.values().collect();
+            let mut arrived: Vec<&Node> = fresh.values().map(|h| &h.node).collect();
             arrived.sort_unstable_by_key(|n| n.id);
             for node in arrived {
                 match self.nodes.get(&node.id) {
                     None => events.push(Event::Entered(*node)),
-                    Some(old) if old != node => events.push(Event::Changed(*node)),
+                    Some(old) if old.node != *node => events.push(Event::Changed(*node)),
                     Some(_) => {}
                 }
             }
@@ -151,13 +233,17 @@ impl Mirror {
         std::mem::swap(&mut self.nodes, &mut fresh);
         self.tick = tick;
         self.time = time;
+        if !consistent {
+            self.inconsistencies += 1;
+        }
+        consistent
     }
 
-    /// Applies a delta (`upsert`, then `update`, then `remove`; the contract puts a node
-    /// in at most one list per frame, so the order does not change the result) and, when
-    /// `events` is given, pushes its events and a closing [`Event::Tick`]. Returns
-    /// whether the frame was consistent with the copy; entries naming unknown nodes are
-    /// skipped and counted.
+    /// Applies an exact delta (`upsert`, then `update`, then `remove`; the contract puts
+    /// a node in at most one list per frame, so the order does not change the result)
+    /// and, when `events` is given, pushes its events and a closing [`Event::Tick`].
+    /// Returns whether the frame was consistent with the copy; entries naming unknown
+    /// nodes are skipped and counted.
     pub fn apply_delta(
         &mut self,
         tick: u64,
@@ -165,17 +251,61 @@ impl Mirror {
         upsert: Vec<Node>,
         update: &[UpdateRow],
         remove: &[NodeId],
+        events: Option<&mut Vec<Event>>,
+    ) -> bool {
+        let lists = DeltaLists {
+            upsert,
+            update,
+            remove,
+            compact: None,
+        };
+        self.delta(tick, time, lists, events)
+    }
+
+    /// A delta: `upsert` (world transforms from the compact block's absolute rows when
+    /// there is one), exact `update` rows, the compact id-coded rows, then `remove`.
+    fn delta(
+        &mut self,
+        tick: u64,
+        time: u64,
+        lists: DeltaLists<'_>,
         mut events: Option<&mut Vec<Event>>,
     ) -> bool {
         let before = self.inconsistencies;
-        for node in upsert {
+        let DeltaLists {
+            mut upsert,
+            update,
+            remove,
+            compact,
+        } = lists;
+        let mut rows = DeltaRows::default();
+        let decoded = match compact {
+            None => false,
+            Some(block) => {
+                let ok = compact::decode_delta(&block.0, upsert.len(), &mut rows).is_ok();
+                if !ok {
+                    // None of a broken block's rows is trusted; the rest of the frame is.
+                    self.inconsistencies += 1;
+                }
+                ok
+            }
+        };
+        let mut bases = vec![None; upsert.len()];
+        if decoded {
+            for ((node, base), value) in upsert.iter_mut().zip(&mut bases).zip(&rows.upsert) {
+                node.world = value.to_transform();
+                *base = value.quantized().copied();
+            }
+        }
+        for (node, base) in upsert.into_iter().zip(bases) {
+            let held = Held { node, base };
             let event = match self.nodes.entry(node.id) {
                 Entry::Occupied(mut slot) => {
-                    slot.insert(node);
+                    slot.insert(held);
                     Event::Changed(node)
                 }
                 Entry::Vacant(slot) => {
-                    slot.insert(node);
+                    slot.insert(held);
                     Event::Entered(node)
                 }
             };
@@ -185,8 +315,9 @@ impl Mirror {
         }
         for row in update {
             match self.nodes.get_mut(&row.id) {
-                Some(node) => {
-                    node.world = row.world;
+                Some(held) => {
+                    held.node.world = row.world;
+                    held.base = None;
                     if let Some(events) = events.as_deref_mut() {
                         events.push(Event::Updated {
                             id: row.id,
@@ -195,6 +326,27 @@ impl Mirror {
                     }
                 }
                 None => self.inconsistencies += 1,
+            }
+        }
+        if decoded {
+            for (id, row) in &rows.rows {
+                let Some(held) = self.nodes.get_mut(id) else {
+                    self.inconsistencies += 1;
+                    continue;
+                };
+                match row.apply(held.base.as_ref()) {
+                    Ok(value) => {
+                        held.node.world = value.to_transform();
+                        held.base = value.quantized().copied();
+                        if let Some(events) = events.as_deref_mut() {
+                            events.push(Event::Updated {
+                                id: *id,
+                                world: held.node.world,
+                            });
+                        }
+                    }
+                    Err(_) => self.inconsistencies += 1,
+                }
             }
         }
         for &id in remove {

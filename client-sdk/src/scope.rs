@@ -6,7 +6,7 @@
 //! connection resubscribes with after a reconnect is always valid.
 
 use canopy_protocol::message::Region;
-use canopy_protocol::{ALL_LAYERS, ClientMsg};
+use canopy_protocol::{ALL_LAYERS, ClientMsg, Encoding};
 
 use crate::error::{ClientError, Result};
 
@@ -69,13 +69,14 @@ impl Scope {
         Ok(())
     }
 
-    /// The `subscribe` message for this scope.
-    pub(crate) fn message(&self) -> ClientMsg {
+    /// The `subscribe` message for this scope: `since` when the client holds this
+    /// scope's copy as of that tick (a resume), `encoding` for world transforms.
+    pub(crate) fn message(&self, since: Option<u64>, encoding: Encoding) -> ClientMsg {
         ClientMsg::Subscribe {
             region: self.region,
             mask: self.mask,
-            since: None,
-            encoding: canopy_protocol::Encoding::Exact,
+            since,
+            encoding,
         }
     }
 }

@@ -6,114 +6,18 @@
 
 mod common;
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use canopy_client::protocol::codec;
 use canopy_client::protocol::{ClientMsg, ServerMsg, UpdateRow};
 use canopy_client::{
-    Backoff, ClientError, ConnectOptions, Connection, ErrorCode, Event, Format, Node, Scope,
-    Transform,
+    Backoff, ClientError, ConnectOptions, Connection, ErrorCode, Event, Scope, Transform,
 };
+use common::fake::{accept, fake_server, node};
 use common::{wait_for, within};
-use futures_util::{SinkExt, StreamExt};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
-use tokio_tungstenite::WebSocketStream;
+use futures_util::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-
-/// One accepted connection and the URL it asked for.
-struct FakeConn {
-    ws: WebSocketStream<TcpStream>,
-    uri: String,
-    format: Format,
-}
-
-impl FakeConn {
-    async fn recv(&mut self) -> ClientMsg {
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
-                .await
-                .expect("a client message in time")
-                .expect("the connection is open")
-                .expect("a readable frame");
-            match (&frame, self.format) {
-                (Message::Text(t), Format::Json) => {
-                    return codec::decode_client(t.as_bytes(), Format::Json).unwrap();
-                }
-                (Message::Binary(b), Format::Bincode) => {
-                    return codec::decode_client(b, Format::Bincode).unwrap();
-                }
-                (Message::Ping(_) | Message::Pong(_), _) => {}
-                other => panic!("unexpected frame {other:?}"),
-            }
-        }
-    }
-
-    async fn send(&mut self, msg: &ServerMsg) {
-        let bytes = codec::encode_server(msg, self.format);
-        let frame = match self.format {
-            Format::Json => Message::text(String::from_utf8(bytes).unwrap()),
-            Format::Bincode => Message::binary(bytes),
-        };
-        self.ws.send(frame).await.unwrap();
-    }
-
-    /// Reads a `subscribe` and answers it with a snapshot of `nodes` at `tick`.
-    async fn answer_subscribe(&mut self, tick: u64, nodes: Vec<Node>) {
-        assert!(matches!(self.recv().await, ClientMsg::Subscribe { .. }));
-        self.send(&ServerMsg::snapshot(tick, 0, nodes)).await;
-    }
-}
-
-/// A listener that hands every accepted WebSocket to the test.
-// The handshake callback's error type is tungstenite's, large or not.
-#[allow(clippy::result_large_err)]
-async fn fake_server() -> (SocketAddr, mpsc::UnboundedReceiver<FakeConn>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        while let Ok((tcp, _)) = listener.accept().await {
-            let mut uri = String::new();
-            let ws = tokio_tungstenite::accept_hdr_async(tcp, |req: &Request, resp: Response| {
-                uri = req.uri().to_string();
-                Ok(resp)
-            })
-            .await
-            .unwrap();
-            let format = if uri.contains("format=json") {
-                Format::Json
-            } else {
-                Format::Bincode
-            };
-            if tx.send(FakeConn { ws, uri, format }).is_err() {
-                return;
-            }
-        }
-    });
-    (addr, rx)
-}
-
-fn node(id: u32) -> Node {
-    Node {
-        id,
-        parent: None,
-        world: Transform::IDENTITY,
-        extent: [1.0; 3],
-        mask: u32::MAX,
-    }
-}
-
-async fn accept(conns: &mut mpsc::UnboundedReceiver<FakeConn>) -> FakeConn {
-    tokio::time::timeout(Duration::from_secs(10), conns.recv())
-        .await
-        .expect("a connection in time")
-        .expect("the fake server runs")
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_frame_the_mirror_cannot_apply_triggers_a_resync() {

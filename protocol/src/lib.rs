@@ -11,7 +11,8 @@
 //! * [`message`]: WebSocket messages in both directions.
 //! * [`http`]: HTTP request and response bodies.
 //! * [`error`]: the contract's error codes and error bodies.
-//! * [`compact`]: the compact form of world transforms (v1.1).
+//! * [`compact`]: the compact form of world transforms (v1.1): quantization, the block
+//!   layout, its writer and its reader.
 //! * [`codec`]: the two encodings (JSON and bincode 2), kept in one module so that they
 //!   could be swapped; its docs describe the bincode layout for other-language clients.
 

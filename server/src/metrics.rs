@@ -34,6 +34,8 @@ pub struct Metrics {
     pub http_requests: IntCounterVec,
     pub http_seconds: HistogramVec,
     pub ws_closed: IntCounterVec,
+    /// Subscriptions answered with a resumed delta instead of a snapshot.
+    pub resumed_subscriptions: IntCounter,
 }
 
 impl Default for Metrics {
@@ -125,6 +127,10 @@ impl Metrics {
                 &["reason"],
             )
             .expect("valid counter"),
+            resumed_subscriptions: counter(
+                "canopy_resumed_subscriptions_total",
+                "Subscriptions answered with a resumed delta instead of a snapshot",
+            ),
             connections_refused: counter(
                 "canopy_connections_refused_total",
                 "Connections closed at accept by the connection caps",
@@ -154,6 +160,7 @@ impl Metrics {
         r.register(Box::new(m.http_requests.clone())).ok();
         r.register(Box::new(m.http_seconds.clone())).ok();
         r.register(Box::new(m.ws_closed.clone())).ok();
+        r.register(Box::new(m.resumed_subscriptions.clone())).ok();
         let build = IntGaugeVec::new(
             Opts::new(
                 "canopy_build_info",

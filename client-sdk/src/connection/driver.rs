@@ -5,8 +5,15 @@
 //!
 //! Invariants:
 //! * Frames are applied to the mirror in the order they arrive, and deltas only on top
-//!   of a snapshot of the same connection: after a reconnect nothing is applied until
-//!   the fresh snapshot has replaced the copy.
+//!   of a snapshot of the same connection, or of the copy a resumed delta answered for:
+//!   after a reconnect nothing is applied until the fresh snapshot has replaced the copy
+//!   or the resumed delta (the answer to a `subscribe` with `since`) has brought it up
+//!   to date.
+//! * A reconnect asks to resume (`since: N`, N the mirror's tick) only when the mirror
+//!   holds a consistent copy of exactly the scope it resubscribes to: `held` is that
+//!   scope, set when a snapshot or resumed delta for it applied cleanly and cleared by
+//!   anything that makes the copy doubtful (an inconsistency, an unreadable frame,
+//!   `unsubscribe`).
 //! * When a connection ends, every request waiting on it fails with
 //!   [`ClientError::Disconnected`] before anything else happens; while there is no
 //!   connection, new requests fail at once instead of queueing.
@@ -16,7 +23,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use canopy_protocol::{ClientMsg, ServerMsg};
+use canopy_protocol::{ClientMsg, Encoding, ServerMsg};
 use futures_util::StreamExt;
 use futures_util::stream::SplitStream;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
@@ -29,7 +36,7 @@ use super::Shared;
 use super::command::Command;
 use super::lifecycle::{self, ConnState, Decision, StopReason};
 use super::options::ConnectOptions;
-use super::pending::{Pending, SnapshotWaiter};
+use super::pending::{Pending, SnapshotWaiter, Subscribe};
 use super::socket::{self, Socket, Writer};
 use crate::backoff::BackoffState;
 use crate::endpoint::Endpoint;
@@ -85,9 +92,12 @@ pub(super) struct Driver {
     pub(super) pending: Pending,
     /// The scope the caller asked for last; `None` when unsubscribed.
     pub(super) scope: Option<Scope>,
-    /// Whether a snapshot was applied on the current connection since the last
-    /// `unsubscribe`: only then do deltas have a base to apply to.
+    /// Whether a snapshot (or resumed delta) was applied on the current connection since
+    /// the last `unsubscribe`: only then do deltas have a base to apply to.
     pub(super) synced: bool,
+    /// The scope the mirror holds a consistent copy of, across connections; a reconnect
+    /// to the same scope asks to resume from the mirror's tick.
+    pub(super) held: Option<Scope>,
 }
 
 impl Driver {
@@ -161,8 +171,11 @@ impl Driver {
             self.publish(vec![Event::Reconnected]);
         }
         if let Some(scope) = self.scope {
-            self.pending.add_subscribe(SnapshotWaiter::Resync);
-            if let Err(e) = self.send(&writer, &scope.message()) {
+            let since =
+                (resumed && self.held == Some(scope)).then(|| self.shared.mirror.read().tick());
+            self.pending
+                .add_subscribe(SnapshotWaiter::Resync, scope, since);
+            if let Err(e) = self.send(&writer, &scope.message(since, self.encoding())) {
                 return End::lost(e);
             }
         }
@@ -252,14 +265,19 @@ impl Driver {
         writer.send(socket::encode(msg, self.options.format))
     }
 
+    fn encoding(&self) -> Encoding {
+        self.options.wire_encoding()
+    }
+
     /// Sends a caller's request. The request is registered before it is sent, so a send
     /// that fails leaves it for `fail_all` to answer.
     fn command(&mut self, command: Command, writer: &Writer) -> Result<(), ClientError> {
         match command {
             Command::Subscribe { scope, reply } => {
                 self.set_scope(Some(scope));
-                self.pending.add_subscribe(SnapshotWaiter::Caller(reply));
-                self.send(writer, &scope.message())
+                self.pending
+                    .add_subscribe(SnapshotWaiter::Caller(reply), scope, None);
+                self.send(writer, &scope.message(None, self.encoding()))
             }
             Command::Unsubscribe { reply } => {
                 self.unsubscribe_locally();
@@ -291,6 +309,7 @@ impl Driver {
     fn unsubscribe_locally(&mut self) {
         self.set_scope(None);
         self.synced = false;
+        self.held = None;
         let mut events = Vec::new();
         let wants = self.wants_events();
         self.shared
@@ -302,16 +321,18 @@ impl Driver {
     }
 
     /// Resubscribes with the current scope to get a fresh snapshot, unless one is
-    /// already on its way.
+    /// already on its way. The copy is doubtful from now on, so it is never resumed from.
     fn resync(&mut self, writer: &Writer) -> Result<(), ClientError> {
+        self.held = None;
         let Some(scope) = self.scope else {
             return Ok(());
         };
         if self.pending.resync_pending() {
             return Ok(());
         }
-        self.pending.add_subscribe(SnapshotWaiter::Resync);
-        self.send(writer, &scope.message())
+        self.pending
+            .add_subscribe(SnapshotWaiter::Resync, scope, None);
+        self.send(writer, &scope.message(None, self.encoding()))
     }
 
     /// Handles one server message other than `closed`.
@@ -322,58 +343,12 @@ impl Driver {
         backoff: &mut BackoffState,
     ) -> Result<(), ClientError> {
         match msg {
-            ServerMsg::Snapshot {
-                tick, time, nodes, ..
-            } => {
-                let waiter = self.pending.take_snapshot_waiter();
-                if self.scope.is_some() {
-                    let wants = self.wants_events();
-                    let mut events = Vec::new();
-                    let len = {
-                        let mut mirror = self.shared.mirror.write();
-                        mirror.apply_snapshot(tick, time, nodes, wants.then_some(&mut events));
-                        mirror.len()
-                    };
-                    self.synced = true;
-                    events.push(match waiter {
-                        Some(SnapshotWaiter::Caller(_)) => Event::Snapshot { tick, time, len },
-                        _ => Event::Resynced { tick, time, len },
-                    });
-                    self.publish(events);
-                    backoff.reset();
-                }
-                // A snapshot that arrives after an `unsubscribe` answers a subscribe the
-                // caller has since withdrawn: it completes the call but is not applied.
-                if let Some(SnapshotWaiter::Caller(reply)) = waiter {
-                    let _ = reply.send(Ok(tick));
-                }
+            // Only the Copy fields are bound, so `msg` itself is still whole.
+            ServerMsg::Snapshot { tick, time, .. } => {
+                return self.snapshot(tick, time, msg, writer, backoff);
             }
-            ServerMsg::Delta {
-                tick,
-                time,
-                upsert,
-                update,
-                remove,
-                ..
-            } => {
-                if self.scope.is_none() || !self.synced {
-                    return Ok(());
-                }
-                let wants = self.wants_events();
-                let mut events = Vec::new();
-                let consistent = self.shared.mirror.write().apply_delta(
-                    tick,
-                    time,
-                    upsert,
-                    &update,
-                    &remove,
-                    wants.then_some(&mut events),
-                );
-                self.publish(events);
-                if !consistent {
-                    tracing::warn!(room = %self.room, tick, "delta names nodes the mirror lacks; resynchronising");
-                    self.resync(writer)?;
-                }
+            ServerMsg::Delta { tick, resumed, .. } => {
+                return self.delta(tick, resumed, msg, writer, backoff);
             }
             ServerMsg::Ack { seq, tick, ids } => self.pending.ack(seq, tick, ids),
             ServerMsg::Error {
@@ -398,6 +373,94 @@ impl Driver {
             } => self.pending.query_result(id, tick, nodes, hits),
             ServerMsg::Pong { nonce, tick } => self.pending.pong(nonce, tick),
             ServerMsg::Closed { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// Applies a snapshot, which answers the oldest subscribe (or, unasked, resyncs).
+    fn snapshot(
+        &mut self,
+        tick: u64,
+        time: u64,
+        msg: ServerMsg,
+        writer: &Writer,
+        backoff: &mut BackoffState,
+    ) -> Result<(), ClientError> {
+        let answered = self.pending.take_snapshot_waiter();
+        // A snapshot that arrives after an `unsubscribe` answers a subscribe the caller
+        // has since withdrawn: it completes the call but is not applied.
+        if let Some(scope) = self.scope {
+            let wants = self.wants_events();
+            let mut events = Vec::new();
+            let (consistent, len) = {
+                let mut mirror = self.shared.mirror.write();
+                let applied = mirror.apply_frame(msg, wants.then_some(&mut events));
+                (applied != Some(false), mirror.len())
+            };
+            self.synced = true;
+            self.held = Some(answered.as_ref().map_or(scope, |a| a.scope));
+            events.push(match answered.as_ref().map(|a| &a.waiter) {
+                Some(SnapshotWaiter::Caller(_)) => Event::Snapshot { tick, time, len },
+                _ => Event::Resynced { tick, time, len },
+            });
+            self.publish(events);
+            backoff.reset();
+            if !consistent {
+                tracing::warn!(room = %self.room, tick, "snapshot with an unreadable compact block; resynchronising");
+                self.resync(writer)?;
+            }
+        }
+        if let Some(Subscribe {
+            waiter: SnapshotWaiter::Caller(reply),
+            ..
+        }) = answered
+        {
+            let _ = reply.send(Ok(tick));
+        }
+        Ok(())
+    }
+
+    /// Applies a delta: on top of the copy when the connection is synced, or, when it
+    /// is a resumed delta answering our `subscribe` with `since`, on top of the copy
+    /// kept from the previous connection (no wipe; its events are a delta's).
+    fn delta(
+        &mut self,
+        tick: u64,
+        resumed: bool,
+        msg: ServerMsg,
+        writer: &Writer,
+        backoff: &mut BackoffState,
+    ) -> Result<(), ClientError> {
+        if self.scope.is_none() {
+            return Ok(());
+        }
+        let mut answered = None;
+        if resumed {
+            if !self.pending.next_resumes() {
+                tracing::warn!(room = %self.room, tick, "resumed delta that no subscribe asked for; ignored");
+                return Ok(());
+            }
+            answered = self.pending.take_snapshot_waiter();
+            self.synced = true;
+            backoff.reset();
+        } else if !self.synced {
+            return Ok(());
+        }
+        let wants = self.wants_events();
+        let mut events = Vec::new();
+        let consistent = self
+            .shared
+            .mirror
+            .write()
+            .apply_frame(msg, wants.then_some(&mut events))
+            != Some(false);
+        if let Some(answered) = answered {
+            self.held = Some(answered.scope);
+        }
+        self.publish(events);
+        if !consistent {
+            tracing::warn!(room = %self.room, tick, "delta the mirror cannot apply; resynchronising");
+            self.resync(writer)?;
         }
         Ok(())
     }

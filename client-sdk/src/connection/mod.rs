@@ -16,9 +16,18 @@
 //!   it is reconnecting fail at once with `Disconnected` rather than queue; a
 //!   `subscribe` made then still sets the scope used on reconnect.
 //! * **Resynchronisation**: on the new connection the driver resubscribes with the last
-//!   scope; the fresh snapshot replaces the mirror and is published as the difference
-//!   from the old copy followed by [`Event::Resynced`]. Until then the mirror keeps its
-//!   last state. The same happens if a delta ever names a node the mirror lacks.
+//!   scope. When the mirror held a consistent copy of that same scope at tick `N`, the
+//!   subscribe carries `since: N`: a server that can resume answers with a delta marked
+//!   `resumed`, applied on top of the kept mirror (no wipe; its events are a delta's,
+//!   ending with [`Event::Tick`]). Otherwise (or from a server that ignores `since`)
+//!   the fresh snapshot replaces the mirror and is published as the difference from the
+//!   old copy followed by [`Event::Resynced`]. Until then the mirror keeps its last
+//!   state. A snapshot, never a resume, is asked for if a frame ever cannot be applied
+//!   (a delta naming a node the mirror lacks, an unreadable frame or compact block).
+//! * **Encoding**: with [`ConnectOptions::compact`] a bincode connection subscribes with
+//!   `encoding: compact` and the mirror applies compact rows (see
+//!   [`Mirror`](crate::Mirror)); a server that ignores it sends exact rows, which work
+//!   as before.
 //! * **Server `closed`**: `room deleted` stops the connection
 //!   ([`StopReason::RoomDeleted`], published as [`Event::Stopped`]); any other reason,
 //!   such as `server shutting down` (close code 1001) or close code 4000, reconnects.
@@ -145,6 +154,7 @@ impl Connection {
             pending: Pending::default(),
             scope: None,
             synced: false,
+            held: None,
         };
         tokio::spawn(driver.run(socket));
         Ok(Connection {
@@ -208,7 +218,8 @@ impl Connection {
     }
 
     /// Ends the subscription: the server stops sending frames, the mirror is emptied
-    /// (a `Left` event per node, then [`Event::Unsubscribed`]) and reconnects no longer
+    /// (a `Left` event per node, then
+    /// [`Event::Unsubscribed`](crate::Event::Unsubscribed)) and reconnects no longer
     /// subscribe.
     pub async fn unsubscribe(&self) -> Result<()> {
         self.request(|reply| Command::Unsubscribe { reply }).await

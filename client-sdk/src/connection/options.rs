@@ -1,5 +1,5 @@
-//! [`ConnectOptions`]: everything that shapes one WebSocket connection (format, token,
-//! timeouts, keep-alive, reconnect policy, event buffering).
+//! [`ConnectOptions`]: everything that shapes one WebSocket connection (format, encoding
+//! of world transforms, token, timeouts, keep-alive, reconnect policy, event buffering).
 //!
 //! Invariant: the token is never printed; the `Debug` output redacts it, because options
 //! end up in logs.
@@ -7,7 +7,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use canopy_protocol::Format;
+use canopy_protocol::{Encoding, Format};
 
 use crate::backoff::Backoff;
 
@@ -17,6 +17,11 @@ use crate::backoff::Backoff;
 pub struct ConnectOptions {
     /// The wire format: bincode (the default) or JSON.
     pub format: Format,
+    /// How subscriptions ask for world transforms: exact (the default) or compact
+    /// (quantized and delta-coded: 5 to 8 bytes per moving node for typical motion
+    /// instead of 35; see `canopy_protocol::compact`). Compact applies to bincode connections only: a JSON
+    /// connection always asks for exact values, as the contract lets JSON ignore it.
+    pub encoding: Encoding,
     /// Sent as the `token` query parameter. [`Client::connect`](crate::Client::connect)
     /// fills it in from the client's token when left `None`.
     pub token: Option<String>,
@@ -47,6 +52,7 @@ impl Default for ConnectOptions {
     fn default() -> Self {
         ConnectOptions {
             format: Format::Bincode,
+            encoding: Encoding::Exact,
             token: None,
             request_timeout: Duration::from_secs(10),
             connect_timeout: Duration::from_secs(10),
@@ -69,6 +75,26 @@ impl ConnectOptions {
     pub fn format(mut self, format: Format) -> Self {
         self.format = format;
         self
+    }
+
+    /// Asks for compact world transforms (bincode connections only).
+    pub fn compact(self) -> Self {
+        self.encoding(Encoding::Compact)
+    }
+
+    /// Asks for world transforms in `encoding` (bincode connections only).
+    pub fn encoding(mut self, encoding: Encoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
+    /// The encoding the connection's subscriptions ask for: `encoding` on bincode,
+    /// always exact on JSON.
+    pub(crate) fn wire_encoding(&self) -> Encoding {
+        match self.format {
+            Format::Bincode => self.encoding,
+            Format::Json => Encoding::Exact,
+        }
     }
 
     /// Connects with `token`.
@@ -106,6 +132,7 @@ impl fmt::Debug for ConnectOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ConnectOptions")
             .field("format", &self.format)
+            .field("encoding", &self.encoding)
             .field("token", &self.token.as_ref().map(|_| "<redacted>"))
             .field("request_timeout", &self.request_timeout)
             .field("connect_timeout", &self.connect_timeout)

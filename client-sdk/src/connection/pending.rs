@@ -1,6 +1,7 @@
 //! The requests of one WebSocket connection that wait for their answer: edit batches by
 //! `seq`, queries by `id`, pings by `nonce`, and subscribes in the order they were sent
-//! (the server answers them with snapshots in that order).
+//! (the server answers them in that order, each with a snapshot or, for a subscribe
+//! with `since`, possibly a resumed delta).
 //!
 //! Invariant: a request is in exactly one table from the moment its message is about to
 //! be sent until its answer arrives or the connection drops; [`Pending::fail_all`]
@@ -16,12 +17,22 @@ use canopy_protocol::{ErrorCode, Hits, NodeId};
 use super::command::{Pong, Reply};
 use crate::error::ClientError;
 use crate::query::{AnswerKind, QueryAnswer};
+use crate::scope::Scope;
 
 /// Who is waiting for a snapshot: the caller of `subscribe`, or the driver itself when
 /// it resubscribed to resynchronise.
 pub(crate) enum SnapshotWaiter {
     Caller(Reply<u64>),
     Resync,
+}
+
+/// A `subscribe` sent and not answered yet.
+pub(crate) struct Subscribe {
+    pub(crate) waiter: SnapshotWaiter,
+    /// The scope it subscribed to: what the mirror holds once it is answered.
+    pub(crate) scope: Scope,
+    /// The `since` it carried: only then may a resumed delta answer it.
+    pub(crate) since: Option<u64>,
 }
 
 /// The waiting requests of one connection.
@@ -33,7 +44,7 @@ pub(crate) struct Pending {
     edits: HashMap<u64, Reply<EditsResult>>,
     queries: HashMap<u64, (AnswerKind, Reply<QueryAnswer>)>,
     pings: HashMap<u64, (Instant, Reply<Pong>)>,
-    snapshots: VecDeque<SnapshotWaiter>,
+    snapshots: VecDeque<Subscribe>,
 }
 
 impl Pending {
@@ -64,21 +75,37 @@ impl Pending {
     }
 
     /// Registers a subscribe just sent.
-    pub(crate) fn add_subscribe(&mut self, waiter: SnapshotWaiter) {
-        self.snapshots.push_back(waiter);
+    pub(crate) fn add_subscribe(
+        &mut self,
+        waiter: SnapshotWaiter,
+        scope: Scope,
+        since: Option<u64>,
+    ) {
+        self.snapshots.push_back(Subscribe {
+            waiter,
+            scope,
+            since,
+        });
     }
 
-    /// The waiter a snapshot answers: the oldest subscribe. `None` means a snapshot no
-    /// subscribe asked for, which the driver treats as a resynchronisation.
-    pub(crate) fn take_snapshot_waiter(&mut self) -> Option<SnapshotWaiter> {
+    /// The subscribe a snapshot (or resumed delta) answers: the oldest one. `None` means
+    /// a snapshot no subscribe asked for, which the driver treats as a
+    /// resynchronisation.
+    pub(crate) fn take_snapshot_waiter(&mut self) -> Option<Subscribe> {
         self.snapshots.pop_front()
+    }
+
+    /// Whether the oldest subscribe carried `since`, so that a resumed delta may answer
+    /// it.
+    pub(crate) fn next_resumes(&self) -> bool {
+        self.snapshots.front().is_some_and(|s| s.since.is_some())
     }
 
     /// Whether a resubscribe sent by the driver still waits for its snapshot.
     pub(crate) fn resync_pending(&self) -> bool {
         self.snapshots
             .iter()
-            .any(|w| matches!(w, SnapshotWaiter::Resync))
+            .any(|s| matches!(s.waiter, SnapshotWaiter::Resync))
     }
 
     /// Answers an edit batch with its `ack`.
@@ -147,9 +174,13 @@ impl Pending {
                 None => false,
             };
         }
-        match self.snapshots.front() {
+        match self.snapshots.front().map(|s| &s.waiter) {
             Some(SnapshotWaiter::Caller(_)) => {
-                if let Some(SnapshotWaiter::Caller(reply)) = self.snapshots.pop_front() {
+                if let Some(Subscribe {
+                    waiter: SnapshotWaiter::Caller(reply),
+                    ..
+                }) = self.snapshots.pop_front()
+                {
                     let _ = reply.send(Err(err));
                 }
                 true
@@ -169,8 +200,8 @@ impl Pending {
         for (_, (_, reply)) in self.pings.drain() {
             let _ = reply.send(Err(ClientError::Disconnected));
         }
-        for waiter in self.snapshots.drain(..) {
-            if let SnapshotWaiter::Caller(reply) = waiter {
+        for subscribe in self.snapshots.drain(..) {
+            if let SnapshotWaiter::Caller(reply) = subscribe.waiter {
                 let _ = reply.send(Err(ClientError::Disconnected));
             }
         }
@@ -213,8 +244,8 @@ mod tests {
         let (tx, mut rx) = oneshot::channel();
         p.add_ping(tx);
         let (tx, mut sub) = oneshot::channel();
-        p.add_subscribe(SnapshotWaiter::Caller(tx));
-        p.add_subscribe(SnapshotWaiter::Resync);
+        p.add_subscribe(SnapshotWaiter::Caller(tx), Scope::room(), None);
+        p.add_subscribe(SnapshotWaiter::Resync, Scope::room(), None);
         assert!(p.resync_pending());
         p.fail_all();
         assert!(matches!(
@@ -233,9 +264,21 @@ mod tests {
     fn an_error_without_ids_refuses_the_oldest_caller_subscribe() {
         let mut p = Pending::default();
         let (tx, mut rx) = oneshot::channel();
-        p.add_subscribe(SnapshotWaiter::Caller(tx));
+        p.add_subscribe(SnapshotWaiter::Caller(tx), Scope::room(), None);
         assert!(p.error(None, None, ErrorCode::UnknownRoom, "gone".into(), None));
         assert!(rx.try_recv().unwrap().is_err());
         assert!(!p.error(None, None, ErrorCode::BadRequest, "?".into(), None));
+    }
+
+    #[test]
+    fn only_a_subscribe_with_since_may_be_answered_by_a_resumed_delta() {
+        let mut p = Pending::default();
+        assert!(!p.next_resumes());
+        p.add_subscribe(SnapshotWaiter::Resync, Scope::room(), Some(41));
+        p.add_subscribe(SnapshotWaiter::Resync, Scope::room().with_mask(2), None);
+        assert!(p.next_resumes());
+        let first = p.take_snapshot_waiter().unwrap();
+        assert_eq!((first.since, first.scope), (Some(41), Scope::room()));
+        assert!(!p.next_resumes());
     }
 }

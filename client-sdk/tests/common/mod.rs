@@ -1,11 +1,13 @@
 //! Test fixtures shared by the integration tests: an in-process Canopy server on
 //! `127.0.0.1:0`, a TCP proxy that a test can freeze, cut and re-point to force
-//! disconnects, and helpers to wait for events and for a mirror to match the server.
+//! disconnects, a scripted fake server (`fake`), and helpers to wait for events and for
+//! a mirror to match the server.
 //!
 //! Each test binary uses a different subset of these helpers, hence the `dead_code`
 //! allowance below; everything here is used by at least one test.
 #![allow(dead_code)]
 
+pub mod fake;
 pub mod random_edits;
 
 use std::future::Future;

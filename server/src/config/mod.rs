@@ -165,6 +165,16 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_MAX_PENDING_OPS_PER_CONN", default_value_t = EditLimits::DEFAULT.max_pending_ops_per_conn, value_parser = at_least_one)]
     pub max_pending_ops_per_conn: usize,
 
+    /// Ticks of changes each room keeps so that a reconnecting client can resume
+    /// (`subscribe` with `since`) instead of taking a snapshot.
+    #[arg(long, env = "CANOPY_RESUME_TICKS", default_value_t = crate::room::resume::HistoryLimits::DEFAULT.ticks)]
+    pub resume_ticks: usize,
+
+    /// Bytes of change history each room keeps for resuming (8 bytes per changed
+    /// node per tick); the oldest ticks go first.
+    #[arg(long, env = "CANOPY_RESUME_BYTES", default_value_t = crate::room::resume::HistoryLimits::DEFAULT.bytes)]
+    pub resume_bytes: usize,
+
     /// Delta frames that may wait for a slow WebSocket reader before the server merges
     /// its changes (latest value per node) into one frame.
     #[arg(long, env = "CANOPY_WS_QUEUE_FRAMES", default_value_t = OutboxLimits::DEFAULT.frames, value_parser = at_least_one)]
@@ -358,6 +368,10 @@ impl ServerConfig {
             tick_op_budget: self.tick_op_budget,
             tick_snapshot_budget: self.tick_snapshot_budget,
             max_subscribers: self.max_subscribers_per_room,
+            history: crate::room::resume::HistoryLimits {
+                ticks: self.resume_ticks,
+                bytes: self.resume_bytes,
+            },
             hierarchy: HierarchyLimits {
                 max_nodes: self.max_nodes_per_room,
                 max_depth: self.max_depth,

@@ -25,6 +25,7 @@ pub mod merge;
 pub mod outbox;
 pub mod query;
 mod record;
+pub mod resume;
 pub mod scene_state;
 pub mod scope;
 mod shared;
@@ -70,6 +71,8 @@ pub struct RoomConfig {
     pub tick_snapshot_budget: usize,
     /// Subscribers per room; more answer `overloaded`.
     pub max_subscribers: usize,
+    /// How far back a subscription may resume (`since`).
+    pub history: resume::HistoryLimits,
     pub hierarchy: HierarchyLimits,
     pub octree: OctreeConfig,
 }
@@ -87,6 +90,7 @@ impl Default for RoomConfig {
             tick_op_budget: Self::DEFAULT_TICK_OP_BUDGET,
             tick_snapshot_budget: Self::DEFAULT_TICK_SNAPSHOT_BUDGET,
             max_subscribers: Self::DEFAULT_MAX_SUBSCRIBERS,
+            history: resume::HistoryLimits::DEFAULT,
             hierarchy: HierarchyLimits::default(),
             octree: OctreeConfig::default(),
         }
@@ -164,6 +168,7 @@ pub struct Room {
     subscribers: Subscribers,
     diff: TickDiff,
     parts: DeltaParts,
+    history: resume::History,
     stopped: bool,
 }
 
@@ -177,6 +182,7 @@ impl Room {
         tokens: Option<crate::access::RoomTokens>,
     ) -> Room {
         let (tx, rx) = mpsc::channel();
+        let history = resume::History::new(config.history, 0);
         let scene = SceneState::new(config.hierarchy, config.octree);
         let shared = Arc::new(RoomShared::new(
             id,
@@ -196,6 +202,7 @@ impl Room {
             subscribers: Subscribers::default(),
             diff: TickDiff::default(),
             parts: DeltaParts::default(),
+            history,
             stopped: false,
         }
     }

@@ -58,6 +58,21 @@ impl Membership {
     }
 }
 
+/// Whether a live node is in `scope` now (its mask passes, and its world box meets the
+/// region if there is one).
+pub fn in_scope(scene: &SceneState, id: NodeId, scope: &Scope) -> bool {
+    match &scope.region {
+        None => scene
+            .hierarchy()
+            .mask(id)
+            .is_some_and(|m| m & scope.mask != 0),
+        Some(r) => {
+            let (min, max) = region_bounds(r);
+            in_region(scene, id, min, max, scope.mask)
+        }
+    }
+}
+
 /// Whether a live node is in a region scope now.
 fn in_region(scene: &SceneState, id: NodeId, min: Vec3, max: Vec3, mask: u32) -> bool {
     match scene.octree().get(id) {

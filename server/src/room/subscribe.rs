@@ -69,6 +69,40 @@ impl Taken {
 }
 
 impl Room {
+    /// Answers a subscription whose client holds the scope as of a tick the history
+    /// still covers with one resumed delta (see `resume.rs`).
+    fn resume(
+        &mut self,
+        req: SubscribeRequest,
+        changed: &rustc_hash::FxHashMap<NodeId, super::diff::NodeChange>,
+        scene: &SceneState,
+    ) {
+        super::resume::resumed_parts(changed, scene, &req.scope, &mut self.parts);
+        let mut msg = self.parts.to_message(scene.tick(), scene.time_ms());
+        if let ServerMsg::Delta { resumed, .. } = &mut msg {
+            *resumed = true;
+        }
+        req.outbox
+            .restart_with(Bytes::from(codec::encode_server(&msg, req.outbox.format)));
+        let mut in_scope = FxHashSet::default();
+        if let Some(r) = &req.scope.region {
+            let (min, max) = (glam::Vec3::from_array(r.min), glam::Vec3::from_array(r.max));
+            let mut ids = Vec::new();
+            scene.octree().region(min, max, req.scope.mask, &mut ids);
+            in_scope.extend(ids);
+        }
+        let sub = Subscriber {
+            outbox: req.outbox,
+            scope: req.scope,
+            encoding: req.encoding,
+            in_scope,
+        };
+        if self.subscribers.upsert(sub) {
+            self.metrics.subscribers.inc();
+        }
+        self.metrics.resumed_subscriptions.inc();
+    }
+
     /// Answers waiting subscriptions with this tick's snapshots, within the budget.
     pub(super) fn answer_subscribes(&mut self, scene: &SceneState) -> usize {
         let budget = self.config.tick_snapshot_budget;
@@ -88,6 +122,14 @@ impl Room {
                     ),
                 );
                 req.outbox.push_reply(&refusal.to_ws(None, None));
+                continue;
+            }
+            if let Some(since) = req.since
+                && let Some(changed) = self.history.since(since, scene.tick())
+            {
+                let req = self.subscribes.queue.pop_front().expect("front exists");
+                self.resume(req, &changed, scene);
+                answered += 1;
                 continue;
             }
             let cached = taken.iter().position(|t| t.scope == req.scope);

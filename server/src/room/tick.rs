@@ -36,6 +36,7 @@ impl Room {
         for (reply, result) in applied.replies.drain(..) {
             reply.send(result.map(|ids| EditsResult { tick, ids }));
         }
+        self.history.record(tick, &self.diff);
         let frames_merged = self.fan_out(&scene, now_ms);
         let snapshots = self.answer_subscribes(&scene);
         let nodes = scene.hierarchy().len() as u64;
