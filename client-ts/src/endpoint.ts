@@ -18,7 +18,7 @@ export class Endpoint {
       throw new InvalidArgumentError(`invalid base URL ${JSON.stringify(String(baseUrl))}`);
     }
     const scheme = { 'http:': 'http:', 'ws:': 'http:', 'https:': 'https:', 'wss:': 'https:' }[url.protocol];
-    if (!scheme) throw new InvalidArgumentError('the base URL must be http, https, ws or wss');
+    if (!scheme) throw new InvalidArgumentError('base URL: http, https, ws or wss');
     // `URL.protocol` cannot switch between special and other schemes, so rebuild it.
     url = new URL(`${scheme}//${url.host}${url.pathname}`);
     if (!url.pathname.endsWith('/')) url.pathname += '/';

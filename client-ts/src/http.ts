@@ -8,8 +8,7 @@
 
 import { ApiError, DecodeError, TransportError, UnexpectedStatusError } from './errors.js';
 import { Endpoint } from './endpoint.js';
-import * as c from './wire/json-check.js';
-import { encodeBatchJson, encodeQueryJson } from './wire/json-client.js';
+import type * as JsonClient from './wire/json-client.js';
 import { ERROR_CODES } from './wire/types.js';
 import type {
   EditsResult, ErrorCode, NearestQuery, NearestResult, NodeDetail, NodesResult, NodesSnapshot, OctreeCells, Op,
@@ -36,16 +35,23 @@ export type QueryAnswer =
 /** Turns a failed answer into ApiError (a contract error body) or UnexpectedStatusError. */
 export function errorFromBody(status: number, body: string): ApiError | UnexpectedStatusError {
   try {
-    const e = c.obj(c.parse(body).error, 'error');
-    const code = c.str(e.code, 'code');
-    if ((ERROR_CODES as readonly string[]).includes(code)) {
-      return new ApiError(code as ErrorCode, c.str(e.message, 'message'), c.opt(e.op, c.u32, 'op'), status);
+    // Checked by hand rather than with wire/json-check.ts, which loads only when needed.
+    const e = JSON.parse(body).error;
+    const { code, message, op } = e;
+    const opOk = op === undefined || op === null || (Number.isInteger(op) && op >= 0 && op <= 0xffff_ffff);
+    if ((ERROR_CODES as readonly string[]).includes(code) && typeof message === 'string' && opOk) {
+      return new ApiError(code as ErrorCode, message, op ?? undefined, status);
     }
   } catch {
     // not a contract error body
   }
   return new UnexpectedStatusError(status, body);
 }
+
+// The JSON writers of batches and queries (with f32-exact number text) load with the
+// first edit or query over HTTP: a page that only subscribes never downloads them.
+let jsonClient: typeof JsonClient | null = null;
+const json = async () => (jsonClient ??= await import('./wire/json-client.js'));
 
 export class Client {
   readonly endpoint: Endpoint;
@@ -146,12 +152,13 @@ export class Client {
    * `POST /rooms/{room}/edits`: answers once the batch is applied, with its tick and the
    * id of every `add` in order. A refused batch is ApiError with `op`; none of it applied.
    */
-  edit(room: string, ops: Op[]): Promise<EditsResult> {
-    return this.#call('POST', ['rooms', room, 'edits'], encodeBatchJson(ops));
+  async edit(room: string, ops: Op[]): Promise<EditsResult> {
+    return this.#call('POST', ['rooms', room, 'edits'], (await json()).encodeBatchJson(ops));
   }
 
   /** `GET /rooms/{room}/nodes`: every node at one tick (f32 values exactly as sent). */
   async nodes(room: string): Promise<NodesSnapshot> {
+    const c = await import('./wire/json-check.js');
     const v = c.obj(await this.#call('GET', ['rooms', room, 'nodes']), 'answer');
     return { tick: c.u64(v.tick, 'tick'), nodes: c.arr(v.nodes, 'nodes').map((n) => c.node(n, 'node')) };
   }
@@ -165,25 +172,25 @@ export class Client {
     return this.#call('GET', ['rooms', room, 'octree']);
   }
 
-  queryRegion(room: string, q: RegionQuery): Promise<NodesResult> {
-    return this.#call('POST', ['rooms', room, 'query', 'region'], encodeQueryJson({ kind: 'region', ...q }));
+  async queryRegion(room: string, q: RegionQuery): Promise<NodesResult> {
+    return this.#call('POST', ['rooms', room, 'query', 'region'], (await json()).encodeQueryJson({ kind: 'region', ...q }));
   }
 
-  querySphere(room: string, q: SphereQuery): Promise<NodesResult> {
-    return this.#call('POST', ['rooms', room, 'query', 'sphere'], encodeQueryJson({ kind: 'sphere', ...q }));
+  async querySphere(room: string, q: SphereQuery): Promise<NodesResult> {
+    return this.#call('POST', ['rooms', room, 'query', 'sphere'], (await json()).encodeQueryJson({ kind: 'sphere', ...q }));
   }
 
-  queryRay(room: string, q: RayQuery): Promise<RayResult> {
-    return this.#call('POST', ['rooms', room, 'query', 'ray'], encodeQueryJson({ kind: 'ray', ...q }));
+  async queryRay(room: string, q: RayQuery): Promise<RayResult> {
+    return this.#call('POST', ['rooms', room, 'query', 'ray'], (await json()).encodeQueryJson({ kind: 'ray', ...q }));
   }
 
-  queryNearest(room: string, q: NearestQuery): Promise<NearestResult> {
-    return this.#call('POST', ['rooms', room, 'query', 'nearest'], encodeQueryJson({ kind: 'nearest', ...q }));
+  async queryNearest(room: string, q: NearestQuery): Promise<NearestResult> {
+    return this.#call('POST', ['rooms', room, 'query', 'nearest'], (await json()).encodeQueryJson({ kind: 'nearest', ...q }));
   }
 
   /** Any query, routed to its endpoint; the same answer type as `Connection.query`. */
   async query(room: string, q: Query): Promise<QueryAnswer> {
-    const r = await this.#call<object>('POST', ['rooms', room, 'query', q.kind], encodeQueryJson(q));
+    const r = await this.#call<object>('POST', ['rooms', room, 'query', q.kind], (await json()).encodeQueryJson(q));
     return { kind: q.kind, ...r } as QueryAnswer;
   }
 }

@@ -6,7 +6,10 @@
 // * Connection (connection/): a WebSocket to one room (bincode or JSON) with a Mirror
 //   of the in-scope nodes, change events, matched requests, reconnect and resync.
 // * Mirror (mirror.ts): the copy of the in-scope nodes in typed arrays, usable alone.
-// * The codecs (wire/): bincode 2 and JSON by hand, and the compact block decoder.
+// * The codecs (wire/): bincode 2 and JSON by hand, and the compact block decoder. The
+//   JSON server-message decoder and the compact decoder load only when a connection
+//   needs them; to call them directly, import them from '@canopy/client/codecs'
+//   (codecs.ts), which keeps them out of this entry's bundle.
 
 export * from './wire/types.js';
 export * from './errors.js';
@@ -27,6 +30,3 @@ export { Endpoint } from './endpoint.js';
 export type { Format } from './endpoint.js';
 export { decodeServerBincode } from './wire/bincode-server.js';
 export { encodeClientBincode } from './wire/bincode-client.js';
-export { decodeServerJson } from './wire/json-server.js';
-export { encodeClientJson } from './wire/json-client.js';
-export { decodeCompact } from './wire/compact.js';

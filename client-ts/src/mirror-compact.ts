@@ -17,31 +17,8 @@ import type { Node } from './wire/types.js';
 import { ABSOLUTE, decodeCompact, F_EXACT, F_R, F_RD, F_S, F_T, F_TD, halfToNumber, INTS, R_MAX, rotation, T_LIMIT } from './wire/compact.js';
 import type { CompactBlock } from './wire/compact.js';
 
-/** The per-slot integer baseline: INTS ints per slot and whether the slot has one. */
-export class CompactState {
-  ints = new Int32Array(0);
-  valid = new Uint8Array(0);
-  /**
-   * The last block or row that could not be applied, and why: the layout's name for it
-   * (a decode kind such as `bad_flags`, or `no_baseline`, `delta_out_of_range`), with
-   * the row's node when a row was at fault.
-   */
-  lastError: { kind: string; id?: number } | null = null;
-
-  grow(capacity: number): void {
-    const ints = new Int32Array(capacity * INTS);
-    ints.set(this.ints);
-    const valid = new Uint8Array(capacity);
-    valid.set(this.valid);
-    this.ints = ints;
-    this.valid = valid;
-  }
-
-  /** The slot's world transform is exact (or gone): it has no baseline any more. */
-  forget(slot: number): void {
-    if (slot < this.valid.length) this.valid[slot] = 0;
-  }
-}
+// This module and wire/compact.ts load only when a connection subscribes with
+// `encoding: "compact"` (or a caller runs `Mirror.loadCompact()`): see mirror.ts.
 
 type Failure = 'no_baseline' | 'delta_out_of_range' | null;
 

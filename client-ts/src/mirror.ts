@@ -16,7 +16,21 @@
 // fresh snapshot rather than guessing.
 
 import type { DeltaMsg, Node, SnapshotMsg } from './wire/types.js';
-import { applyCompact, CompactState } from './mirror-compact.js';
+import { CompactState } from './compact-state.js';
+import type * as CompactApplier from './mirror-compact.js';
+
+// The compact decoder and applier (about a sixth of the library) load only when asked:
+// a connection subscribing with `encoding: "compact"` awaits `Mirror.loadCompact()`
+// first, so a page that never asks for compact frames never downloads that code.
+let compactApplier: typeof CompactApplier | null = null;
+
+function applyCompact(m: Mirror, bytes: Uint8Array, nodes: Node[], withUpdates: boolean, sink: MirrorSink | null): void {
+  if (compactApplier) return compactApplier.applyCompact(m, bytes, nodes, withUpdates, sink);
+  // Without the decoder the block cannot be read: as for a malformed one, count it, so
+  // a connection resubscribes rather than trusts transforms it could not apply.
+  m.compact.lastError = { kind: 'not_loaded' };
+  m.countInconsistency();
+}
 
 /** What a mirror reports while it applies a frame (a connection turns these into events). */
 export interface MirrorSink {
@@ -33,6 +47,15 @@ export interface MirrorSink {
 const NO_PARENT = -1;
 
 export class Mirror {
+  /**
+   * Loads the compact-block decoder, needed before applying frames with compact rows
+   * (v1.1 `encoding: "compact"`). Connections call it themselves when they subscribe
+   * with that encoding; a Mirror used alone calls it once first.
+   */
+  static async loadCompact(): Promise<void> {
+    compactApplier ??= await import('./mirror-compact.js');
+  }
+
   /** Node id of each slot. */
   ids = new Uint32Array(0);
   /** World transform of each slot: tx, ty, tz, rx, ry, rz, rw, s at `slot * 8`. */

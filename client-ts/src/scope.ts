@@ -32,7 +32,7 @@ export function validateScope(s: Scope): void {
   if (r === null) return;
   const all = [...r.min, ...r.max];
   if (r.min.length !== 3 || r.max.length !== 3 || !all.every(Number.isFinite)) {
-    throw new InvalidArgumentError('region bounds must be three finite numbers each');
+    throw new InvalidArgumentError('region bounds: three finite numbers each');
   }
   for (let a = 0; a < 3; a++) {
     if (r.min[a]! > r.max[a]!) throw new InvalidArgumentError(`region min > max on axis ${a}`);

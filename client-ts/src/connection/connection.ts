@@ -19,7 +19,7 @@
 //   change the answer: a browser cannot see the upgrade's status, so the connection
 //   asks `GET /rooms/{room}` what the refusal was.
 
-import { ApiError, CanopyError, DisconnectedError, InvalidArgumentError, StoppedError, UnexpectedReplyError } from '../errors.js';
+import { ApiError, CanopyError, DecodeError, DisconnectedError, InvalidArgumentError, StoppedError, UnexpectedReplyError } from '../errors.js';
 import { VersionMismatchError } from '../errors.js';
 import { Endpoint } from '../endpoint.js';
 import type { Format } from '../endpoint.js';
@@ -35,8 +35,8 @@ import { Client } from '../http.js';
 import type { QueryAnswer } from '../http.js';
 import { decodeServerBincode } from '../wire/bincode-server.js';
 import { encodeClientBincode } from '../wire/bincode-client.js';
-import { decodeServerJson } from '../wire/json-server.js';
-import { encodeClientJson } from '../wire/json-client.js';
+import type * as JsonServer from '../wire/json-server.js';
+import type * as JsonClient from '../wire/json-client.js';
 import type {
   ClientMsg, EditsResult, NearestQuery, NearestResult, NodesResult, Op, Query, RayQuery, RayResult, RegionQuery,
   ServerMsg, SphereQuery,
@@ -44,6 +44,16 @@ import type {
 import { Pending } from './pending.js';
 import { checkHealthVersion, checkSelected, openSocket, WS_SUBPROTOCOL } from './socket.js';
 import type { WebSocketCtor, WebSocketLike } from './socket.js';
+
+/** The JSON decoder of server messages, once a JSON connection has loaded it. */
+let jsonServer: typeof JsonServer | null = null;
+let jsonClient: typeof JsonClient | null = null;
+/** Whether the compact decoder is loaded (see `Mirror.loadCompact`). */
+let compactReady = false;
+
+function noJson(): never {
+  throw new DecodeError('a text frame on a bincode connection');
+}
 
 export interface ConnectOptions {
   /** `bincode` (the default, binary frames) or `json` (text frames). */
@@ -114,7 +124,7 @@ export class Connection {
 
   private constructor(base: URL, room: string, options: ConnectOptions) {
     const Ctor = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketCtor }).WebSocket;
-    if (!Ctor) throw new InvalidArgumentError('no WebSocket: pass one in options.WebSocket (in Node, from the ws package)');
+    if (!Ctor) throw new InvalidArgumentError('no WebSocket: pass options.WebSocket (Node: from ws)');
     this.room = room;
     this.format = options.format ?? 'bincode';
     if (this.format !== 'bincode' && this.format !== 'json') throw new InvalidArgumentError('format must be bincode or json');
@@ -147,6 +157,12 @@ export class Connection {
    */
   static async open(baseUrl: string | URL, room: string, options: ConnectOptions = {}): Promise<Connection> {
     const conn = new Connection(new Endpoint(baseUrl).base, room, options);
+    // The JSON decoder of server messages loads with the first JSON connection: a
+    // bincode-only page never downloads it.
+    if (conn.format === 'json') {
+      jsonServer ??= await import('../wire/json-server.js');
+      jsonClient ??= await import('../wire/json-client.js');
+    }
     let ws: WebSocketLike;
     try {
       ws = await conn.#dial();
@@ -188,11 +204,18 @@ export class Connection {
    */
   subscribe(scope: Scope = wholeRoom()): Promise<number> {
     validateScope(scope);
+    // Compact frames need their decoder, loaded on the first such subscription.
+    if (scope.encoding === 'compact' && !compactReady) {
+      return Mirror.loadCompact().then(() => {
+        compactReady = true;
+        return this.subscribe(scope);
+      });
+    }
     if (this.#stateNow === 'stopped') return Promise.reject(new StoppedError(this.#stopReason!));
     const next: Scope = { region: scope.region, mask: scope.mask ?? 0xffff_ffff, encoding: scope.encoding ?? 'exact' };
     if (JSON.stringify(next) !== JSON.stringify(this.#wanted)) this.#heldTick = null;
     this.#wanted = next;
-    if (!this.#ws) return Promise.reject(new DisconnectedError('not connected; the scope is kept for the reconnect'));
+    if (!this.#ws) return Promise.reject(new DisconnectedError('not connected (scope kept for the reconnect)'));
     const answer = this.#pending.addSubscribe();
     this.#resuming = false;
     this.#send(this.#subscribeMsg(next, undefined));
@@ -252,7 +275,7 @@ export class Connection {
     if (this.#stateNow === 'stopped') return;
     this.#closing = true;
     const ws = this.#ws;
-    this.#detach(new DisconnectedError('the connection was closed by the client'));
+    this.#detach(new DisconnectedError('closed by the client'));
     if (ws) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 1000);
@@ -316,14 +339,14 @@ export class Connection {
       if (this.#ws === ws) this.#lastError = ev?.message ?? 'WebSocket error';
     });
     ws.addEventListener('close', (ev: { code?: number; reason?: string }) => {
-      if (this.#ws === ws) this.#lost(this.#lastError || `the server closed the connection (${ev?.code ?? '?'} ${ev?.reason ?? ''})`.trim());
+      if (this.#ws === ws) this.#lost(this.#lastError || `server closed (${ev?.code ?? '?'} ${ev?.reason ?? ''})`.trim());
     });
     const period = Math.max(10, this.#opts.keepaliveMs);
     this.#keepalive = setInterval(() => {
       const quiet = Date.now() - this.#lastHeard;
       if (quiet >= 3 * period) {
         ws.close(4000, 'nothing heard');
-        this.#lost(`nothing heard from the server for ${quiet} ms`);
+        this.#lost(`silent for ${quiet} ms`);
       } else if (quiet >= period) this.#send({ type: 'ping', nonce: 0 });
     }, period);
     if (reconnected) this.#events.emit('reconnected');
@@ -349,7 +372,7 @@ export class Connection {
     this.#lastError = '';
     if (this.#closing) return;
     if (this.#closedReason === ROOM_DELETED) return this.#stop('the room was deleted');
-    if (!this.#opts.reconnect) return this.#stop(`dropped with reconnecting turned off: ${error}`);
+    if (!this.#opts.reconnect) return this.#stop(`dropped (reconnect off): ${error}`);
     this.#events.emit('disconnected', { error });
     this.#scheduleReconnect(error);
   }
@@ -357,7 +380,7 @@ export class Connection {
   #scheduleReconnect(lastError: string): void {
     const b = this.#opts.backoff;
     if (this.#attempt >= b.maxAttempts) {
-      return this.#stop(`gave up after ${this.#attempt} reconnect attempts (last: ${lastError})`);
+      return this.#stop(`gave up after ${this.#attempt} attempts: ${lastError}`);
     }
     const delay = backoffDelay(b, this.#attempt++, Math.random());
     this.#stateNow = 'reconnecting';
@@ -389,7 +412,7 @@ export class Connection {
   #send(msg: ClientMsg): void {
     const ws = this.#ws;
     if (!ws) return;
-    ws.send(this.format === 'json' ? encodeClientJson(msg) : encodeClientBincode(msg));
+    ws.send(this.format === 'json' ? jsonClient!.encodeClientJson(msg) : encodeClientBincode(msg));
   }
 
   #subscribeMsg(scope: Scope, since: number | undefined): ClientMsg {
@@ -431,7 +454,7 @@ export class Connection {
     this.#lastHeard = Date.now();
     let msg: ServerMsg | null;
     try {
-      if (typeof data === 'string') msg = decodeServerJson(data);
+      if (typeof data === 'string') msg = (jsonServer ?? noJson()).decodeServerJson(data);
       else if (data instanceof ArrayBuffer) msg = decodeServerBincode(new Uint8Array(data));
       else if (ArrayBuffer.isView(data)) msg = decodeServerBincode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       else return;
@@ -518,5 +541,5 @@ function answerQuery(w: Resolver, kind: Query['kind'], msg: Extract<ServerMsg, {
   if ((kind === 'ray' || kind === 'nearest') && !nodes && hits && (hits.kind === kind || hits.hits.length === 0)) {
     return w.resolve({ kind, tick, hits: hits.hits });
   }
-  w.reject(new UnexpectedReplyError(`a ${kind} query was answered with ${JSON.stringify({ nodes, hits })}`));
+  w.reject(new UnexpectedReplyError(`bad ${kind} answer`));
 }

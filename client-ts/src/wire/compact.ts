@@ -28,7 +28,8 @@ export const F_RD = 0x10;
 export const F_EXACT = 0x80;
 export const ABSOLUTE = F_T | F_R | F_S;
 
-/** Ints per row in CompactBlock.ints: tx, ty, tz, rotation index, r0, r1, r2, scale bits. */
+/** Ints per row in CompactBlock.ints (compact-state.ts has the same constant, kept apart
+ * so that this lazily loaded module shares no chunk with the main bundle). */
 export const INTS = 8;
 /** The largest |grid value| of a compact translation (2^23 - 1). */
 export const T_LIMIT = 0x7f_ffff;

@@ -183,6 +183,6 @@ export class Reader {
 
   /** The frame must end here: bincode values are never followed by trailing bytes. */
   end(): void {
-    if (this.pos !== this.bytes.length) this.fail(`${this.left} trailing bytes after the message`);
+    if (this.pos !== this.bytes.length) this.fail(`${this.left} trailing bytes`);
   }
 }

@@ -59,7 +59,7 @@ export class Writer {
       return;
     }
     if (!Number.isSafeInteger(v) || v < 0) {
-      throw new InvalidArgumentError(`not a u64 number up to 2^53 - 1 (use a bigint): ${v}`);
+      throw new InvalidArgumentError(`u64 over 2^53 - 1 (use a bigint): ${v}`);
     }
     if (v <= U32_MAX) return this.#varint(v);
     this.#room(9);

@@ -11,7 +11,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
-import { decodeCompact, DecodeError, Mirror } from '../../dist/index.js';
+import { DecodeError, Mirror } from '../../dist/index.js';
+import { decodeCompact } from '../../dist/codecs.js';
+
+// The compact decoder loads on demand (connections load it when they subscribe with
+// `encoding: "compact"`); a Mirror used alone loads it first.
+await Mirror.loadCompact();
 
 const dir = process.env.CANOPY_COMPACT_FIXTURES ?? fileURLToPath(new URL('../../../protocol/testdata/compact/', import.meta.url));
 const present = existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('.bin'));

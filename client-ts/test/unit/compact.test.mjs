@@ -8,7 +8,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { decodeCompact, DecodeError, Mirror } from '../../dist/index.js';
+import { DecodeError, Mirror } from '../../dist/index.js';
+import { decodeCompact } from '../../dist/codecs.js';
+
+// The compact decoder loads on demand (connections load it when they subscribe with
+// `encoding: "compact"`); a Mirror used alone loads it first.
+await Mirror.loadCompact();
 
 // ---- the doc's encodings, written independently of the decoder ----------------------
 const i24 = (v) => [v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff];

@@ -14,6 +14,7 @@ mod access;
 mod body;
 mod edits;
 pub mod error;
+mod inspector;
 pub mod meta;
 mod nodes;
 mod queries;
@@ -87,7 +88,8 @@ pub fn app(state: AppState) -> Router {
     let open = Router::new()
         .route("/healthz", get(meta::healthz))
         .route("/readyz", get(meta::readyz))
-        .route("/openapi.json", get(meta::openapi));
+        .route("/openapi.json", get(meta::openapi))
+        .merge(inspector::routes());
     let admin = Router::new()
         .route("/metrics", get(meta::metrics))
         .route("/rooms", post(rooms::create_room).get(rooms::list_rooms))
