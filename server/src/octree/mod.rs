@@ -20,23 +20,23 @@
 mod arena;
 mod cell;
 mod config;
-mod debug;
-mod maintain;
 mod narrow;
 mod object_box;
+mod objects;
 mod query_nearest;
 mod query_ray;
 mod query_region;
-mod structure;
+mod split_merge;
 mod sweep;
+mod validation;
 
 use glam::Vec3;
 use rustc_hash::FxHashMap;
 
 pub use config::OctreeConfig;
-pub use debug::CellInfo;
 pub use narrow::{aabb_intersects, point_aabb_dist, ray_obb};
 pub use object_box::ObjectBox;
+pub use validation::CellInfo;
 
 use arena::Arena;
 use cell::{Block, Bounds, Entry, Link, Loc, Meta, NONE, OUTSIDE, ROOT, block_slot};
