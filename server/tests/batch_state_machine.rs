@@ -32,7 +32,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use canopy_protocol::{ErrorCode, NodeId, Op, Transform};
-use canopy_server::scene::{Hierarchy, HierarchyLimits, WORLD_LIMIT};
+use canopy_server::scene::{Hierarchy, HierarchyLimits, Parent, WORLD_LIMIT};
 use glam::{DQuat, DVec3};
 use proptest::prelude::*;
 
@@ -923,7 +923,7 @@ fn check_state(h: &Hierarchy, m: &Model) {
     h.assert_well_formed();
     assert_eq!(h.len(), m.nodes.len(), "live count");
     for (&id, n) in &m.nodes {
-        assert_eq!(h.parent(id), Some(n.parent), "parent of {id}");
+        assert_eq!(h.parent(id), Some(Parent::from(n.parent)), "parent of {id}");
         assert_eq!(
             h.children(id).collect::<Vec<_>>(),
             n.children,

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use canopy_protocol::{ErrorCode, NodeId, Op, Transform};
-use canopy_server::scene::Hierarchy;
+use canopy_server::scene::{Hierarchy, Parent};
 use glam::{DQuat, DVec3, Quat, Vec3};
 use proptest::prelude::*;
 
@@ -308,7 +308,7 @@ fn check_structure(h: &Hierarchy, m: &Model) {
     h.assert_well_formed();
     assert_eq!(h.len(), m.nodes.len());
     for (&id, n) in &m.nodes {
-        assert_eq!(h.parent(id), Some(n.parent), "parent of {id}");
+        assert_eq!(h.parent(id), Some(Parent::from(n.parent)), "parent of {id}");
         assert_eq!(
             h.children(id).collect::<Vec<_>>(),
             n.children,

@@ -10,7 +10,7 @@
 use canopy_protocol::NodeId;
 
 use super::Hierarchy;
-use super::store::{NEW, NONE, REPARENTED, RESHAPED};
+use super::store::SlotFlags;
 
 /// What one tick changed, as lists of ids (no copies of the room).
 ///
@@ -81,12 +81,15 @@ impl Hierarchy {
         self.changes.clear();
         // Clear the per-tick flags of the nodes the previous tick listed. Ids of nodes
         // removed since are skipped: their slots are dead and hold no flags that matter.
-        for (flag, which) in [(NEW, 0), (REPARENTED, 1), (RESHAPED, 2)] {
+        for (flag, which) in [
+            (SlotFlags::NEW, 0),
+            (SlotFlags::REPARENTED, 1),
+            (SlotFlags::RESHAPED, 2),
+        ] {
             let len = self.spare.list(which).len();
             for i in 0..len {
-                let slot = self.slot_of(self.spare.list(which)[i]);
-                if slot != NONE {
-                    self.topo_mut(slot).flags &= !flag;
+                if let Some(slot) = self.live_slot(self.spare.list(which)[i]) {
+                    self.topo_mut(slot).flags.remove(flag);
                 }
             }
         }
@@ -113,7 +116,7 @@ impl Hierarchy {
             return;
         }
         let slots = &self.slots;
-        let alive = |id: &NodeId| slots.get(*id).is_some_and(|s| s != NONE);
+        let alive = |id: &NodeId| slots.is_live(*id);
         self.changes.added.retain(alive);
         self.changes.reparented.retain(alive);
         self.changes.reshaped.retain(alive);

@@ -15,7 +15,8 @@
 //!
 //! Files, one concept each:
 //! - `hierarchy.rs`: the [`Hierarchy`] type, its limits and read accessors;
-//! - `store.rs`: the flat structure-of-arrays storage; `idmap.rs`: the id → slot index;
+//! - `store.rs`: the flat structure-of-arrays storage; `slot.rs`: the slot index type and
+//!   per-slot arrays; `idmap.rs`: the id → slot index;
 //! - `links.rs`: first-child / next-sibling links;
 //! - `batch.rs`: atomic edit batches and single edits; `pending.rs`: deferred writes of
 //!   single edits; `validate.rs`: value checks; `journal.rs`: the undo log behind
@@ -41,6 +42,7 @@ mod layout;
 mod links;
 mod pending;
 mod propagate;
+mod slot;
 mod store;
 mod validate;
 mod visitor;
@@ -49,7 +51,7 @@ pub use callbacks::{Bob, Orbit, Spin, UpdateCallback, UpdateContext};
 pub use changes::TickChanges;
 pub use error::{BatchError, SceneError};
 pub use guard::WORLD_LIMIT;
-pub use hierarchy::{Hierarchy, HierarchyLimits};
+pub use hierarchy::{Hierarchy, HierarchyLimits, Parent};
 pub use iter::{Ancestors, Children, Descendants};
 pub use validate::MIN_QUAT_LENGTH;
 pub use visitor::{NodeVisitor, TraversalMode};

@@ -10,6 +10,7 @@
 use canopy_protocol::NodeId;
 
 use super::Hierarchy;
+use super::hierarchy::Parent;
 
 /// Where `traverse` goes from a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -45,7 +46,7 @@ pub trait NodeVisitor {
         match self.traversal_mode() {
             TraversalMode::None => {}
             TraversalMode::Parents => {
-                if let Some(Some(parent)) = hierarchy.parent(id) {
+                if let Some(Parent::Node(parent)) = hierarchy.parent(id) {
                     hierarchy.accept(parent, self);
                 }
             }
