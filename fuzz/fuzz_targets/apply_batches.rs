@@ -353,6 +353,7 @@ fn run(input: Input) {
         }
         h.assert_well_formed();
         assert_finite(&h);
+        h.finish_tick();
     }
 }
 

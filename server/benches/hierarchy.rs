@@ -79,6 +79,7 @@ fn canopy(tree: &Tree) -> Hierarchy {
     let mut h = Hierarchy::new();
     h.apply_batch(&ops).expect("valid tree");
     h.update_all();
+    h.finish_tick();
     h
 }
 
@@ -239,12 +240,15 @@ fn frame_canopy(h: &mut Hierarchy, edits: &mut Edits, count: usize, full: bool) 
         let (id, t, r) = edits.next();
         h.set_local(id, Some(t), Some(r), None).expect("valid edit");
     }
-    let c = if full {
+    let recomputed = if full {
         h.update_all()
     } else {
         h.update_dirty()
-    };
-    c.recomputed
+    }
+    .recomputed;
+    // Ends the tick, as a room does once it has read the changes.
+    h.finish_tick();
+    recomputed
 }
 
 fn frame_baseline(b: &mut Baseline, edits: &mut Edits, count: usize, full: bool) -> usize {

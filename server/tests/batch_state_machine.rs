@@ -1033,6 +1033,7 @@ fn run(limits: HierarchyLimits, steps: Vec<Step>) -> Result<(), TestCaseError> {
             }
             check_state(&h, &m);
             check_worlds(&h, &m);
+            h.finish_tick();
         }
     }
     Ok(())

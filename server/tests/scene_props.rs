@@ -376,6 +376,7 @@ fn run(forest: Vec<ForestNode>, ticks: Vec<Tick>) {
     h.update_dirty();
     check_worlds(&h, &m);
     check_structure(&h, &m);
+    h.finish_tick();
 
     for tick in ticks {
         let before: BTreeMap<u32, Transform> = m
@@ -513,6 +514,7 @@ fn run(forest: Vec<ForestNode>, ticks: Vec<Tick>) {
                 );
             }
         }
+        h.finish_tick();
     }
 }
 

@@ -77,8 +77,8 @@ impl SceneState {
     }
 
     /// Finishes the next tick: runs the update callbacks, propagates world transforms,
-    /// classifies what changed into `diff` and refits the octree from it, then names the
-    /// new tick (finished at `now_ms`).
+    /// classifies what changed into `diff` and refits the octree from it, ends the
+    /// hierarchy's tick, then names the new tick (finished at `now_ms`).
     pub fn advance(&mut self, dt: f32, now_ms: u64, diff: &mut TickDiff) -> Advance {
         let tick = self.tick + 1;
         self.hierarchy.run_update_callbacks(tick, dt);
@@ -86,6 +86,7 @@ impl SceneState {
         // Classify before the refit: the octree still holds every node's old mask.
         diff.rebuild(self.hierarchy.changes(), &self.octree);
         self.refit(diff);
+        self.hierarchy.finish_tick();
         self.tick = tick;
         self.time_ms = now_ms;
         Advance {

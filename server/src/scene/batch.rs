@@ -57,6 +57,7 @@ impl Hierarchy {
         match checked {
             Ok(()) => {
                 self.commit();
+                self.updated = false;
                 Ok(ids)
             }
             Err((i, e)) => {
@@ -83,7 +84,7 @@ impl Hierarchy {
         if !self.slots.is_live(id) {
             return Err(SceneError::UnknownNode(id));
         }
-        self.open_tick();
+        self.updated = false;
         // Written out with other edits later (see `pending.rs`); reads see it at once.
         self.defer_local(PendingLocal::new(id, t, r, s));
         self.dirty_roots.push(id);
@@ -128,7 +129,6 @@ impl Hierarchy {
                     // Nothing changes: O(1), no dirty subtree, no change listed.
                     return Ok(None);
                 }
-                self.open_tick();
                 self.write_local(slot, node, t, r, s);
                 if t.is_some() || s.is_some() {
                     // A rotation alone keeps every length below it, so only translation
@@ -141,7 +141,6 @@ impl Hierarchy {
             Op::SetShape { node, extent, mask } => {
                 let extent = extent.map(validate::extent).transpose()?;
                 let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))?;
-                self.open_tick();
                 let new_extent = extent.unwrap_or(self.store.extent[slot]);
                 let new_mask = mask.unwrap_or(self.store.mask[slot]);
                 if new_extent.to_array().map(f32::to_bits)
@@ -164,7 +163,6 @@ impl Hierarchy {
             }
             Op::Remove { node } => {
                 let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))?;
-                self.open_tick();
                 self.remove_subtree(slot);
                 Ok(None)
             }
@@ -268,7 +266,6 @@ impl Hierarchy {
                 self.limits.max_depth
             )));
         }
-        self.open_tick();
         // Appending keeps the order valid: the parent's slot is lower than the new one.
         let topo = Topo::new(id, Slot::NONE, SlotFlags::ALIVE | SlotFlags::NEW);
         let slot = self.store.push(topo, local, local, extent, mask);
@@ -350,7 +347,6 @@ impl Hierarchy {
                 )));
             }
         }
-        self.open_tick();
         self.unlink(slot);
         self.link_last(parent_slot, slot);
         let flags = self.store.topo[slot].flags;

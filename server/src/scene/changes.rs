@@ -1,11 +1,14 @@
-//! The per-tick change set ([`TickChanges`]) and the moment it is reset.
+//! The change set of the current tick ([`TickChanges`]) and the explicit end of a tick.
 //!
-//! A tick runs from one update to the next. The lists of a tick are cleared by the first
-//! mutation (or update) after the previous update, not by the update itself, so that
-//! [`Hierarchy::changes`](super::Hierarchy::changes) keeps answering for the last tick
-//! until something new happens. Invariant: a node carries the `NEW`, `REPARENTED` or
-//! `RESHAPED` flag exactly when it is listed in the matching list of the current tick;
-//! each id appears at most once per list.
+//! Invariants: a live node carries the `NEW`, `REPARENTED` or `RESHAPED` flag exactly when
+//! the matching list of the current tick names it; each id appears at most once in each
+//! list but `moved`; right after an update every node listed in `added`, `reparented`,
+//! `reshaped` and `moved` is alive.
+//!
+//! A tick's lists fill from the end of the previous tick on: batches and `set_local`
+//! append to them, an update makes them final, and the consumer (the room) ends the tick
+//! with [`Hierarchy::finish_tick`] once it has turned them into its diff. A refused batch
+//! truncates them back to where they were.
 
 use canopy_protocol::NodeId;
 
@@ -15,7 +18,7 @@ use super::store::SlotFlags;
 /// What one tick changed, as lists of ids (no copies of the room).
 ///
 /// After an update the lists are final: every listed node in `added`, `reparented`,
-/// `reshaped` and `moved` is alive. Between mutations and the update they may still name
+/// `reshaped` and `moved` is alive. Between edits and the update they may still name
 /// nodes that a later remove of the same tick took away. A node may be in several lists;
 /// the consumer dedupes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,9 +34,10 @@ pub struct TickChanges {
     /// value).
     pub reshaped: Vec<NodeId>,
     /// Alive, existed before the tick, world transform recomputed by the update and
-    /// different (bitwise) from the previous tick's.
+    /// different (bitwise) from before. A tick updated more than once lists a node once
+    /// per update that moved it.
     pub moved: Vec<NodeId>,
-    /// World transforms recomputed by the update: the cost measure of the tick.
+    /// World transforms recomputed by the last update: the cost measure of the tick.
     pub recomputed: usize,
 }
 
@@ -48,15 +52,6 @@ impl TickChanges {
         self.recomputed = 0;
     }
 
-    /// The flagged lists by number: 0 `added`, 1 `reparented`, 2 `reshaped`.
-    fn list(&self, which: usize) -> &[NodeId] {
-        match which {
-            0 => &self.added,
-            1 => &self.reparented,
-            _ => &self.reshaped,
-        }
-    }
-
     /// True when the tick changed nothing.
     pub fn is_empty(&self) -> bool {
         self.added.is_empty()
@@ -68,44 +63,36 @@ impl TickChanges {
 }
 
 impl Hierarchy {
-    /// Starts a new tick's change set if the last update closed the previous one. The
-    /// previous lists are kept in `spare` (swapped, not copied) so that a failed batch can
-    /// put them back, and their flags are cleared through the journal.
-    pub(crate) fn open_tick(&mut self) {
-        if !self.tick_closed {
-            return;
-        }
-        self.tick_closed = false;
-        self.journal.reset_in_batch = self.journal.active;
-        std::mem::swap(&mut self.changes, &mut self.spare);
-        self.changes.clear();
-        // Clear the per-tick flags of the nodes the previous tick listed. Ids of nodes
-        // removed since are skipped: their slots are dead and hold no flags that matter.
-        for (flag, which) in [
-            (SlotFlags::NEW, 0),
-            (SlotFlags::REPARENTED, 1),
-            (SlotFlags::RESHAPED, 2),
-        ] {
-            let len = self.spare.list(which).len();
-            for i in 0..len {
-                if let Some(slot) = self.live_slot(self.spare.list(which)[i]) {
-                    self.topo_mut(slot).flags.remove(flag);
-                }
+    /// Ends the tick: whoever consumes the change set of the last update is done with it.
+    /// Empties the lists and clears the per-tick flags of the nodes they name, so that the
+    /// next edit starts the next tick. Costs the length of the lists.
+    ///
+    /// # Panics
+    /// If anything was edited since the last update: that edit would be reported in no
+    /// tick's change set.
+    pub fn finish_tick(&mut self) {
+        assert!(
+            self.updated,
+            "finish_tick after edits that no update has reported"
+        );
+        let (topo, slots) = (&mut self.store.topo, &self.slots);
+        // Right after an update every listed node is alive, so each has its slot.
+        let mut clear = |id: NodeId, flag: SlotFlags| {
+            if let Some(slot) = slots.live(id) {
+                topo[slot].flags.remove(flag);
             }
+        };
+        for &id in &self.changes.added {
+            clear(id, SlotFlags::NEW);
         }
+        for &id in &self.changes.reparented {
+            clear(id, SlotFlags::REPARENTED);
+        }
+        for &id in &self.changes.reshaped {
+            clear(id, SlotFlags::RESHAPED);
+        }
+        self.changes.clear();
         self.removed_this_tick = false;
-    }
-
-    /// Undoes [`open_tick`](Self::open_tick) for a failed batch (its flag changes are
-    /// undone by the journal).
-    pub(crate) fn unopen_tick(&mut self) {
-        std::mem::swap(&mut self.changes, &mut self.spare);
-        self.tick_closed = true;
-    }
-
-    /// Called at the end of an update: the next mutation or update starts a new tick.
-    pub(crate) fn close_tick(&mut self) {
-        self.tick_closed = true;
     }
 
     /// Drops, from the lists of the current tick, the nodes a later remove of the same
@@ -119,6 +106,8 @@ impl Hierarchy {
         let alive = |id: &NodeId| slots.is_live(*id);
         self.changes.added.retain(alive);
         self.changes.reparented.retain(alive);
+        // Empty here unless an earlier update of the same tick moved something.
+        self.changes.moved.retain(alive);
         self.changes.reshaped.retain(alive);
     }
 }

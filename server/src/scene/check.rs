@@ -13,8 +13,8 @@ use super::store::{SlotFlags, Trs};
 
 impl Hierarchy {
     /// Panics with a message naming the broken invariant, if any: links, the id map,
-    /// counters, per-tick flags, the slot order (when it is meant to be valid) and, right
-    /// after an update, every world transform.
+    /// counters, the change set and its flags, the slot order (when it is meant to be
+    /// valid) and, right after an update, final lists and every world transform.
     pub fn assert_well_formed(&self) {
         let st = &self.store;
         let n = st.len();
@@ -86,15 +86,29 @@ impl Hierarchy {
         assert_eq!(n - live, self.dead, "dead count");
         let mapped = self.slots.iter().filter(|&(_, s)| s != RETIRED).count();
         assert_eq!(mapped, live, "id map has entries for dead slots");
-        // Per-tick flags match the lists.
+        for (id, v) in self.slots.iter() {
+            assert_eq!(self.slots.is_live(id), v != RETIRED, "live bit of id {id}");
+        }
+        for p in &self.pending {
+            assert!(
+                self.contains(p.id()),
+                "a buffered edit names a removed node"
+            );
+        }
+        self.assert_tick_lists();
+        if self.updated {
+            self.assert_updated();
+        }
+    }
+
+    /// The change set: flags match the lists, no id twice in a list, removed ids retired.
+    fn assert_tick_lists(&self) {
+        let st = &self.store;
+        let c = &self.changes;
         for (flag, list, name) in [
-            (SlotFlags::NEW, &self.changes.added, "added"),
-            (
-                SlotFlags::REPARENTED,
-                &self.changes.reparented,
-                "reparented",
-            ),
-            (SlotFlags::RESHAPED, &self.changes.reshaped, "reshaped"),
+            (SlotFlags::NEW, &c.added, "added"),
+            (SlotFlags::REPARENTED, &c.reparented, "reparented"),
+            (SlotFlags::RESHAPED, &c.reshaped, "reshaped"),
         ] {
             let mut seen = rustc_hash::FxHashSet::default();
             for &id in list {
@@ -114,43 +128,64 @@ impl Hierarchy {
             let listed_live = list.iter().filter(|&&id| self.contains(id)).count();
             assert_eq!(flagged, listed_live, "{name} flags and list disagree");
         }
-        for (id, v) in self.slots.iter() {
-            assert_eq!(self.slots.is_live(id), v != RETIRED, "live bit of id {id}");
-        }
-        for p in &self.pending {
+        let mut seen = rustc_hash::FxHashSet::default();
+        for &id in &c.removed {
+            assert!(seen.insert(id), "removed lists {id} twice");
             assert!(
-                self.contains(p.id()),
-                "a buffered edit names a removed node"
+                self.was_used(id) && !self.contains(id),
+                "removed lists {id}, which is not retired"
             );
         }
-        if self.tick_closed {
-            assert!(
-                self.pending.is_empty(),
-                "edits left unwritten after an update"
-            );
-            assert!(
-                self.dirty_roots.is_empty(),
-                "dirty roots left after an update"
-            );
-            assert!(
-                self.misordered.is_empty(),
-                "misordered nodes left after an update"
-            );
-            for (s, t) in st.topo.enumerate() {
-                if !t.alive() {
-                    continue;
-                }
-                let want = if t.parent.is_none() {
-                    st.xf[s].local
-                } else {
-                    Trs::compose(&st.xf[t.parent].world, &st.xf[s].local)
-                };
+        assert!(
+            c.removed.is_empty() || self.removed_this_tick,
+            "removals listed in a tick that removed nothing"
+        );
+    }
+
+    /// What holds right after an update: nothing left to settle, final change lists and
+    /// every world transform exact.
+    fn assert_updated(&self) {
+        let st = &self.store;
+        assert!(
+            self.pending.is_empty(),
+            "edits left unwritten after an update"
+        );
+        assert!(
+            self.dirty_roots.is_empty(),
+            "dirty roots left after an update"
+        );
+        assert!(
+            self.misordered.is_empty(),
+            "misordered nodes left after an update"
+        );
+        let c = &self.changes;
+        for (list, name) in [
+            (&c.added, "added"),
+            (&c.reparented, "reparented"),
+            (&c.reshaped, "reshaped"),
+            (&c.moved, "moved"),
+        ] {
+            for &id in list {
                 assert!(
-                    want.same_bits(&st.xf[s].world),
-                    "world transform of node {} is stale after an update",
-                    t.id
+                    self.contains(id),
+                    "{name} lists {id}, removed, after an update"
                 );
             }
+        }
+        for (s, t) in st.topo.enumerate() {
+            if !t.alive() {
+                continue;
+            }
+            let want = if t.parent.is_none() {
+                st.xf[s].local
+            } else {
+                Trs::compose(&st.xf[t.parent].world, &st.xf[s].local)
+            };
+            assert!(
+                want.same_bits(&st.xf[s].world),
+                "world transform of node {} is stale after an update",
+                t.id
+            );
         }
     }
 
@@ -162,8 +197,8 @@ impl Hierarchy {
         let st = &self.store;
         let _ = writeln!(
             out,
-            "live {} dead {} next_id {} tick_closed {} removed_this_tick {}",
-            self.live, self.dead, self.next_id, self.tick_closed, self.removed_this_tick
+            "live {} dead {} next_id {} updated {} removed_this_tick {}",
+            self.live, self.dead, self.next_id, self.updated, self.removed_this_tick
         );
         for (s, t) in st.topo.enumerate() {
             let bits = |x: &Trs| {

@@ -106,12 +106,11 @@ pub struct Hierarchy {
     /// Something was removed this tick: the change lists need filtering before they are
     /// final, and callbacks of removed nodes need dropping.
     pub(crate) removed_this_tick: bool,
+    /// The current tick's change set, emptied by `finish_tick`.
     pub(crate) changes: TickChanges,
-    /// The previous tick's lists while a batch that opened a new tick runs; otherwise
-    /// just spare allocations.
-    pub(crate) spare: TickChanges,
-    /// The last update closed the tick: the next mutation or update opens a new one.
-    pub(crate) tick_closed: bool,
+    /// Nothing was edited since the last update: the world transforms are current and the
+    /// change set is final. Cleared by every accepted batch and every `set_local`.
+    pub(crate) updated: bool,
     /// The last stamp value handed out (see `Topo::stamp`).
     pub(crate) stamp: u32,
     pub(crate) journal: Journal,
@@ -175,8 +174,7 @@ impl Hierarchy {
             pending: Vec::with_capacity(PENDING_MAX),
             removed_this_tick: false,
             changes: TickChanges::default(),
-            spare: TickChanges::default(),
-            tick_closed: false,
+            updated: true,
             stamp: 0,
             journal: Journal::default(),
             touched: Vec::new(),
@@ -287,9 +285,16 @@ impl Hierarchy {
         }
     }
 
-    /// The change set of the last update (see [`TickChanges`] for when it resets).
+    /// The change set of the current tick: final right after an update, emptied by
+    /// [`finish_tick`](Self::finish_tick).
     pub fn changes(&self) -> &TickChanges {
         &self.changes
+    }
+
+    /// True when nothing was edited since the last update (or since the hierarchy was
+    /// made): world transforms are current and [`changes`](Self::changes) is final.
+    pub fn is_updated(&self) -> bool {
+        self.updated
     }
 
     /// Turns on or off the recording of the ids each update recomputes (off by default;

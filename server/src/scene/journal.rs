@@ -47,8 +47,6 @@ pub(crate) struct Journal {
     pub active: bool,
     /// Slots from this one on were appended by the running batch.
     pub base: Slot,
-    /// The running batch opened a new tick (see `changes.rs`).
-    pub reset_in_batch: bool,
     pub entries: Vec<Undo>,
     pub mark: Mark,
 }
@@ -96,7 +94,6 @@ impl Hierarchy {
         debug_assert!(!self.journal.active);
         self.journal.active = true;
         self.journal.base = self.store.end();
-        self.journal.reset_in_batch = false;
         self.journal.entries.clear();
         self.journal.mark = Mark {
             len: self.store.len(),
@@ -145,18 +142,10 @@ impl Hierarchy {
         self.next_id = m.next_id;
         self.dirty_roots.truncate(m.dirty_roots);
         self.misordered.truncate(m.misordered);
-        if self.journal.reset_in_batch {
-            // The batch opened the tick: the lists it filled are the fresh ones; drop them
-            // and bring back the previous tick's.
-            self.changes.clear();
-            self.unopen_tick();
-        } else {
-            self.changes.added.truncate(m.added);
-            self.changes.removed.truncate(m.removed);
-            self.changes.reparented.truncate(m.reparented);
-            self.changes.reshaped.truncate(m.reshaped);
-        }
+        self.changes.added.truncate(m.added);
+        self.changes.removed.truncate(m.removed);
+        self.changes.reparented.truncate(m.reparented);
+        self.changes.reshaped.truncate(m.reshaped);
         self.removed_this_tick = m.removed_this_tick;
-        self.journal.reset_in_batch = false;
     }
 }

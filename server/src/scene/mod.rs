@@ -8,10 +8,11 @@
 //! A room's tick: [`Hierarchy::apply_batch`] for each accepted batch (atomic; ids of the
 //! adds back), [`Hierarchy::run_update_callbacks`], then [`Hierarchy::update_dirty`], whose
 //! [`TickChanges`] (added, removed, reparented, reshaped, moved: ids only) feed the octree
-//! and the delta stream. Children are listed in attachment order; server-assigned ids are
-//! the smallest never-used id at or after a running counter (`batch.rs`); batches that
-//! would push a world transform past [`WORLD_LIMIT`] or a node past the depth limit are
-//! refused whole (`guard.rs`).
+//! and the delta stream; [`Hierarchy::finish_tick`] ends the tick.
+//! Children are listed in attachment order; server-assigned ids are the smallest
+//! never-used id at or after a running counter (`batch.rs`); batches that would push a
+//! world transform past [`WORLD_LIMIT`] or a node past the depth limit are refused whole
+//! (`guard.rs`).
 //!
 //! Files, one concept each:
 //! - `hierarchy.rs`: the [`Hierarchy`] type, its limits and read accessors;

@@ -108,9 +108,6 @@ impl Hierarchy {
     }
 
     fn begin_update(&mut self) {
-        // An update with no mutation since the previous one is a tick of its own, which
-        // changed nothing.
-        self.open_tick();
         self.flush_pending();
         self.settle();
         if self.record_recomputed {
@@ -121,7 +118,7 @@ impl Hierarchy {
     fn end_update(&mut self, recomputed: usize) -> &TickChanges {
         self.dirty_roots.clear();
         self.changes.recomputed = recomputed;
-        self.close_tick();
+        self.updated = true;
         &self.changes
     }
 

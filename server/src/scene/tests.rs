@@ -49,6 +49,7 @@ fn four() -> Hierarchy {
     ])
     .unwrap();
     h.update_dirty();
+    h.finish_tick();
     h.assert_well_formed();
     h
 }
@@ -153,14 +154,16 @@ fn tick_changes_lists() {
     assert_eq!(sorted(&c.moved), [2, 3, 4], "10 is new, so not moved");
     h.assert_well_formed();
 
-    // The next mutation resets the lists.
+    // Ending the tick empties the lists; the next edit fills the next tick's.
+    h.finish_tick();
     h.apply_batch(&[Op::Remove { node: 10 }]).unwrap();
     assert_eq!(h.changes().removed, [10, 4]);
     assert!(h.changes().added.is_empty() && h.changes().moved.is_empty());
     let c = h.update_dirty();
     assert_eq!(c.removed, [10, 4]);
     assert_eq!(c.recomputed, 0);
-    // An update with no mutation since the last one starts an empty tick.
+    // A tick with no edit reports nothing.
+    h.finish_tick();
     let c = h.update_dirty();
     assert!(c.is_empty());
     h.assert_well_formed();
