@@ -83,8 +83,7 @@ impl SceneState {
         let tick = self.tick + 1;
         self.hierarchy.run_update_callbacks(tick, dt);
         let recomputed = self.hierarchy.update_dirty().recomputed;
-        // Classify before the refit: the octree still holds every node's old mask.
-        diff.rebuild(self.hierarchy.changes(), &self.octree);
+        diff.rebuild(&self.hierarchy);
         self.refit(diff);
         self.hierarchy.finish_tick();
         self.tick = tick;

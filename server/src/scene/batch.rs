@@ -16,6 +16,7 @@ use canopy_protocol::{NodeId, Op, Transform};
 use glam::{Quat, Vec3};
 
 use super::Hierarchy;
+use super::changes::WithOldMask;
 use super::error::{BatchError, SceneError};
 use super::guard::Touch;
 use super::idmap::RETIRED;
@@ -141,20 +142,23 @@ impl Hierarchy {
             Op::SetShape { node, extent, mask } => {
                 let extent = extent.map(validate::extent).transpose()?;
                 let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))?;
+                let old_mask = self.store.mask[slot];
                 let new_extent = extent.unwrap_or(self.store.extent[slot]);
-                let new_mask = mask.unwrap_or(self.store.mask[slot]);
+                let new_mask = mask.unwrap_or(old_mask);
                 if new_extent.to_array().map(f32::to_bits)
                     == self.store.extent[slot].to_array().map(f32::to_bits)
-                    && new_mask == self.store.mask[slot]
+                    && new_mask == old_mask
                 {
                     // Nothing changes: no change listed, nothing to send.
                     return Ok(None);
                 }
                 self.set_shape_fields(slot, new_extent, new_mask);
                 let flags = self.store.topo[slot].flags;
+                // The first reshape of the tick records the mask the tick began with.
                 if !flags.intersects(SlotFlags::NEW | SlotFlags::RESHAPED) {
                     self.topo_mut(slot).flags.insert(SlotFlags::RESHAPED);
-                    self.changes.reshaped.push(node);
+                    let reshaped = WithOldMask { id: node, old_mask };
+                    self.changes.reshaped.push(reshaped);
                 }
                 if extent.is_some() {
                     self.touched.push(Touch::node(slot, i));
@@ -372,7 +376,12 @@ impl Hierarchy {
             self.topo_mut(cur).flags.remove(SlotFlags::ALIVE);
             self.map_set(t.id, RETIRED);
             if !t.flags.contains(SlotFlags::NEW) {
-                self.changes.removed.push(t.id);
+                // The mask now, which is the tick's first unless a reshape of this tick
+                // recorded an older one (`filter_removed_from_changes` carries that over).
+                let old_mask = self.store.mask[cur];
+                self.changes
+                    .removed
+                    .push(WithOldMask { id: t.id, old_mask });
             }
             self.live -= 1;
             self.dead += 1;

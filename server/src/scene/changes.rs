@@ -3,7 +3,8 @@
 //! Invariants: a live node carries the `NEW`, `REPARENTED` or `RESHAPED` flag exactly when
 //! the matching list of the current tick names it; each id appears at most once in each
 //! list but `moved`; right after an update every node listed in `added`, `reparented`,
-//! `reshaped` and `moved` is alive.
+//! `reshaped` and `moved` is alive, and `removed` and `reshaped` carry each node's mask
+//! as it was when the tick began (so no consumer needs to keep last tick's masks).
 //!
 //! A tick's lists fill from the end of the previous tick on: batches and `set_local`
 //! append to them, an update makes them final, and the consumer (the room) ends the tick
@@ -11,9 +12,18 @@
 //! truncates them back to where they were.
 
 use canopy_protocol::NodeId;
+use rustc_hash::FxHashMap;
 
 use super::Hierarchy;
 use super::store::SlotFlags;
+
+/// A node of a change list with the mask it had when the tick began: what a scope with a
+/// mask needs to tell whether a removed or re-layered node was in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WithOldMask {
+    pub id: NodeId,
+    pub old_mask: u32,
+}
 
 /// What one tick changed, as lists of ids (no copies of the room).
 ///
@@ -26,13 +36,13 @@ pub struct TickChanges {
     /// Added during this tick and still alive, in the order they were added.
     pub added: Vec<NodeId>,
     /// Every node (whole subtrees) removed this tick that existed before the tick began.
-    pub removed: Vec<NodeId>,
+    pub removed: Vec<WithOldMask>,
     /// Alive, existed before the tick, parent changed at least once this tick (the final
     /// parent may equal the original one).
     pub reparented: Vec<NodeId>,
     /// Alive, existed before the tick, extent or mask set this tick (possibly to the same
     /// value).
-    pub reshaped: Vec<NodeId>,
+    pub reshaped: Vec<WithOldMask>,
     /// Alive, existed before the tick, world transform recomputed by the update and
     /// different (bitwise) from before. A tick updated more than once lists a node once
     /// per update that moved it.
@@ -88,8 +98,8 @@ impl Hierarchy {
         for &id in &self.changes.reparented {
             clear(id, SlotFlags::REPARENTED);
         }
-        for &id in &self.changes.reshaped {
-            clear(id, SlotFlags::RESHAPED);
+        for c in &self.changes.reshaped {
+            clear(c.id, SlotFlags::RESHAPED);
         }
         self.changes.clear();
         self.removed_this_tick = false;
@@ -108,6 +118,22 @@ impl Hierarchy {
         self.changes.reparented.retain(alive);
         // Empty here unless an earlier update of the same tick moved something.
         self.changes.moved.retain(alive);
-        self.changes.reshaped.retain(alive);
+        // A node reshaped and then removed in the same tick began the tick with the mask
+        // its reshape recorded, not with the one it was removed with.
+        let mut carried = FxHashMap::default();
+        self.changes.reshaped.retain(|c| {
+            let keep = alive(&c.id);
+            if !keep {
+                carried.insert(c.id, c.old_mask);
+            }
+            keep
+        });
+        if !carried.is_empty() {
+            for r in &mut self.changes.removed {
+                if let Some(&old_mask) = carried.get(&r.id) {
+                    r.old_mask = old_mask;
+                }
+            }
+        }
     }
 }

@@ -6,7 +6,10 @@
 
 use std::fmt::Write;
 
+use canopy_protocol::NodeId;
+
 use super::Hierarchy;
+use super::changes::WithOldMask;
 use super::idmap::RETIRED;
 use super::slot::Slot;
 use super::store::{SlotFlags, Trs};
@@ -105,10 +108,11 @@ impl Hierarchy {
     fn assert_tick_lists(&self) {
         let st = &self.store;
         let c = &self.changes;
+        let reshaped: Vec<NodeId> = c.reshaped.iter().map(|r| r.id).collect();
         for (flag, list, name) in [
             (SlotFlags::NEW, &c.added, "added"),
             (SlotFlags::REPARENTED, &c.reparented, "reparented"),
-            (SlotFlags::RESHAPED, &c.reshaped, "reshaped"),
+            (SlotFlags::RESHAPED, &reshaped, "reshaped"),
         ] {
             let mut seen = rustc_hash::FxHashSet::default();
             for &id in list {
@@ -129,7 +133,7 @@ impl Hierarchy {
             assert_eq!(flagged, listed_live, "{name} flags and list disagree");
         }
         let mut seen = rustc_hash::FxHashSet::default();
-        for &id in &c.removed {
+        for &WithOldMask { id, .. } in &c.removed {
             assert!(seen.insert(id), "removed lists {id} twice");
             assert!(
                 self.was_used(id) && !self.contains(id),
@@ -159,10 +163,11 @@ impl Hierarchy {
             "misordered nodes left after an update"
         );
         let c = &self.changes;
+        let reshaped: Vec<NodeId> = c.reshaped.iter().map(|r| r.id).collect();
         for (list, name) in [
             (&c.added, "added"),
             (&c.reparented, "reparented"),
-            (&c.reshaped, "reshaped"),
+            (&reshaped, "reshaped"),
             (&c.moved, "moved"),
         ] {
             for &id in list {

@@ -7,8 +7,9 @@
 //!
 //! A room's tick: [`Hierarchy::apply_batch`] for each accepted batch (atomic; ids of the
 //! adds back), [`Hierarchy::run_update_callbacks`], then [`Hierarchy::update_dirty`], whose
-//! [`TickChanges`] (added, removed, reparented, reshaped, moved: ids only) feed the octree
-//! and the delta stream; [`Hierarchy::finish_tick`] ends the tick.
+//! [`TickChanges`] (ids of the added, removed, reparented, reshaped and moved nodes, with
+//! the masks the removed and reshaped ones began the tick with) feed the octree and the
+//! delta stream; [`Hierarchy::finish_tick`] ends the tick.
 //! Children are listed in attachment order; server-assigned ids are the smallest
 //! never-used id at or after a running counter (`batch.rs`); batches that would push a
 //! world transform past [`WORLD_LIMIT`] or a node past the depth limit are refused whole
@@ -49,7 +50,7 @@ mod validate;
 mod visitor;
 
 pub use callbacks::{Bob, Orbit, Spin, UpdateCallback, UpdateContext};
-pub use changes::TickChanges;
+pub use changes::{TickChanges, WithOldMask};
 pub use error::{BatchError, SceneError};
 pub use guard::WORLD_LIMIT;
 pub use hierarchy::{Hierarchy, HierarchyLimits, Parent};

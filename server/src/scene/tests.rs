@@ -32,6 +32,11 @@ fn set_t(node: u32, t: [f32; 3]) -> Op {
     }
 }
 
+/// `(id, old_mask)` entries of `removed` and `reshaped`.
+fn was(id: NodeId, old_mask: u32) -> WithOldMask {
+    WithOldMask { id, old_mask }
+}
+
 fn sorted(v: &[NodeId]) -> Vec<NodeId> {
     let mut v = v.to_vec();
     v.sort_unstable();
@@ -150,22 +155,52 @@ fn tick_changes_lists() {
     );
     assert!(c.removed.is_empty(), "11 did not exist before the tick");
     assert_eq!(c.reparented, [4]);
-    assert_eq!(c.reshaped, [3]);
+    assert_eq!(c.reshaped, [was(3, u32::MAX)]);
     assert_eq!(sorted(&c.moved), [2, 3, 4], "10 is new, so not moved");
     h.assert_well_formed();
 
     // Ending the tick empties the lists; the next edit fills the next tick's.
     h.finish_tick();
     h.apply_batch(&[Op::Remove { node: 10 }]).unwrap();
-    assert_eq!(h.changes().removed, [10, 4]);
+    assert_eq!(h.changes().removed, [was(10, u32::MAX), was(4, u32::MAX)]);
     assert!(h.changes().added.is_empty() && h.changes().moved.is_empty());
     let c = h.update_dirty();
-    assert_eq!(c.removed, [10, 4]);
+    assert_eq!(c.removed, [was(10, u32::MAX), was(4, u32::MAX)]);
     assert_eq!(c.recomputed, 0);
     // A tick with no edit reports nothing.
     h.finish_tick();
     let c = h.update_dirty();
     assert!(c.is_empty());
+    h.assert_well_formed();
+}
+
+#[test]
+fn old_masks_are_the_masks_the_tick_began_with() {
+    let mut h = four();
+    let mask = |node, m| Op::SetShape {
+        node,
+        extent: None,
+        mask: Some(m),
+    };
+    h.apply_batch(&[
+        mask(3, 2),
+        mask(3, 4),
+        mask(4, 8),
+        Op::Remove { node: 4 },
+        mask(2, 16),
+    ])
+    .unwrap();
+    let c = h.update_dirty();
+    assert_eq!(c.reshaped, [was(3, u32::MAX), was(2, u32::MAX)]);
+    assert_eq!(
+        c.removed,
+        [was(4, u32::MAX)],
+        "4 had mask 8 when it was removed, but u32::MAX when the tick began"
+    );
+    h.finish_tick();
+    h.apply_batch(&[Op::Remove { node: 2 }]).unwrap();
+    let c = h.update_dirty();
+    assert_eq!(c.removed, [was(2, 16), was(3, 4)]);
     h.assert_well_formed();
 }
 
@@ -186,7 +221,7 @@ fn set_parent_back_and_removal_of_reparented_nodes() {
     .unwrap();
     let c = h.update_dirty();
     assert_eq!(c.reparented, [4], "3 was removed: listed in removed only");
-    assert_eq!(c.removed, [3]);
+    assert_eq!(c.removed, [was(3, u32::MAX)]);
     h.assert_well_formed();
     assert_eq!(h.children(1).collect::<Vec<_>>(), [2, 4]);
 }
