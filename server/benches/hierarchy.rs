@@ -68,12 +68,9 @@ fn tree(n: usize) -> Tree {
 
 fn canopy(tree: &Tree) -> Hierarchy {
     let ops: Vec<Op> = (0..tree.n)
-        .map(|i| Op::Add {
-            id: Some(i as u32),
-            parent: (i > 0).then(|| ((i - 1) / FANOUT) as u32),
-            local: tree.locals[i],
-            extent: [0.5; 3],
-            mask: u32::MAX,
+        .map(|i| {
+            let parent = (i > 0).then(|| ((i - 1) / FANOUT) as u32);
+            Op::add(Some(i as u32), parent, tree.locals[i]).with_extent([0.5; 3])
         })
         .collect();
     let mut h = Hierarchy::new();
