@@ -9,9 +9,12 @@
 //! cycles); trees of adds build deep hierarchies quickly so that removes take whole
 //! subtrees and scale chains overflow.
 //!
-//! After every batch:
+//! After every batch, the result equals the prediction of the independent model shared
+//! with the property tests (`server/tests/scene_model/`, included with `#[path]`, with its
+//! hostile numbers), and then:
 //! - accepted: one id per `add`, the hierarchy is well formed
-//!   (`assert_well_formed`), and no stored number is non-finite;
+//!   (`assert_well_formed`), its state equals the model's, and no stored number is
+//!   non-finite;
 //! - refused: the error names an op of the batch, its message starts with `op N:`, and
 //!   the whole observable state (`snapshot_for_tests`) is exactly as before the batch.
 //!
@@ -25,61 +28,25 @@ use canopy_protocol::{NodeId, Op, Transform};
 use canopy_server::scene::{Hierarchy, HierarchyLimits};
 use libfuzzer_sys::fuzz_target;
 
-/// A number, biased towards the values that break geometry code.
-#[derive(Arbitrary, Debug, Clone, Copy)]
-enum Num {
-    Zero,
-    NegZero,
-    One,
-    MinusOne,
-    /// A small integer.
-    Int(i8),
-    /// A fraction with denominator 256.
-    Frac(i16),
-    /// `±2^k`, from subnormal to near `f32::MAX`.
-    Pow(bool, i8),
-    Max,
-    Min,
-    MinPositive,
-    Subnormal,
-    Nan,
-    Inf,
-    NegInf,
-    /// Any bit pattern.
-    Bits(u32),
-}
+#[path = "../../server/tests/scene_model/mod.rs"]
+mod scene_model;
 
-impl Num {
-    fn get(self) -> f32 {
-        match self {
-            Num::Zero => 0.0,
-            Num::NegZero => -0.0,
-            Num::One => 1.0,
-            Num::MinusOne => -1.0,
-            Num::Int(i) => f32::from(i),
-            Num::Frac(i) => f32::from(i) / 256.0,
-            Num::Pow(neg, k) => {
-                let v = 2f32.powi(i32::from(k));
-                if neg { -v } else { v }
-            }
-            Num::Max => f32::MAX,
-            Num::Min => f32::MIN,
-            Num::MinPositive => f32::MIN_POSITIVE,
-            Num::Subnormal => f32::from_bits(1),
-            Num::Nan => f32::NAN,
-            Num::Inf => f32::INFINITY,
-            Num::NegInf => f32::NEG_INFINITY,
-            Num::Bits(b) => f32::from_bits(b),
-        }
+use scene_model::num::{Num, v3, v4};
+use scene_model::{Expect, Model};
+
+/// The fuzzer's way to the shared hostile numbers, biased towards the values that break
+/// geometry code: small integers, fractions of 256, `±2^k` from subnormal to near
+/// `f32::MAX`, the special values and any bit pattern.
+impl<'a> Arbitrary<'a> for Num {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Num> {
+        Ok(match u.int_in_range(0u8..=4)? {
+            0 => Num::Plain(f32::from(i8::arbitrary(u)?)),
+            1 => Num::Plain(f32::from(i16::arbitrary(u)?) / 256.0),
+            2 => Num::Pow(bool::arbitrary(u)?, i32::from(i8::arbitrary(u)?)),
+            3 => Num::Special(u8::arbitrary(u)?),
+            _ => Num::Plain(f32::from_bits(u32::arbitrary(u)?)),
+        })
     }
-}
-
-fn v3(v: [Num; 3]) -> [f32; 3] {
-    v.map(Num::get)
-}
-
-fn v4(v: [Num; 4]) -> [f32; 4] {
-    v.map(Num::get)
 }
 
 /// How an op names a node; resolved against the state at the start of the batch.
@@ -197,11 +164,8 @@ fn descendant(h: &Hierarchy, node: NodeId, j: u8) -> NodeId {
 }
 
 fn local(t: [Num; 3], r: Option<[Num; 4]>, s: Num) -> Transform {
-    Transform {
-        t: v3(t),
-        r: r.map_or([0.0, 0.0, 0.0, 1.0], v4),
-        s: s.get(),
-    }
+    let r = r.map_or(Transform::IDENTITY.r, v4);
+    Transform::from_t(v3(t)).with_r(r).with_s(s.get())
 }
 
 /// Turns the fuzzer's ops into wire ops (a `Tree` becomes several adds).
@@ -222,20 +186,16 @@ fn resolve_batch(h: &Hierarchy, ctx: &mut Ctx, fops: &[FOp]) -> Vec<Op> {
                 if let Some(id) = id {
                     ctx.in_batch.push(id);
                 }
-                ops.push(Op::Add {
-                    id,
-                    parent: parent.map(|p| ctx.resolve(h, p)),
-                    local: local(*t, *r, *s),
-                    extent: v3(*extent),
-                    mask: *mask,
-                });
+                let parent = parent.map(|p| ctx.resolve(h, p));
+                let op = Op::add(id, parent, local(*t, *r, *s));
+                ops.push(op.with_extent(v3(*extent)).with_mask(*mask));
             }
-            FOp::SetLocal { node, t, r, s } => ops.push(Op::SetLocal {
-                node: ctx.resolve(h, *node),
-                t: t.map(v3),
-                r: r.map(v4),
-                s: s.map(Num::get),
-            }),
+            FOp::SetLocal { node, t, r, s } => ops.push(Op::set_local(
+                ctx.resolve(h, *node),
+                t.map(v3),
+                r.map(v4),
+                s.map(Num::get),
+            )),
             FOp::SetParent { node, parent } => {
                 let node = ctx.resolve(h, *node);
                 let parent = match *parent {
@@ -245,16 +205,13 @@ fn resolve_batch(h: &Hierarchy, ctx: &mut Ctx, fops: &[FOp]) -> Vec<Op> {
                     ParentRef::OwnDescendant(j) if h.contains(node) => Some(descendant(h, node, j)),
                     ParentRef::OwnDescendant(_) => Some(node),
                 };
-                ops.push(Op::SetParent { node, parent });
+                ops.push(Op::set_parent(node, parent));
             }
-            FOp::SetShape { node, extent, mask } => ops.push(Op::SetShape {
-                node: ctx.resolve(h, *node),
-                extent: extent.map(v3),
-                mask: *mask,
-            }),
-            FOp::Remove { node } => ops.push(Op::Remove {
-                node: ctx.resolve(h, *node),
-            }),
+            FOp::SetShape { node, extent, mask } => {
+                let node = ctx.resolve(h, *node);
+                ops.push(Op::set_shape(node, extent.map(v3), *mask));
+            }
+            FOp::Remove { node } => ops.push(Op::remove(ctx.resolve(h, *node))),
             FOp::Tree { anchor, nodes } => {
                 // Explicit ids past every id the other ops are likely to use, so that
                 // the tree's own parent links resolve.
@@ -275,17 +232,8 @@ fn resolve_batch(h: &Hierarchy, ctx: &mut Ctx, fops: &[FOp]) -> Vec<Op> {
                     } else {
                         Some(tree[tree.len() - 1 - usize::from(back) % tree.len()])
                     };
-                    ops.push(Op::Add {
-                        id: Some(id),
-                        parent,
-                        local: Transform {
-                            t: [1.0, 0.0, 0.0],
-                            r: [0.0, 0.0, 0.0, 1.0],
-                            s: s.get(),
-                        },
-                        extent: [0.5; 3],
-                        mask: u32::MAX,
-                    });
+                    let local = Transform::from_xyz(1.0, 0.0, 0.0).with_s(s.get());
+                    ops.push(Op::add(Some(id), parent, local).with_extent([0.5; 3]));
                     tree.push(id);
                     ctx.in_batch.push(id);
                 }
@@ -311,28 +259,41 @@ fn assert_finite(h: &Hierarchy) {
 }
 
 fn run(input: Input) {
-    let defaults = HierarchyLimits::default();
+    let defaults = HierarchyLimits::DEFAULT;
     let limits = HierarchyLimits {
         max_nodes: input.max_nodes.map_or(defaults.max_nodes, usize::from),
         max_depth: input.max_depth.map_or(defaults.max_depth, usize::from),
+        ..defaults
     };
     let mut h = Hierarchy::with_limits(limits);
-    let mut used: Vec<NodeId> = Vec::new();
+    let mut m = Model::new(limits);
     for tick in input.ticks.iter().take(32) {
         for fops in tick.batches.iter().take(8) {
             let mut ctx = Ctx {
                 live: h.ids().collect(),
-                used: used.clone(),
+                used: m.used.iter().copied().collect(),
                 in_batch: Vec::new(),
             };
             let ops = resolve_batch(&h, &mut ctx, fops);
             let adds = ops.iter().filter(|op| matches!(op, Op::Add { .. })).count();
+            let (expect, next) = m.apply_batch(&ops);
             let before = h.snapshot_for_tests();
-            match h.apply_batch(&ops) {
+            let got = h.apply_batch(&ops);
+            match (&expect, &got) {
+                (Expect::Ok(ids), Ok(got_ids)) => assert_eq!(ids, got_ids, "ids of {ops:?}"),
+                (Expect::Err(errors), Err(e)) => {
+                    let found = (e.op, e.error.code());
+                    assert!(errors.contains(&found), "{e}, expected {errors:?} for {ops:?}");
+                }
+                (Expect::Either, _) => {}
+                _ => panic!("model {expect:?}, hierarchy {got:?} for {ops:?}"),
+            }
+            match got {
                 Ok(ids) => {
                     assert_eq!(ids.len(), adds, "one id per add");
-                    used.extend(ids);
+                    m = next.expect("an accepted batch has a model");
                     h.assert_well_formed();
+                    m.assert_matches(&h);
                     assert_finite(&h);
                 }
                 Err(e) => {
@@ -353,6 +314,7 @@ fn run(input: Input) {
         }
         h.assert_well_formed();
         assert_finite(&h);
+        h.finish_tick();
     }
 }
 

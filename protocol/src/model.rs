@@ -63,6 +63,29 @@ impl Transform {
         r: [0.0, 0.0, 0.0, 1.0],
         s: 1.0,
     };
+
+    /// A translation by `t` (no rotation, scale 1).
+    pub const fn from_t(t: [f32; 3]) -> Transform {
+        Transform {
+            t,
+            ..Transform::IDENTITY
+        }
+    }
+
+    /// A translation by `(x, y, z)`, as bevy's `Transform::from_xyz`.
+    pub const fn from_xyz(x: f32, y: f32, z: f32) -> Transform {
+        Transform::from_t([x, y, z])
+    }
+
+    /// This transform with rotation `r` (x, y, z, w).
+    pub const fn with_r(self, r: [f32; 4]) -> Transform {
+        Transform { r, ..self }
+    }
+
+    /// This transform with scale `s`.
+    pub const fn with_s(self, s: f32) -> Transform {
+        Transform { s, ..self }
+    }
 }
 
 /// A node as snapshots, reads of the whole room and `upsert` lists carry it.
@@ -76,6 +99,40 @@ pub struct Node {
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub extent: [f32; 3],
     pub mask: u32,
+}
+
+impl Node {
+    /// A root node `id` whose world transform is a translation by `t`, with no extent and
+    /// every layer: the usual fixture of tests and examples.
+    pub const fn at(id: NodeId, t: [f32; 3]) -> Node {
+        Node {
+            id,
+            parent: None,
+            world: Transform::from_t(t),
+            extent: [0.0; 3],
+            mask: ALL_LAYERS,
+        }
+    }
+
+    /// This node with parent `parent` (`None`: a root).
+    pub const fn with_parent(self, parent: Option<NodeId>) -> Node {
+        Node { parent, ..self }
+    }
+
+    /// This node with world transform `world`.
+    pub const fn with_world(self, world: Transform) -> Node {
+        Node { world, ..self }
+    }
+
+    /// This node with half-extents `extent`.
+    pub const fn with_extent(self, extent: [f32; 3]) -> Node {
+        Node { extent, ..self }
+    }
+
+    /// This node on the layers of `mask`.
+    pub const fn with_mask(self, mask: u32) -> Node {
+        Node { mask, ..self }
+    }
 }
 
 /// One row of a delta's `update` list: a node whose world transform changed. On the wire

@@ -7,7 +7,7 @@
 use bincode::{Decode, Encode};
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::model::{NodeId, Transform, all_layers};
+use crate::model::{ALL_LAYERS, NodeId, Transform, all_layers};
 
 /// `{"ops":[...]}`: the body of `POST /rooms/{room}/edits`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Encode, Decode)]
@@ -68,6 +68,86 @@ pub enum Op {
     Remove { node: NodeId },
 }
 
+/// Constructors, in the manner of bevy's `Transform::from_xyz`: an op in one call, and
+/// the rarely set fields of an `add` by `with_*`.
+impl Op {
+    /// An `add` of node `id` (`None`: server-assigned) under `parent` (`None`: a root),
+    /// with no extent and every layer.
+    pub const fn add(id: Option<NodeId>, parent: Option<NodeId>, local: Transform) -> Op {
+        Op::Add {
+            id,
+            parent,
+            local,
+            extent: [0.0; 3],
+            mask: ALL_LAYERS,
+        }
+    }
+
+    /// An `add` of the root `id` (see [`Op::add`]).
+    pub const fn add_root(id: NodeId, local: Transform) -> Op {
+        Op::add(Some(id), None, local)
+    }
+
+    /// An `add` of node `id` under `parent` (see [`Op::add`]).
+    pub const fn add_child(id: NodeId, parent: NodeId, local: Transform) -> Op {
+        Op::add(Some(id), Some(parent), local)
+    }
+
+    /// This `add` with half-extents `extent`.
+    ///
+    /// # Panics
+    /// On any op but `add`.
+    pub fn with_extent(mut self, extent: [f32; 3]) -> Op {
+        match &mut self {
+            Op::Add { extent: e, .. } => *e = extent,
+            other => panic!("with_extent on a {} op", other.name()),
+        }
+        self
+    }
+
+    /// This `add` on the layers of `mask`.
+    ///
+    /// # Panics
+    /// On any op but `add`.
+    pub fn with_mask(mut self, mask: u32) -> Op {
+        match &mut self {
+            Op::Add { mask: m, .. } => *m = mask,
+            other => panic!("with_mask on a {} op", other.name()),
+        }
+        self
+    }
+
+    /// A `set_local` of the given parts.
+    pub const fn set_local(
+        node: NodeId,
+        t: Option<[f32; 3]>,
+        r: Option<[f32; 4]>,
+        s: Option<f32>,
+    ) -> Op {
+        Op::SetLocal { node, t, r, s }
+    }
+
+    /// A `set_local` of the translation only.
+    pub const fn set_t(node: NodeId, t: [f32; 3]) -> Op {
+        Op::set_local(node, Some(t), None, None)
+    }
+
+    /// A `set_parent` (`None`: make the node a root).
+    pub const fn set_parent(node: NodeId, parent: Option<NodeId>) -> Op {
+        Op::SetParent { node, parent }
+    }
+
+    /// A `set_shape` of the given parts.
+    pub const fn set_shape(node: NodeId, extent: Option<[f32; 3]>, mask: Option<u32>) -> Op {
+        Op::SetShape { node, extent, mask }
+    }
+
+    /// A `remove` of the node and its subtree.
+    pub const fn remove(node: NodeId) -> Op {
+        Op::Remove { node }
+    }
+}
+
 impl Op {
     /// The `"op"` tag of this op, for messages and metrics.
     pub fn name(&self) -> &'static str {
@@ -119,6 +199,36 @@ mod tests {
             Op::SetParent {
                 node: 1,
                 parent: None
+            }
+        );
+    }
+
+    #[test]
+    fn constructors_fill_in_the_defaults() {
+        assert_eq!(
+            Op::add_child(2, 1, Transform::from_xyz(1.0, 2.0, 3.0)).with_mask(4),
+            Op::Add {
+                id: Some(2),
+                parent: Some(1),
+                local: Transform {
+                    t: [1.0, 2.0, 3.0],
+                    ..Transform::IDENTITY
+                },
+                extent: [0.0; 3],
+                mask: 4,
+            }
+        );
+        assert_eq!(
+            Op::add(None, None, Transform::IDENTITY),
+            serde_json::from_str(r#"{"op":"add"}"#).unwrap()
+        );
+        assert_eq!(
+            Op::set_t(3, [1.0; 3]),
+            Op::SetLocal {
+                node: 3,
+                t: Some([1.0; 3]),
+                r: None,
+                s: None
             }
         );
     }

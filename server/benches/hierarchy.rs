@@ -68,17 +68,15 @@ fn tree(n: usize) -> Tree {
 
 fn canopy(tree: &Tree) -> Hierarchy {
     let ops: Vec<Op> = (0..tree.n)
-        .map(|i| Op::Add {
-            id: Some(i as u32),
-            parent: (i > 0).then(|| ((i - 1) / FANOUT) as u32),
-            local: tree.locals[i],
-            extent: [0.5; 3],
-            mask: u32::MAX,
+        .map(|i| {
+            let parent = (i > 0).then(|| ((i - 1) / FANOUT) as u32);
+            Op::add(Some(i as u32), parent, tree.locals[i]).with_extent([0.5; 3])
         })
         .collect();
     let mut h = Hierarchy::new();
     h.apply_batch(&ops).expect("valid tree");
     h.update_all();
+    h.finish_tick();
     h
 }
 
@@ -239,12 +237,15 @@ fn frame_canopy(h: &mut Hierarchy, edits: &mut Edits, count: usize, full: bool) 
         let (id, t, r) = edits.next();
         h.set_local(id, Some(t), Some(r), None).expect("valid edit");
     }
-    let c = if full {
+    let recomputed = if full {
         h.update_all()
     } else {
         h.update_dirty()
-    };
-    c.recomputed
+    }
+    .recomputed;
+    // Ends the tick, as a room does once it has read the changes.
+    h.finish_tick();
+    recomputed
 }
 
 fn frame_baseline(b: &mut Baseline, edits: &mut Edits, count: usize, full: bool) -> usize {

@@ -13,46 +13,37 @@ use crate::scene::{Bob, Hierarchy, Orbit, Spin};
 /// Ids below this are the solar system; the forest starts here.
 const FOREST: u32 = 10_000;
 
-fn add(id: u32, parent: Option<u32>, t: [f32; 3], s: f32, extent: f32, mask: u32) -> Op {
-    Op::Add {
-        id: Some(id),
-        parent,
-        local: Transform {
-            t,
-            s,
-            ..Transform::IDENTITY
-        },
-        extent: [extent; 3],
-        mask,
-    }
-}
-
 /// Fills `h` with the demo scene. Returns the number of nodes.
 pub fn populate(h: &mut Hierarchy) -> usize {
-    let mut ops = vec![add(1, None, [0.0; 3], 1.0, 5.0, 1)];
+    const ID: Transform = Transform::IDENTITY;
+    let mut ops = vec![Op::add_root(1, ID).with_extent([5.0; 3]).with_mask(1)];
     // Eight planets, each with a few moons; layer 1 bodies, layer 2 moons.
     for p in 0..8u32 {
         let planet = 100 + p * 100;
-        ops.push(add(planet, Some(1), [0.0; 3], 1.0, 1.0 + p as f32 * 0.2, 1));
+        let body = Op::add_child(planet, 1, ID).with_extent([1.0 + p as f32 * 0.2; 3]);
+        ops.push(body.with_mask(1));
         for m in 1..=(p + 2) {
-            ops.push(add(planet + m, Some(planet), [0.0; 3], 0.5, 0.3, 2));
+            let moon = Op::add_child(planet + m, planet, ID.with_s(0.5));
+            ops.push(moon.with_extent([0.3; 3]).with_mask(2));
         }
     }
     // A forest of 48 rigs: a trunk with three arms of 18 segments each.
     for r in 0..48u32 {
         let root = FOREST + r * 100;
         let (x, z) = ((r % 8) as f32 * 40.0 - 140.0, (r / 8) as f32 * 40.0 + 80.0);
-        ops.push(add(root, None, [x, 0.0, z], 1.0, 1.0, 4));
+        let trunk = Op::add_root(root, Transform::from_xyz(x, 0.0, z));
+        ops.push(trunk.with_extent([1.0; 3]).with_mask(4));
         for arm in 0..3u32 {
             let mut parent = root;
             for seg in 0..18u32 {
                 let id = root + 1 + arm * 30 + seg;
                 let t = if seg == 0 {
-                    [0.0, 2.0 + arm as f32 * 3.0, 0.0]
+                    Transform::from_xyz(0.0, 2.0 + arm as f32 * 3.0, 0.0)
                 } else {
-                    [1.0, 0.2, 0.0]
+                    Transform::from_xyz(1.0, 0.2, 0.0)
                 };
-                ops.push(add(id, Some(parent), t, 0.97, 0.4, 4));
+                let segment = Op::add_child(id, parent, t.with_s(0.97));
+                ops.push(segment.with_extent([0.4; 3]).with_mask(4));
                 parent = id;
             }
         }

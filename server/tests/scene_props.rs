@@ -1,23 +1,24 @@
-//! Property test of the scene core against an independent model.
+//! Property test of the scene core against the independent model (`scene_model/`).
 //!
-//! The model (`scene_model/`) is a plain map of nodes with child lists in attachment
-//! order and world transforms computed recursively in f64. Random forests (depth up to 12, fan-out up to 8) get random ticks of random batches,
-//! valid and invalid ops mixed; after each tick the test checks world transforms, the
-//! hierarchy's invariants, the pre-order walk, the set of recomputed nodes and the change
-//! lists, and that every refused batch left the hierarchy exactly as before.
+//! Random forests (depth up to 12, fan-out up to 8) get random ticks of random batches
+//! and library `set_local` calls, valid and invalid ops mixed. After each tick the test
+//! checks world transforms, the state against the model, the hierarchy's invariants, the
+//! pre-order walk, the set of recomputed nodes and the change lists (old masks
+//! included), and that every refused batch left the hierarchy exactly as before.
 //!
 //! `PROPTEST_CASES` sets the number of cases (default 200).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use canopy_protocol::{ErrorCode, NodeId, Op, Transform};
-use canopy_server::scene::Hierarchy;
-use glam::{DQuat, DVec3, Quat, Vec3};
+use canopy_protocol::{NodeId, Op, Transform};
+use canopy_server::scene::{Hierarchy, HierarchyLimits, WithOldMask};
+use glam::{Quat, Vec3};
 use proptest::prelude::*;
 
 mod scene_model;
 
-use scene_model::{Model, quat_ok};
+use scene_model::num::NON_FINITE;
+use scene_model::{Expect, Log, Model, UNKNOWN, dquat, dvec, norm_quat};
 
 /// An op described relative to the state it meets: picks index the live nodes.
 #[derive(Clone, Debug)]
@@ -60,7 +61,7 @@ fn vec3() -> impl Strategy<Value = [f32; 3]> {
 }
 
 fn quat() -> impl Strategy<Value = [f32; 4]> {
-    prop::array::uniform4(-1.0f32..1.0).prop_filter("not tiny", |r| quat_ok(*r))
+    prop::array::uniform4(-1.0f32..1.0).prop_filter("not tiny", |r| norm_quat(*r).is_some())
 }
 
 fn scale() -> impl Strategy<Value = f32> {
@@ -140,8 +141,6 @@ fn forest() -> impl Strategy<Value = Vec<ForestNode>> {
 }
 
 fn resolve(m: &Model, a: &AOp) -> Op {
-    let unknown = 9_999_999;
-    let pick = |i: usize| m.pick(i).unwrap_or(unknown);
     match a {
         AOp::Add {
             parent,
@@ -157,24 +156,14 @@ fn resolve(m: &Model, a: &AOp) -> Op {
                 }
                 id
             });
-            Op::Add {
-                id,
-                parent: parent.map(pick),
-                local: Transform {
-                    t: *t,
-                    r: *r,
-                    s: *s,
-                },
-                extent: [0.5; 3],
-                mask: u32::MAX,
-            }
+            let local = Transform {
+                t: *t,
+                r: *r,
+                s: *s,
+            };
+            Op::add(id, parent.map(|p| m.pick(p)), local).with_extent([0.5; 3])
         }
-        AOp::SetLocal { pick: p, t, r, s } => Op::SetLocal {
-            node: pick(*p),
-            t: *t,
-            r: *r,
-            s: *s,
-        },
+        AOp::SetLocal { pick: p, t, r, s } => Op::set_local(m.pick(*p), *t, *r, *s),
         AOp::SetParent {
             pick: p,
             parent,
@@ -183,52 +172,32 @@ fn resolve(m: &Model, a: &AOp) -> Op {
             let parent = if *newest {
                 m.live().last().copied()
             } else {
-                parent.map(pick)
+                parent.map(|p| m.pick(p))
             };
-            Op::SetParent {
-                node: pick(*p),
-                parent,
-            }
+            Op::set_parent(m.pick(*p), parent)
         }
         AOp::SetShape {
             pick: p,
             extent,
             mask,
-        } => Op::SetShape {
-            node: pick(*p),
-            extent: *extent,
-            mask: *mask,
-        },
-        AOp::Remove { pick: p } => Op::Remove { node: pick(*p) },
+        } => Op::set_shape(m.pick(*p), *extent, *mask),
+        AOp::Remove { pick: p } => Op::remove(m.pick(*p)),
         AOp::Bad { kind, pick: p } => {
-            let node = pick(*p);
-            let set = |t, r, s| Op::SetLocal { node, t, r, s };
+            let node = m.pick(*p);
+            let [nan, inf, _] = NON_FINITE;
+            let set = |t, r, s| Op::set_local(node, t, r, s);
+            let lone = |local| Op::add(None, None, local).with_mask(1);
             match kind {
-                0 => set(Some([f32::NAN, 0.0, 0.0]), None, None),
+                0 => set(Some([nan, 0.0, 0.0]), None, None),
                 1 => set(None, None, Some(if p % 2 == 0 { 0.0 } else { -1.0 })),
                 2 => set(None, Some([0.0; 4]), None),
-                3 => Op::SetShape {
-                    node,
-                    extent: Some([1.0, -0.5, 0.0]),
-                    mask: None,
-                },
-                4 => set(Some([1.0; 3]), None, None).with_node(unknown),
-                5 => Op::Add {
-                    id: None,
-                    parent: Some(unknown),
-                    local: Transform::IDENTITY,
-                    extent: [0.0; 3],
-                    mask: 1,
-                },
+                3 => Op::set_shape(node, Some([1.0, -0.5, 0.0]), None),
+                4 => Op::set_t(UNKNOWN, [1.0; 3]),
+                5 => Op::add(None, Some(UNKNOWN), Transform::IDENTITY).with_mask(1),
                 6 => {
                     let used: Vec<u32> = m.used.iter().copied().collect();
-                    Op::Add {
-                        id: Some(used.get(p % used.len().max(1)).copied().unwrap_or(0)),
-                        parent: None,
-                        local: Transform::IDENTITY,
-                        extent: [0.0; 3],
-                        mask: 1,
-                    }
+                    let id = used.get(p % used.len().max(1)).copied().unwrap_or(0);
+                    Op::add_root(id, Transform::IDENTITY).with_mask(1)
                 }
                 7 => {
                     // Under itself or one of its descendants.
@@ -236,50 +205,28 @@ fn resolve(m: &Model, a: &AOp) -> Op {
                     if m.nodes.contains_key(&node) {
                         m.subtree(node, &mut sub);
                     }
-                    Op::SetParent {
-                        node,
-                        parent: Some(sub.get(p % sub.len().max(1)).copied().unwrap_or(node)),
-                    }
+                    let parent = sub.get(p % sub.len().max(1)).copied().unwrap_or(node);
+                    Op::set_parent(node, Some(parent))
                 }
-                8 => Op::Remove { node: unknown },
-                _ => Op::Add {
-                    id: None,
-                    parent: None,
-                    local: Transform {
-                        s: f32::INFINITY,
-                        ..Transform::IDENTITY
-                    },
-                    extent: [0.0; 3],
-                    mask: 1,
-                },
+                8 => Op::remove(UNKNOWN),
+                _ => lone(Transform::IDENTITY.with_s(inf)),
             }
         }
     }
 }
 
-trait WithNode {
-    fn with_node(self, node: NodeId) -> Op;
-}
-
-impl WithNode for Op {
-    fn with_node(self, n: NodeId) -> Op {
-        match self {
-            Op::SetLocal { t, r, s, .. } => Op::SetLocal { node: n, t, r, s },
-            other => other,
-        }
-    }
-}
-
 fn check_worlds(h: &Hierarchy, m: &Model) {
-    for (id, (t, r, s, mag, depth)) in m.worlds() {
+    for &id in m.nodes.keys() {
+        let want = m.world(id);
         let w = h.world(id).unwrap_or_else(|| panic!("node {id} missing"));
+        let (t, r, s, mag, depth) = (want.t, want.r, want.s, want.mag, want.depth);
         let tol = 2e-6 * depth as f64;
-        let wt = DVec3::new(w.t[0].into(), w.t[1].into(), w.t[2].into());
+        let wt = dvec(w.t);
         assert!(
             (wt - t).length() <= tol * (1.0 + mag) + 1e-6,
             "node {id}: world t {wt:?} vs {t:?} (depth {depth})"
         );
-        let wr = DQuat::from_xyzw(w.r[0].into(), w.r[1].into(), w.r[2].into(), w.r[3].into());
+        let wr = dquat(w.r);
         let dq = (wr - r).length().min((wr + r).length());
         assert!(dq <= tol + 1e-6, "node {id}: world r {wr:?} vs {r:?}");
         assert!(
@@ -290,30 +237,10 @@ fn check_worlds(h: &Hierarchy, m: &Model) {
     }
 }
 
-/// Local transforms, buffered edits included.
-fn check_locals(h: &Hierarchy, m: &Model) {
-    for (&id, n) in &m.nodes {
-        let l = h.local(id).unwrap();
-        assert_eq!(l.t, n.t, "local t of {id}");
-        assert_eq!(l.s, n.s, "local s of {id}");
-        let want = DQuat::from_xyzw(n.r[0].into(), n.r[1].into(), n.r[2].into(), n.r[3].into())
-            .normalize();
-        let got = DQuat::from_xyzw(l.r[0].into(), l.r[1].into(), l.r[2].into(), l.r[3].into());
-        assert!((got - want).length() < 1e-6, "local r of {id}");
-    }
-}
-
 fn check_structure(h: &Hierarchy, m: &Model) {
-    check_locals(h, m);
+    m.assert_matches(h);
     h.assert_well_formed();
-    assert_eq!(h.len(), m.nodes.len());
-    for (&id, n) in &m.nodes {
-        assert_eq!(h.parent(id), Some(n.parent), "parent of {id}");
-        assert_eq!(
-            h.children(id).collect::<Vec<_>>(),
-            n.children,
-            "children of {id}"
-        );
+    for &id in m.nodes.keys() {
         let mut pre = Vec::new();
         m.subtree(id, &mut pre);
         assert_eq!(
@@ -321,8 +248,6 @@ fn check_structure(h: &Hierarchy, m: &Model) {
             pre,
             "pre-order of {id}"
         );
-        assert_eq!(h.mask(id), Some(n.mask));
-        assert_eq!(h.extent(id).map(|e| e.to_array()), Some(n.extent));
     }
     let mut seen = BTreeSet::new();
     for node in h.iter_nodes() {
@@ -338,16 +263,13 @@ fn check_structure(h: &Hierarchy, m: &Model) {
     assert_eq!(seen.len(), m.nodes.len());
 }
 
-fn sorted(mut v: Vec<u32>) -> Vec<u32> {
+fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
     v.sort_unstable();
     v
 }
 
-fn run(forest: Vec<ForestNode>, ticks: Vec<Tick>) {
-    let mut h = Hierarchy::new();
-    let mut m = Model::default();
-    h.set_record_recomputed(true);
-    // Build the forest in one batch.
+/// The forest as one batch of adds, with extents of 1 (ids are three times the index).
+fn forest_ops(forest: Vec<ForestNode>) -> Vec<Op> {
     let mut depth: Vec<usize> = Vec::new();
     let mut fanout: Vec<usize> = Vec::new();
     let mut ops = Vec::new();
@@ -360,92 +282,94 @@ fn run(forest: Vec<ForestNode>, ticks: Vec<Tick>) {
         }
         depth.push(parent.map_or(1, |p| depth[p] + 1));
         fanout.push(0);
-        ops.push(Op::Add {
-            id: Some(k as u32 * 3),
-            parent: parent.map(|p| p as u32 * 3),
-            local: Transform { t, r, s },
-            extent: [1.0; 3],
-            mask: u32::MAX,
-        });
+        let (id, parent) = (k as u32 * 3, parent.map(|p| p as u32 * 3));
+        ops.push(Op::add(Some(id), parent, Transform { t, r, s }).with_extent([1.0; 3]));
     }
-    let mut edits = Vec::new();
+    ops
+}
+
+/// Runs one step's library calls on both sides (`m.log.dirty` gains their nodes).
+fn library_calls(h: &mut Hierarchy, m: &mut Model, calls: &[AOp]) {
+    for a in calls {
+        let op @ Op::SetLocal { node, t, r, s } = resolve(m, a) else {
+            continue;
+        };
+        // A library call marks its subtree whether or not it changes the values (only
+        // batch ops that change nothing are skipped).
+        let before = m.log.dirty.len();
+        let expect = m.apply_op(0, &op);
+        if expect.is_ok() && m.log.dirty.len() == before {
+            m.log.dirty.push(node);
+        }
+        let got = h.set_local(node, t.map(Vec3::from_array), r.map(Quat::from_array), s);
+        assert_eq!(expect.map(|_| ()), got.map_err(|e| e.code()), "set_local");
+    }
+    m.assert_matches(h);
+}
+
+/// Runs one batch on both sides; returns the ids of its adds if it was accepted.
+fn batch(h: &mut Hierarchy, m: &mut Model, batch: &[AOp]) -> Vec<NodeId> {
+    // Each op is resolved against the state the ops before it leave.
+    let mut trial = m.clone();
+    let mut ops = Vec::new();
+    for a in batch {
+        let op = resolve(&trial, a);
+        let _ = trial.apply_op(ops.len() as u32, &op);
+        ops.push(op);
+    }
+    let (expect, next) = m.apply_batch(&ops);
+    let snap = h.snapshot_for_tests();
+    let got = h.apply_batch(&ops);
+    match (&expect, &got) {
+        (Expect::Ok(ids), Ok(got_ids)) => assert_eq!(ids, got_ids, "ids of {ops:?}"),
+        (Expect::Err(errors), Err(e)) => {
+            assert!(errors.contains(&(e.op, e.code())), "{e} in {ops:?}");
+            assert!(e.to_string().starts_with(&format!("op {}:", e.op)));
+            assert_eq!(
+                h.snapshot_for_tests(),
+                snap,
+                "refused batch changed the state"
+            );
+        }
+        (Expect::Either, _) => {}
+        _ => panic!("model {expect:?} vs hierarchy {got:?} for {ops:?}"),
+    }
+    match got {
+        Ok(ids) => {
+            *m = next.expect("an accepted batch has a model");
+            ids
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
+fn run(forest: Vec<ForestNode>, ticks: Vec<Tick>) {
+    let mut h = Hierarchy::new();
+    let mut m = Model::new(HierarchyLimits::DEFAULT);
+    h.set_record_recomputed(true);
+    let ops = forest_ops(forest);
     for op in &ops {
-        m.apply(op, &mut edits).unwrap();
+        m.apply_op(0, op).unwrap();
     }
     h.apply_batch(&ops).unwrap();
     h.update_dirty();
     check_worlds(&h, &m);
     check_structure(&h, &m);
+    h.finish_tick();
 
     for tick in ticks {
-        let before: BTreeMap<u32, Transform> = m
+        // World transforms and masks as the tick begins.
+        let before: BTreeMap<u32, (Transform, u32)> = m
             .nodes
-            .keys()
-            .map(|&id| (id, h.world(id).unwrap()))
+            .iter()
+            .map(|(&id, n)| (id, (h.world(id).unwrap(), n.mask)))
             .collect();
-        let mut edits: Vec<u32> = Vec::new();
+        m.log = Log::default();
         let mut added: Vec<u32> = Vec::new();
-        let mut reparented = BTreeSet::new();
-        let mut reshaped = BTreeSet::new();
         for step in &tick.steps {
-            let batch = match step {
-                Step::Batch(batch) => batch,
-                Step::Calls(calls) => {
-                    for a in calls {
-                        let Op::SetLocal { node, t, r, s } = resolve(&m, a) else {
-                            continue;
-                        };
-                        // A library call marks its subtree whether or not it changes the
-                        // values (only batch ops that change nothing are skipped).
-                        let before = edits.len();
-                        let expect = m.apply(&Op::SetLocal { node, t, r, s }, &mut edits);
-                        if expect.is_ok() && edits.len() == before {
-                            edits.push(node);
-                        }
-                        let got =
-                            h.set_local(node, t.map(Vec3::from_array), r.map(Quat::from_array), s);
-                        assert_eq!(expect.map(|_| ()), got.map_err(|e| e.code()), "set_local");
-                    }
-                    check_locals(&h, &m);
-                    continue;
-                }
-            };
-            let mut trial = m.clone();
-            let mut trial_edits = Vec::new();
-            let mut ops = Vec::new();
-            let mut expect: Result<Vec<u32>, (u32, ErrorCode)> = Ok(Vec::new());
-            for a in batch {
-                let op = resolve(&trial, a);
-                if expect.is_ok() {
-                    match trial.apply(&op, &mut trial_edits) {
-                        Ok(Some(id)) => expect.as_mut().unwrap().push(id),
-                        Ok(None) => {}
-                        Err(code) => expect = Err((ops.len() as u32, code)),
-                    }
-                }
-                ops.push(op);
-            }
-            let snap = h.snapshot_for_tests();
-            let got = h.apply_batch(&ops);
-            match (&expect, &got) {
-                (Ok(ids), Ok(got_ids)) => {
-                    assert_eq!(ids, got_ids, "ids of {ops:?}");
-                    reshaped.extend(trial.reshape_log.drain(..));
-                    reparented.extend(trial.reparent_log.drain(..));
-                    added.extend(ids);
-                    edits.extend(trial_edits);
-                    m = trial;
-                }
-                (Err((i, code)), Err(e)) => {
-                    assert_eq!((*i, *code), (e.op, e.code()), "{e} in {ops:?}");
-                    assert!(e.to_string().starts_with(&format!("op {i}:")));
-                    assert_eq!(
-                        h.snapshot_for_tests(),
-                        snap,
-                        "refused batch changed the state"
-                    );
-                }
-                _ => panic!("model {expect:?} vs hierarchy {got:?} for {ops:?}"),
+            match step {
+                Step::Calls(calls) => library_calls(&mut h, &mut m, calls),
+                Step::Batch(ops) => added.extend(batch(&mut h, &mut m, ops)),
             }
         }
         let changes = if tick.full {
@@ -461,7 +385,7 @@ fn run(forest: Vec<ForestNode>, ticks: Vec<Tick>) {
         if tick.full {
             expect_re.extend(m.nodes.keys().copied());
         } else {
-            for &e in &edits {
+            for &e in &m.log.dirty {
                 if m.nodes.contains_key(&e) {
                     let mut sub = Vec::new();
                     m.subtree(e, &mut sub);
@@ -479,32 +403,42 @@ fn run(forest: Vec<ForestNode>, ticks: Vec<Tick>) {
         );
         assert_eq!(re_set, expect_re, "recomputed set");
 
-        // Change lists.
+        // Change lists, with the masks the removed and reshaped nodes began the tick with.
         let alive = |id: &u32| m.nodes.contains_key(id);
         let existed = |id: &u32| before.contains_key(id);
+        let was = |id: u32| WithOldMask {
+            id,
+            old_mask: before[&id].1,
+        };
         let exp_added: Vec<u32> = added.iter().copied().filter(alive).collect();
         assert_eq!(changes.added, exp_added, "added");
-        let exp_removed: Vec<u32> = before.keys().copied().filter(|id| !alive(id)).collect();
-        assert_eq!(sorted(changes.removed.clone()), exp_removed, "removed");
-        let exp_rep: Vec<u32> = reparented
-            .iter()
+        let exp_removed: Vec<WithOldMask> = before
+            .keys()
             .copied()
+            .filter(|id| !alive(id))
+            .map(was)
+            .collect();
+        assert_eq!(sorted(changes.removed.clone()), exp_removed, "removed");
+        let reparented: BTreeSet<u32> = m.log.reparented.iter().copied().collect();
+        let exp_rep: Vec<u32> = reparented
+            .into_iter()
             .filter(|id| alive(id) && existed(id))
             .collect();
         assert_eq!(sorted(changes.reparented.clone()), exp_rep, "reparented");
-        let exp_shape: Vec<u32> = reshaped
-            .iter()
-            .copied()
+        let reshaped: BTreeSet<u32> = m.log.reshaped.iter().copied().collect();
+        let exp_shape: Vec<WithOldMask> = reshaped
+            .into_iter()
             .filter(|id| alive(id) && existed(id))
+            .map(was)
             .collect();
         assert_eq!(sorted(changes.reshaped.clone()), exp_shape, "reshaped");
         let exp_moved: Vec<u32> = re_set
             .iter()
             .copied()
-            .filter(|id| existed(id) && before[id] != h.world(*id).unwrap())
+            .filter(|id| existed(id) && before[id].0 != h.world(*id).unwrap())
             .collect();
         assert_eq!(sorted(changes.moved.clone()), exp_moved, "moved");
-        for (id, w) in &before {
+        for (id, (w, _)) in &before {
             if alive(id) && !re_set.contains(id) {
                 assert_eq!(
                     h.world(*id).unwrap(),
@@ -513,6 +447,7 @@ fn run(forest: Vec<ForestNode>, ticks: Vec<Tick>) {
                 );
             }
         }
+        h.finish_tick();
     }
 }
 

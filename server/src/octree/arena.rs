@@ -23,7 +23,7 @@
 //! compaction touches the object table.
 
 use super::Octree;
-use super::cell::{Block, Entry, Link, NONE, ROOT, block_slot};
+use super::cell::{Block, CellIdx, Entry, Link};
 use super::object_box::ObjectBox;
 
 /// Compaction waits until at least this many slots are garbage or out of order, so that
@@ -83,31 +83,31 @@ fn roomy(len: usize) -> u32 {
 impl Octree {
     /// First child, start and length of cell `c`'s objects.
     #[inline]
-    pub(super) fn link(&self, c: u32) -> Link {
-        if c == ROOT {
+    pub(super) fn link(&self, c: CellIdx) -> Link {
+        if c == CellIdx::ROOT {
             self.root_link
         } else {
-            let (b, k) = block_slot(c);
+            let (b, k) = c.block_slot();
             self.blocks[b].link(k)
         }
     }
 
     #[inline]
-    pub(super) fn set_link(&mut self, c: u32, link: Link) {
-        if c == ROOT {
+    pub(super) fn set_link(&mut self, c: CellIdx, link: Link) {
+        if c == CellIdx::ROOT {
             self.root_link = link;
         } else {
-            let (b, k) = block_slot(c);
+            let (b, k) = c.block_slot();
             self.blocks[b].set_link(k, link);
         }
     }
 
     #[inline]
-    pub(super) fn first_child(&self, c: u32) -> u32 {
+    pub(super) fn first_child(&self, c: CellIdx) -> CellIdx {
         self.link(c).first_child
     }
 
-    pub(super) fn set_first_child(&mut self, c: u32, first: u32) {
+    pub(super) fn set_first_child(&mut self, c: CellIdx, first: CellIdx) {
         let link = Link {
             first_child: first,
             ..self.link(c)
@@ -117,21 +117,21 @@ impl Octree {
 
     /// The entries of cell `c`'s own objects.
     #[inline]
-    pub(super) fn entries(&self, c: u32) -> &[Entry] {
+    pub(super) fn entries(&self, c: CellIdx) -> &[Entry] {
         &self.arena.entries[self.link(c).range()]
     }
 
     /// The full boxes of cell `c`'s own objects, at the same slots as its entries.
     #[inline]
-    pub(super) fn boxes(&self, c: u32) -> &[ObjectBox] {
+    pub(super) fn boxes(&self, c: CellIdx) -> &[ObjectBox] {
         &self.arena.boxes[self.link(c).range()]
     }
 
     /// Appends an object to cell `c` and returns its slot; moves the cell's range to the
     /// end of the arena, twice as large, when it is full.
-    pub(super) fn push_own(&mut self, c: u32, entry: Entry, obj: ObjectBox) -> u32 {
+    pub(super) fn push_own(&mut self, c: CellIdx, entry: Entry, obj: ObjectBox) -> u32 {
         let mut link = self.link(c);
-        let cap = self.meta[c as usize].cap;
+        let cap = self.meta[c].cap;
         if link.len == cap {
             let new_cap = roomy(cap as usize * 2);
             let start = self.arena.alloc(new_cap);
@@ -139,7 +139,7 @@ impl Octree {
             self.arena.entries.copy_within(from.clone(), to);
             self.arena.boxes.copy_within(from, to);
             self.arena.garbage += cap as usize;
-            self.meta[c as usize].cap = new_cap;
+            self.meta[c].cap = new_cap;
             link.start = start;
         }
         let i = (link.start + link.len) as usize;
@@ -152,7 +152,7 @@ impl Octree {
 
     /// Removes the object at `slot` of cell `c` by moving the cell's last object into its
     /// place; returns the id of the object that moved, if any.
-    pub(super) fn swap_remove_own(&mut self, c: u32, slot: u32) -> Option<u32> {
+    pub(super) fn swap_remove_own(&mut self, c: CellIdx, slot: u32) -> Option<u32> {
         let mut link = self.link(c);
         debug_assert!(slot < link.len);
         let (i, last) = (
@@ -169,7 +169,7 @@ impl Octree {
     }
 
     /// Copies out cell `c`'s objects and empties it (its range stays its own).
-    pub(super) fn take_own(&mut self, c: u32) -> Vec<(Entry, ObjectBox)> {
+    pub(super) fn take_own(&mut self, c: CellIdx) -> Vec<(Entry, ObjectBox)> {
         let mut link = self.link(c);
         let range = link.range();
         let out = self.arena.entries[range.clone()]
@@ -185,15 +185,15 @@ impl Octree {
 
     /// Makes `objects` the whole content of the empty cell `c`, moving its range to the end
     /// of the arena when they do not fit.
-    pub(super) fn set_own(&mut self, c: u32, objects: &[(Entry, ObjectBox)]) {
+    pub(super) fn set_own(&mut self, c: CellIdx, objects: &[(Entry, ObjectBox)]) {
         let mut link = self.link(c);
         debug_assert_eq!(link.len, 0);
-        let cap = self.meta[c as usize].cap;
+        let cap = self.meta[c].cap;
         if objects.len() > cap as usize {
             self.arena.garbage += cap as usize;
             let new_cap = roomy(objects.len());
             link.start = self.arena.alloc(new_cap);
-            self.meta[c as usize].cap = new_cap;
+            self.meta[c].cap = new_cap;
         }
         let start = link.start as usize;
         for (i, (e, b)) in objects.iter().enumerate() {
@@ -205,11 +205,11 @@ impl Octree {
     }
 
     /// Gives up cell `c`'s range (the cell must be empty): it becomes garbage.
-    pub(super) fn release_own(&mut self, c: u32) {
+    pub(super) fn release_own(&mut self, c: CellIdx) {
         let link = self.link(c);
         debug_assert_eq!(link.len, 0);
-        self.arena.garbage += self.meta[c as usize].cap as usize;
-        self.meta[c as usize].cap = 0;
+        self.arena.garbage += self.meta[c].cap as usize;
+        self.meta[c].cap = 0;
         self.set_link(
             c,
             Link {
@@ -250,7 +250,7 @@ impl Octree {
             compacted_len: 0,
             spare: (Vec::new(), Vec::new()),
         };
-        let moved = |tree: &mut Self, fresh: &mut Arena, c: u32| {
+        let moved = |tree: &mut Self, fresh: &mut Arena, c: CellIdx| {
             let mut link = tree.link(c);
             // Tight ranges: slack would spread a block's objects over more cache lines, and
             // a cell that later outgrows its range moves at O(1) amortized cost anyway.
@@ -264,16 +264,16 @@ impl Octree {
                 .extend_from_slice(&tree.arena.boxes[link.range()]);
             fresh.alloc(cap - link.len);
             link.start = start as u32;
-            tree.meta[c as usize].cap = cap;
+            tree.meta[c].cap = cap;
             tree.set_link(c, link);
         };
-        moved(self, &mut fresh, ROOT);
+        moved(self, &mut fresh, CellIdx::ROOT);
         let mut stack = vec![self.root_link.first_child];
         while let Some(first) = stack.pop() {
-            if first == NONE {
+            if first == CellIdx::NONE {
                 continue;
             }
-            for c in first..first + 8 {
+            for c in first.octants() {
                 moved(self, &mut fresh, c);
             }
             let block: &Block = self.block(first);

@@ -18,22 +18,110 @@
 //! - `Meta::count` is the number of objects in the subtree; `own_*` describe the cell's own
 //!   entries only.
 
+use std::ops::{Index, IndexMut};
+
 use glam::Vec3;
 
-/// "No cell" in child and parent links.
-pub(crate) const NONE: u32 = u32::MAX;
-/// The cell index that, in an object's location, names the outside list.
-pub(crate) const OUTSIDE: u32 = u32::MAX - 1;
-/// The root is always cell 0; blocks of children start at 1.
-pub(crate) const ROOT: u32 = 0;
+/// A cell of the tree: an index into its cell vectors (the root, or a cell of a block of
+/// eight), or one of the named non-cells. An object id is never a cell index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
+pub(crate) struct CellIdx(u32);
+
+impl CellIdx {
+    /// The root is always cell 0; blocks of children start at 1.
+    pub const ROOT: CellIdx = CellIdx(0);
+    /// "No cell" in child and parent links.
+    pub const NONE: CellIdx = CellIdx(u32::MAX);
+    /// The cell index that, in an object's location, names the outside list.
+    pub const OUTSIDE: CellIdx = CellIdx(u32::MAX - 1);
+
+    /// The cell at `index` of the cell vectors.
+    #[inline(always)]
+    pub fn at(index: usize) -> CellIdx {
+        debug_assert!(index < CellIdx::OUTSIDE.0 as usize);
+        CellIdx(index as u32)
+    }
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The raw value, for the packed keys of the nearest-neighbour search.
+    #[inline(always)]
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+
+    #[inline(always)]
+    pub const fn from_raw(raw: u32) -> CellIdx {
+        CellIdx(raw)
+    }
+
+    /// The cell in octant `k` of the block whose first cell is `self`.
+    #[inline(always)]
+    pub fn octant(self, k: usize) -> CellIdx {
+        debug_assert!(k < 8);
+        CellIdx(self.0 + k as u32)
+    }
+
+    /// The eight cells, in octant order, of the block whose first cell is `self`.
+    #[inline]
+    pub fn octants(self) -> impl DoubleEndedIterator<Item = CellIdx> {
+        (self.0..self.0 + 8).map(CellIdx)
+    }
+
+    /// Which block holds the bounds of this cell (not the root), and at which slot.
+    #[inline(always)]
+    pub fn block_slot(self) -> (usize, usize) {
+        let i = self.0 as usize - 1;
+        (i / 8, i % 8)
+    }
+
+    /// Whether this is the first cell of a block (blocks start at 1, eight cells each).
+    pub fn starts_block(self) -> bool {
+        self.0 >= 1 && (self.0 - 1).is_multiple_of(8)
+    }
+}
+
+impl Default for CellIdx {
+    /// [`CellIdx::NONE`], for the slack of fixed-size traversal stacks.
+    fn default() -> CellIdx {
+        CellIdx::NONE
+    }
+}
+
+impl std::fmt::Display for CellIdx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The cold halves of the cells, indexed by cell.
+impl Index<CellIdx> for Vec<Meta> {
+    type Output = Meta;
+
+    #[inline(always)]
+    fn index(&self, c: CellIdx) -> &Meta {
+        &self[c.index()]
+    }
+}
+
+impl IndexMut<CellIdx> for Vec<Meta> {
+    #[inline(always)]
+    fn index_mut(&mut self, c: CellIdx) -> &mut Meta {
+        &mut self[c.index()]
+    }
+}
 /// An empty box: the identity of box union, and intersected by nothing.
 pub(crate) const EMPTY_MIN: Vec3 = Vec3::splat(f32::INFINITY);
 pub(crate) const EMPTY_MAX: Vec3 = Vec3::splat(f32::NEG_INFINITY);
 
-/// Where an object is stored: a cell (or [`OUTSIDE`]) and its slot in that cell.
+/// Where an object is stored: a cell (or [`CellIdx::OUTSIDE`]) and its slot in that cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Loc {
-    pub cell: u32,
+    pub cell: CellIdx,
     pub slot: u32,
 }
 
@@ -59,8 +147,9 @@ impl Entry {
 /// child and finding its objects take one load, not two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Link {
-    /// First of the eight children (octant `k` at `first_child + k`), or [`NONE`].
-    pub first_child: u32,
+    /// First of the eight children (octant `k` at `first_child.octant(k)`), or
+    /// [`CellIdx::NONE`].
+    pub first_child: CellIdx,
     /// The cell's own objects are `arena[start .. start + len]`.
     pub start: u32,
     pub len: u32,
@@ -74,14 +163,14 @@ impl Default for Link {
 
 impl Link {
     pub const VACANT: Self = Self {
-        first_child: NONE,
+        first_child: CellIdx::NONE,
         start: 0,
         len: 0,
     };
 
     #[inline]
     pub fn is_leaf(&self) -> bool {
-        self.first_child == NONE
+        self.first_child == CellIdx::NONE
     }
 
     #[inline]
@@ -100,7 +189,7 @@ pub(crate) struct Block {
     pub max: [[f32; 8]; 3],
     pub mask: [u32; 8],
     /// The fields of child `k`'s [`Link`].
-    pub first_child: [u32; 8],
+    pub first_child: [CellIdx; 8],
     pub start: [u32; 8],
     pub len: [u32; 8],
 }
@@ -110,7 +199,7 @@ impl Block {
         min: [[f32::INFINITY; 8]; 3],
         max: [[f32::NEG_INFINITY; 8]; 3],
         mask: [0; 8],
-        first_child: [NONE; 8],
+        first_child: [CellIdx::NONE; 8],
         start: [0; 8],
         len: [0; 8],
     };
@@ -185,13 +274,6 @@ impl Bounds {
     }
 }
 
-/// Which block holds the bounds of cell `c` (not the root), and at which slot.
-#[inline]
-pub(crate) fn block_slot(c: u32) -> (usize, usize) {
-    let i = c as usize - 1;
-    (i / 8, i % 8)
-}
-
 /// The cold half of a cell.
 #[derive(Clone, Debug)]
 pub(crate) struct Meta {
@@ -203,7 +285,7 @@ pub(crate) struct Meta {
     pub half: f32,
     /// Level relative to the initial root: 0 there, +1 per halving, negative once grown.
     pub level: i32,
-    pub parent: u32,
+    pub parent: CellIdx,
     /// Objects in the subtree.
     pub count: u32,
     /// Bounds (covering, like the subtree's) and exact mask OR of the cell's own entries.
@@ -215,35 +297,56 @@ pub(crate) struct Meta {
     pub cap: u32,
 }
 
+/// What a new, empty cell is made of (see [`Meta::new`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NewCell {
+    /// The tight cube: centre and half-size.
+    pub center: Vec3,
+    pub half: f32,
+    pub level: i32,
+    pub parent: CellIdx,
+    /// The loose bounds are `center ± looseness * half` ...
+    pub looseness: f32,
+    /// ... clamped to these (the parent's loose bounds) when given.
+    pub within: Option<(Vec3, Vec3)>,
+    /// The first [`Meta::split_hint`].
+    pub split_hint: u32,
+}
+
 impl Meta {
-    /// An empty cell whose loose bounds are `center ± looseness * half`, clamped to
-    /// `within` (the parent's loose bounds) when given.
-    pub fn new(
-        center: Vec3,
-        half: f32,
-        level: i32,
-        parent: u32,
-        looseness: f32,
-        within: Option<(Vec3, Vec3)>,
-        split_hint: u32,
-    ) -> Self {
-        let (mut lo, mut hi) = loose_bounds(center, half, looseness);
-        if let Some((pmin, pmax)) = within {
+    /// An empty cell.
+    pub fn new(cell: NewCell) -> Self {
+        let (mut lo, mut hi) = loose_bounds(cell.center, cell.half, cell.looseness);
+        if let Some((pmin, pmax)) = cell.within {
             lo = lo.max(pmin);
             hi = hi.min(pmax);
         }
         Self {
             loose_min: lo,
             loose_max: hi,
-            center,
-            half,
-            level,
-            parent,
+            center: cell.center,
+            half: cell.half,
+            level: cell.level,
+            parent: cell.parent,
             count: 0,
             own: Bounds::EMPTY,
-            split_hint,
+            split_hint: cell.split_hint,
             cap: 0,
         }
+    }
+
+    /// A placeholder for a cell of a block not handed out yet: a point at the origin with
+    /// no parent.
+    pub fn vacant(split_hint: u32) -> Self {
+        Meta::new(NewCell {
+            center: Vec3::ZERO,
+            half: 0.0,
+            level: 0,
+            parent: CellIdx::NONE,
+            looseness: 1.0,
+            within: None,
+            split_hint,
+        })
     }
 
     /// Whether the closed box `[min, max]` lies inside the loose bounds.
@@ -303,17 +406,33 @@ mod tests {
 
     #[test]
     fn child_bounds_are_clamped_into_the_parent() {
-        let parent = Meta::new(Vec3::ZERO, 1.0, 0, NONE, 1.0, None, 4);
-        let child = Meta::new(
-            child_center(Vec3::ZERO, 1.0, 7),
-            0.5,
-            1,
-            0,
-            3.0,
-            Some((parent.loose_min, parent.loose_max)),
-            4,
-        );
+        let parent = Meta::new(NewCell {
+            center: Vec3::ZERO,
+            half: 1.0,
+            level: 0,
+            parent: CellIdx::NONE,
+            looseness: 1.0,
+            within: None,
+            split_hint: 4,
+        });
+        let child = Meta::new(NewCell {
+            center: child_center(Vec3::ZERO, 1.0, 7),
+            half: 0.5,
+            level: 1,
+            parent: CellIdx::ROOT,
+            looseness: 3.0,
+            within: Some((parent.loose_min, parent.loose_max)),
+            split_hint: 4,
+        });
         assert!(parent.holds(child.loose_min, child.loose_max));
+    }
+
+    #[test]
+    fn blocks_of_eight_after_the_root() {
+        let first = CellIdx::at(9);
+        assert!(first.starts_block() && !CellIdx::ROOT.starts_block());
+        assert_eq!(first.octant(7).block_slot(), (1, 7));
+        assert_eq!(first.octants().last(), Some(CellIdx::at(16)));
     }
 
     #[test]

@@ -20,26 +20,26 @@
 mod arena;
 mod cell;
 mod config;
-mod debug;
-mod maintain;
 mod narrow;
 mod object_box;
+mod objects;
 mod query_nearest;
 mod query_ray;
 mod query_region;
-mod structure;
+mod split_merge;
 mod sweep;
+mod validation;
 
 use glam::Vec3;
 use rustc_hash::FxHashMap;
 
 pub use config::OctreeConfig;
-pub use debug::CellInfo;
 pub use narrow::{aabb_intersects, point_aabb_dist, ray_obb};
 pub use object_box::ObjectBox;
+pub use validation::CellInfo;
 
 use arena::Arena;
-use cell::{Block, Bounds, Entry, Link, Loc, Meta, NONE, OUTSIDE, ROOT, block_slot};
+use cell::{Block, Bounds, CellIdx, Entry, Link, Loc, Meta, NewCell};
 
 /// How many times the root may double beyond its initial size. 16 doublings of the default
 /// 1024 reach about 6.7e7, far enough for objects 1e6 away; anything farther goes to the
@@ -69,8 +69,8 @@ pub struct Octree {
     root_link: Link,
     /// Every cell's own objects.
     arena: Arena,
-    /// First index of each free block of eight.
-    free_blocks: Vec<u32>,
+    /// First cell of each free block of eight.
+    free_blocks: Vec<CellIdx>,
     outside: Outside,
     /// Object table: where each id is stored.
     locs: FxHashMap<u32, Loc>,
@@ -118,7 +118,7 @@ impl Octree {
     /// The stored box of object `id`.
     pub fn get(&self, id: u32) -> Option<&ObjectBox> {
         let loc = self.locs.get(&id)?;
-        Some(if loc.cell == OUTSIDE {
+        Some(if loc.cell == CellIdx::OUTSIDE {
             &self.outside.boxes[loc.slot as usize]
         } else {
             &self.boxes(loc.cell)[loc.slot as usize]
@@ -132,41 +132,41 @@ impl Octree {
 
     /// Subtree bounds and mask of cell `c`.
     #[inline]
-    fn bounds(&self, c: u32) -> Bounds {
-        if c == ROOT {
+    fn bounds(&self, c: CellIdx) -> Bounds {
+        if c == CellIdx::ROOT {
             self.root_bounds
         } else {
-            let (b, k) = block_slot(c);
+            let (b, k) = c.block_slot();
             self.blocks[b].get(k)
         }
     }
 
     #[inline]
-    fn set_bounds(&mut self, c: u32, bounds: Bounds) {
-        if c == ROOT {
+    fn set_bounds(&mut self, c: CellIdx, bounds: Bounds) {
+        if c == CellIdx::ROOT {
             self.root_bounds = bounds;
         } else {
-            let (b, k) = block_slot(c);
+            let (b, k) = c.block_slot();
             self.blocks[b].set(k, bounds);
         }
     }
 
     /// The block holding the bounds of the children of a cell whose first child is `first`.
     #[inline]
-    fn block(&self, first: u32) -> &Block {
-        &self.blocks[block_slot(first).0]
+    fn block(&self, first: CellIdx) -> &Block {
+        &self.blocks[first.block_slot().0]
     }
 
     fn initial_root(&self) -> Meta {
-        Meta::new(
-            Vec3::ZERO,
-            self.cfg.initial_half_size,
-            0,
-            NONE,
-            self.cfg.looseness,
-            None,
-            self.leaf_split_hint(),
-        )
+        Meta::new(NewCell {
+            center: Vec3::ZERO,
+            half: self.cfg.initial_half_size,
+            level: 0,
+            parent: CellIdx::NONE,
+            looseness: self.cfg.looseness,
+            within: None,
+            split_hint: self.leaf_split_hint(),
+        })
     }
 
     /// The number of objects a fresh leaf may hold before it tries to split.

@@ -12,11 +12,12 @@ use std::collections::BinaryHeap;
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::{NONE, ROOT};
+use super::cell::CellIdx;
 use super::narrow::point_aabb_dist;
 
-/// Packs `(dist, id)` so that integer order is the contract's order. `dist` is never -0.0
-/// or NaN here, and the bits of non-negative floats (+inf included) order like their values.
+/// Packs `(dist, id)` (an object id, or a cell's raw index in the frontier) so that
+/// integer order is the contract's order. `dist` is never -0.0 or NaN here, and the bits
+/// of non-negative floats (+inf included) order like their values.
 #[inline]
 fn key(dist: f32, id: u32) -> u64 {
     (u64::from(dist.to_bits()) << 32) | u64::from(id)
@@ -83,12 +84,12 @@ impl Octree {
         let d_root = point_aabb_dist(point, root.min, root.max);
         if root.mask & mask != 0 && d_root <= bound {
             let mut frontier: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(64);
-            frontier.push(Reverse(key(d_root, ROOT)));
+            frontier.push(Reverse(key(d_root, CellIdx::ROOT.raw())));
             while let Some(Reverse(top)) = frontier.pop() {
                 if (top >> 32) as u32 > best.cutoff {
                     break;
                 }
-                let c = (top & u64::from(u32::MAX)) as u32;
+                let c = CellIdx::from_raw((top & u64::from(u32::MAX)) as u32);
                 let link = self.link(c);
                 for e in &self.arena.entries[link.range()] {
                     if e.mask & mask == 0 {
@@ -100,7 +101,7 @@ impl Octree {
                     }
                 }
                 let first = link.first_child;
-                if first == NONE {
+                if first == CellIdx::NONE {
                     continue;
                 }
                 let block = self.block(first);
@@ -111,7 +112,7 @@ impl Octree {
                     }
                     let d = point_aabb_dist(point, child.min, child.max);
                     if d <= bound && d.to_bits() <= best.cutoff {
-                        frontier.push(Reverse(key(d, first + k as u32)));
+                        frontier.push(Reverse(key(d, first.octant(k).raw())));
                     }
                 }
             }

@@ -14,7 +14,7 @@
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::{Entry, Link, NONE};
+use super::cell::{CellIdx, Entry, Link};
 use super::narrow::ray_obb;
 use super::object_box::ObjectBox;
 use super::sweep::{Stack, bits_of};
@@ -208,7 +208,7 @@ impl Octree {
                 limit
             });
             let first = link.first_child;
-            if first == NONE {
+            if first == CellIdx::NONE {
                 continue;
             }
             let block = self.block(first);
@@ -222,13 +222,13 @@ impl Octree {
                 let k = j ^ ray.flip;
                 if hits & (1 << k) != 0 {
                     if let Some((c, t)) = nearest {
-                        stack.push(child(&ray, block, c - first, t));
+                        stack.push(child(&ray, block, c, t));
                     }
-                    nearest = Some((first + k, t_near[k as usize]));
+                    nearest = Some((k, t_near[k as usize]));
                 }
             }
-            if let Some((c, t)) = nearest {
-                next = Some(child(&ray, block, c - first, t));
+            if let Some((k, t)) = nearest {
+                next = Some(child(&ray, block, k, t));
             }
         }
         best
@@ -270,7 +270,7 @@ impl Octree {
                     max_t
                 });
                 let first = link.first_child;
-                if first != NONE {
+                if first != CellIdx::NONE {
                     let block = self.block(first);
                     let (_, hits) =
                         block.ray_entries(origin, ray.inv, ray.parallel, m, max_t, mask);

@@ -9,7 +9,7 @@
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::{Entry, Link, NONE, box_contains};
+use super::cell::{CellIdx, Entry, Link, box_contains};
 use super::narrow::{aabb_intersects, point_aabb_dist};
 use super::sweep::{Stack, bits_of};
 
@@ -40,8 +40,8 @@ impl Octree {
             );
             // The stack holds blocks to test (by first cell), with whether their parent lies
             // inside the query.
-            let mut stack: Stack<(u32, bool), STACK> = Stack::new();
-            if self.root_link.first_child != NONE {
+            let mut stack: Stack<(CellIdx, bool), STACK> = Stack::new();
+            if self.root_link.first_child != CellIdx::NONE {
                 stack.push((self.root_link.first_child, inside));
             }
             while let Some((first, inside)) = stack.pop() {
@@ -59,7 +59,7 @@ impl Octree {
                     let link = block.link(k as usize);
                     let inside = all & (1 << k) != 0;
                     scan_region(&entries[link.range()], inside, min, max, mask, out);
-                    if link.first_child != NONE {
+                    if link.first_child != CellIdx::NONE {
                         stack.push((link.first_child, inside));
                     }
                 }
@@ -93,7 +93,7 @@ impl Octree {
                     }
                 }
                 let first = link.first_child;
-                if first == NONE {
+                if first == CellIdx::NONE {
                     continue;
                 }
                 let block = self.block(first);

@@ -3,7 +3,7 @@
 
 use glam::{Quat, Vec3};
 
-use super::cell::OUTSIDE;
+use super::cell::CellIdx;
 use super::*;
 
 fn cube(c: Vec3, e: f32) -> ObjectBox {
@@ -122,7 +122,7 @@ fn very_far_and_non_finite_objects_live_outside() {
     t.insert_or_update(3, cube(Vec3::ZERO, 1.0));
     t.assert_well_formed();
     assert_eq!(t.outside_count(), 2);
-    assert_eq!(t.locs[&1].cell, OUTSIDE);
+    assert_eq!(t.locs[&1].cell, CellIdx::OUTSIDE);
     assert_eq!(ids_in(&t, Vec3::splat(1e30), Vec3::splat(1e30)), vec![1]);
     let x_max = Vec3::new(f32::MAX, 0.0, 0.0);
     assert_eq!(ids_in(&t, Vec3::new(3e38, 0.0, 0.0), x_max), vec![2]);

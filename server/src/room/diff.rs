@@ -2,15 +2,14 @@
 //! turn them into its delta in O(changed) without looking at the room.
 //!
 //! Invariant: each node appears once in `entries`, with the union of what happened to
-//! it this tick; `old_mask` is its mask before the tick (taken from the octree before the
-//! refit), which scopes with a mask need to tell whether a removed or re-layered node
-//! was in scope.
+//! it this tick; `old_mask` is its mask before the tick (recorded by the hierarchy when
+//! a reshape or a remove changed it), which scopes with a mask need to tell whether a
+//! removed or re-layered node was in scope.
 
 use canopy_protocol::NodeId;
 use rustc_hash::FxHashMap;
 
-use crate::octree::Octree;
-use crate::scene::TickChanges;
+use crate::scene::Hierarchy;
 
 bitflags::bitflags! {
     /// What happened to one node in one tick (several kinds may combine).
@@ -49,30 +48,33 @@ impl TickDiff {
         self.entries.is_empty()
     }
 
-    /// Rebuilds the diff from the hierarchy's change set. Must run before the octree is
-    /// refitted, so that the octree still holds every node's previous mask.
-    pub fn rebuild(&mut self, changes: &TickChanges, octree: &Octree) {
+    /// Rebuilds the diff from the hierarchy's change set (final after its update).
+    pub fn rebuild(&mut self, hierarchy: &Hierarchy) {
         self.entries.clear();
         self.index.clear();
-        let old_mask = |id: NodeId| octree.get(id).map_or(0, |b| b.mask);
-        for &id in &changes.removed {
-            self.mark(id, NodeChange::REMOVED, old_mask(id));
+        let changes = hierarchy.changes();
+        for r in &changes.removed {
+            self.mark(r.id, NodeChange::REMOVED, || r.old_mask);
         }
         for &id in &changes.added {
-            self.mark(id, NodeChange::ADDED, 0);
+            self.mark(id, NodeChange::ADDED, || 0);
         }
-        for &id in &changes.reshaped {
-            self.mark(id, NodeChange::RESHAPED, old_mask(id));
+        for r in &changes.reshaped {
+            self.mark(r.id, NodeChange::RESHAPED, || r.old_mask);
         }
+        // Only a reshape changes a mask, and reshaped nodes are marked above (with their
+        // old mask), so a node met first here has the mask it began the tick with.
+        let mask_now = |id: NodeId| hierarchy.mask(id).unwrap_or(0);
         for &id in &changes.reparented {
-            self.mark(id, NodeChange::REPARENTED, old_mask(id));
+            self.mark(id, NodeChange::REPARENTED, || mask_now(id));
         }
         for &id in &changes.moved {
-            self.mark(id, NodeChange::MOVED, old_mask(id));
+            self.mark(id, NodeChange::MOVED, || mask_now(id));
         }
     }
 
-    fn mark(&mut self, id: NodeId, change: NodeChange, old_mask: u32) {
+    /// Adds `change` to the entry of `id`, making one (with `old_mask()`) if there is none.
+    fn mark(&mut self, id: NodeId, change: NodeChange, old_mask: impl FnOnce() -> u32) {
         match self.index.get(&id) {
             Some(&i) => self.entries[i as usize].change |= change,
             None => {
@@ -80,7 +82,7 @@ impl TickDiff {
                 self.entries.push(DiffEntry {
                     id,
                     change,
-                    old_mask,
+                    old_mask: old_mask(),
                 });
             }
         }

@@ -77,15 +77,15 @@ impl SceneState {
     }
 
     /// Finishes the next tick: runs the update callbacks, propagates world transforms,
-    /// classifies what changed into `diff` and refits the octree from it, then names the
-    /// new tick (finished at `now_ms`).
+    /// classifies what changed into `diff` and refits the octree from it, ends the
+    /// hierarchy's tick, then names the new tick (finished at `now_ms`).
     pub fn advance(&mut self, dt: f32, now_ms: u64, diff: &mut TickDiff) -> Advance {
         let tick = self.tick + 1;
         self.hierarchy.run_update_callbacks(tick, dt);
         let recomputed = self.hierarchy.update_dirty().recomputed;
-        // Classify before the refit: the octree still holds every node's old mask.
-        diff.rebuild(self.hierarchy.changes(), &self.octree);
+        diff.rebuild(&self.hierarchy);
         self.refit(diff);
+        self.hierarchy.finish_tick();
         self.tick = tick;
         self.time_ms = now_ms;
         Advance {

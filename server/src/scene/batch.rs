@@ -16,11 +16,14 @@ use canopy_protocol::{NodeId, Op, Transform};
 use glam::{Quat, Vec3};
 
 use super::Hierarchy;
+use super::changes::WithOldMask;
 use super::error::{BatchError, SceneError};
 use super::guard::Touch;
+use super::idmap::RETIRED;
 use super::iter::next_preorder;
 use super::pending::PendingLocal;
-use super::store::{ALIVE, NEW, NONE, REPARENTED, RESHAPED, Topo, Trs};
+use super::slot::Slot;
+use super::store::{SlotFlags, Topo, Trs};
 use super::validate;
 
 impl Hierarchy {
@@ -55,6 +58,7 @@ impl Hierarchy {
         match checked {
             Ok(()) => {
                 self.commit();
+                self.updated = false;
                 Ok(ids)
             }
             Err((i, e)) => {
@@ -81,7 +85,7 @@ impl Hierarchy {
         if !self.slots.is_live(id) {
             return Err(SceneError::UnknownNode(id));
         }
-        self.open_tick();
+        self.updated = false;
         // Written out with other edits later (see `pending.rs`); reads see it at once.
         self.defer_local(PendingLocal::new(id, t, r, s));
         self.dirty_roots.push(id);
@@ -121,12 +125,11 @@ impl Hierarchy {
                 let t = t.map(validate::translation).transpose()?;
                 let r = r.map(validate::rotation).transpose()?;
                 let s = s.map(validate::scale).transpose()?;
-                let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))? as u32;
+                let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))?;
                 if self.local_unchanged(slot, t, r, s) {
                     // Nothing changes: O(1), no dirty subtree, no change listed.
                     return Ok(None);
                 }
-                self.open_tick();
                 self.write_local(slot, node, t, r, s);
                 if t.is_some() || s.is_some() {
                     // A rotation alone keeps every length below it, so only translation
@@ -138,23 +141,24 @@ impl Hierarchy {
             Op::SetParent { node, parent } => self.op_set_parent(i, node, parent).map(|_| None),
             Op::SetShape { node, extent, mask } => {
                 let extent = extent.map(validate::extent).transpose()?;
-                let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))? as u32;
-                self.open_tick();
-                let s = slot as usize;
-                let new_extent = extent.unwrap_or(self.store.extent[s]);
-                let new_mask = mask.unwrap_or(self.store.mask[s]);
+                let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))?;
+                let old_mask = self.store.mask[slot];
+                let new_extent = extent.unwrap_or(self.store.extent[slot]);
+                let new_mask = mask.unwrap_or(old_mask);
                 if new_extent.to_array().map(f32::to_bits)
-                    == self.store.extent[s].to_array().map(f32::to_bits)
-                    && new_mask == self.store.mask[s]
+                    == self.store.extent[slot].to_array().map(f32::to_bits)
+                    && new_mask == old_mask
                 {
                     // Nothing changes: no change listed, nothing to send.
                     return Ok(None);
                 }
                 self.set_shape_fields(slot, new_extent, new_mask);
-                let flags = self.store.topo[s].flags;
-                if flags & (NEW | RESHAPED) == 0 {
-                    self.topo_mut(slot).flags |= RESHAPED;
-                    self.changes.reshaped.push(node);
+                let flags = self.store.topo[slot].flags;
+                // The first reshape of the tick records the mask the tick began with.
+                if !flags.intersects(SlotFlags::NEW | SlotFlags::RESHAPED) {
+                    self.topo_mut(slot).flags.insert(SlotFlags::RESHAPED);
+                    let reshaped = WithOldMask { id: node, old_mask };
+                    self.changes.reshaped.push(reshaped);
                 }
                 if extent.is_some() {
                     self.touched.push(Touch::node(slot, i));
@@ -162,8 +166,7 @@ impl Hierarchy {
                 Ok(None)
             }
             Op::Remove { node } => {
-                let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))? as u32;
-                self.open_tick();
+                let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))?;
                 self.remove_subtree(slot);
                 Ok(None)
             }
@@ -172,8 +175,14 @@ impl Hierarchy {
 
     /// True when writing the given parts would leave the local transform bit for bit
     /// as it is.
-    fn local_unchanged(&self, slot: u32, t: Option<Vec3>, r: Option<Quat>, s: Option<f32>) -> bool {
-        let l = &self.store.xf[slot as usize].local;
+    fn local_unchanged(
+        &self,
+        slot: Slot,
+        t: Option<Vec3>,
+        r: Option<Quat>,
+        s: Option<f32>,
+    ) -> bool {
+        let l = &self.store.xf[slot].local;
         let bits3 = |v: Vec3| v.to_array().map(f32::to_bits);
         t.is_none_or(|t| bits3(t) == bits3(l.t()))
             && r.is_none_or(|r| r.to_array().map(f32::to_bits) == l.r.to_array().map(f32::to_bits))
@@ -197,7 +206,7 @@ impl Hierarchy {
 
     fn write_local(
         &mut self,
-        slot: u32,
+        slot: Slot,
         id: NodeId,
         t: Option<Vec3>,
         r: Option<Quat>,
@@ -237,8 +246,8 @@ impl Hierarchy {
             None => (self.assign_id()?, true),
         };
         let parent_slot = match parent {
-            None => NONE,
-            Some(p) => self.live_slot(p).ok_or(SceneError::UnknownParent(p))? as u32,
+            None => Slot::NONE,
+            Some(p) => self.live_slot(p).ok_or(SceneError::UnknownParent(p))?,
         };
         if self.live >= self.limits.max_nodes {
             return Err(SceneError::TooLarge(format!(
@@ -248,7 +257,7 @@ impl Hierarchy {
         }
         // The new node's depth is its parent's plus one (a root's is 1).
         let max_depth = self.limits.max_depth;
-        let depth_ok = if parent_slot == NONE {
+        let depth_ok = if parent_slot.is_none() {
             max_depth >= 1
         } else {
             let depth = self.depth_within(parent_slot, max_depth - 1);
@@ -261,11 +270,9 @@ impl Hierarchy {
                 self.limits.max_depth
             )));
         }
-        self.open_tick();
         // Appending keeps the order valid: the parent's slot is lower than the new one.
-        let slot = self
-            .store
-            .push(Topo::new(id, NONE, ALIVE | NEW), local, local, extent, mask);
+        let topo = Topo::new(id, Slot::NONE, SlotFlags::ALIVE | SlotFlags::NEW);
+        let slot = self.store.push(topo, local, local, extent, mask);
         self.map_set(id, slot);
         self.link_last(parent_slot, slot);
         self.live += 1;
@@ -280,24 +287,21 @@ impl Hierarchy {
 
     /// The smallest never-used id at or after the counter (see the module docs).
     fn assign_id(&self) -> Result<NodeId, SceneError> {
-        let mut id = self.next_id;
-        while id <= u64::from(u32::MAX) && self.slots.contains_key(id as u32) {
-            id += 1;
-        }
-        u32::try_from(id).map_err(|_| SceneError::TooLarge("no unused node ids left".into()))
+        self.next_assigned_id()
+            .ok_or_else(|| SceneError::TooLarge("no unused node ids left".into()))
     }
 
     /// The depth of a slot (a root has depth 1) if it is at most `cap`, else `None`. Walks
     /// at most `cap + 1` ancestors, so a check never costs more than the depth limit.
-    pub(crate) fn depth_within(&self, slot: u32, cap: usize) -> Option<usize> {
+    pub(crate) fn depth_within(&self, slot: Slot, cap: usize) -> Option<usize> {
         let mut depth = 0;
         let mut cur = slot;
-        while cur != NONE {
+        while cur.is_some() {
             depth += 1;
             if depth > cap {
                 return None;
             }
-            cur = self.store.topo[cur as usize].parent;
+            cur = self.store.topo[cur].parent;
         }
         Some(depth)
     }
@@ -308,17 +312,17 @@ impl Hierarchy {
         node: NodeId,
         parent: Option<NodeId>,
     ) -> Result<(), SceneError> {
-        let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))? as u32;
+        let slot = self.live_slot(node).ok_or(SceneError::UnknownNode(node))?;
         let parent_slot = match parent {
-            None => NONE,
-            Some(p) => self.live_slot(p).ok_or(SceneError::UnknownParent(p))? as u32,
+            None => Slot::NONE,
+            Some(p) => self.live_slot(p).ok_or(SceneError::UnknownParent(p))?,
         };
-        if self.store.topo[slot as usize].parent == parent_slot {
+        if self.store.topo[slot].parent == parent_slot {
             // Already there: nothing changes (the child order is kept), and the state
             // was valid before, so no walk is needed: O(1).
             return Ok(());
         }
-        if parent_slot != NONE {
+        if parent_slot.is_some() {
             // Walk up from the new parent: meeting the node means a cycle; a chain of
             // `max_depth` or more ancestors means the node would end up too deep. The walk
             // goes on to the root even past the limit: earlier ops of the batch may have
@@ -329,7 +333,7 @@ impl Hierarchy {
             // `max_depth` ancestors.
             let mut cur = parent_slot;
             let mut depth = 0;
-            while cur != NONE {
+            while cur.is_some() {
                 if cur == slot {
                     return Err(SceneError::Cycle {
                         node,
@@ -338,7 +342,7 @@ impl Hierarchy {
                 }
                 depth += 1;
                 self.spend_walk(1)?;
-                cur = self.store.topo[cur as usize].parent;
+                cur = self.store.topo[cur].parent;
             }
             if depth >= self.limits.max_depth {
                 return Err(SceneError::TooLarge(format!(
@@ -347,15 +351,14 @@ impl Hierarchy {
                 )));
             }
         }
-        self.open_tick();
         self.unlink(slot);
         self.link_last(parent_slot, slot);
-        let flags = self.store.topo[slot as usize].flags;
-        if flags & (NEW | REPARENTED) == 0 {
-            self.topo_mut(slot).flags |= REPARENTED;
+        let flags = self.store.topo[slot].flags;
+        if !flags.intersects(SlotFlags::NEW | SlotFlags::REPARENTED) {
+            self.topo_mut(slot).flags.insert(SlotFlags::REPARENTED);
             self.changes.reparented.push(node);
         }
-        if parent_slot != NONE && parent_slot > slot {
+        if parent_slot.is_some() && parent_slot > slot {
             // The slot order is stale until the next update relocates this subtree.
             self.misordered.push(node);
         }
@@ -365,15 +368,20 @@ impl Hierarchy {
     }
 
     /// Removes a node and its subtree: their slots become holes and their ids retire.
-    fn remove_subtree(&mut self, root: u32) {
+    fn remove_subtree(&mut self, root: Slot) {
         self.unlink(root);
         let mut cur = root;
-        while cur != NONE {
-            let t = self.store.topo[cur as usize];
-            self.topo_mut(cur).flags &= !ALIVE;
-            self.map_set(t.id, NONE);
-            if t.flags & NEW == 0 {
-                self.changes.removed.push(t.id);
+        while cur.is_some() {
+            let t = self.store.topo[cur];
+            self.topo_mut(cur).flags.remove(SlotFlags::ALIVE);
+            self.map_set(t.id, RETIRED);
+            if !t.flags.contains(SlotFlags::NEW) {
+                // The mask now, which is the tick's first unless a reshape of this tick
+                // recorded an older one (`filter_removed_from_changes` carries that over).
+                let old_mask = self.store.mask[cur];
+                self.changes
+                    .removed
+                    .push(WithOldMask { id: t.id, old_mask });
             }
             self.live -= 1;
             self.dead += 1;

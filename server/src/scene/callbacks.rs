@@ -13,7 +13,6 @@ use canopy_protocol::NodeId;
 use glam::{Quat, Vec3};
 
 use super::Hierarchy;
-use super::store::NONE;
 
 /// What a callback sees: the tick, the time step and the hierarchy to edit.
 pub struct UpdateContext<'a> {
@@ -115,8 +114,7 @@ impl Hierarchy {
             self.callbacks.entry(id).or_default().append(&mut list);
         }
         let slots = &self.slots;
-        self.callbacks
-            .retain(|id, _| slots.get(*id).is_some_and(|s| s != NONE));
+        self.callbacks.retain(|id, _| slots.is_live(*id));
     }
 }
 

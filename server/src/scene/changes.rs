@@ -1,21 +1,34 @@
-//! The per-tick change set ([`TickChanges`]) and the moment it is reset.
+//! The change set of the current tick ([`TickChanges`]) and the explicit end of a tick.
 //!
-//! A tick runs from one update to the next. The lists of a tick are cleared by the first
-//! mutation (or update) after the previous update, not by the update itself, so that
-//! [`Hierarchy::changes`](super::Hierarchy::changes) keeps answering for the last tick
-//! until something new happens. Invariant: a node carries the `NEW`, `REPARENTED` or
-//! `RESHAPED` flag exactly when it is listed in the matching list of the current tick;
-//! each id appears at most once per list.
+//! Invariants: a live node carries the `NEW`, `REPARENTED` or `RESHAPED` flag exactly when
+//! the matching list of the current tick names it; each id appears at most once in each
+//! list but `moved`; right after an update every node listed in `added`, `reparented`,
+//! `reshaped` and `moved` is alive, and `removed` and `reshaped` carry each node's mask
+//! as it was when the tick began (so no consumer needs to keep last tick's masks).
+//!
+//! A tick's lists fill from the end of the previous tick on: batches and `set_local`
+//! append to them, an update makes them final, and the consumer (the room) ends the tick
+//! with [`Hierarchy::finish_tick`] once it has turned them into its diff. A refused batch
+//! truncates them back to where they were.
 
 use canopy_protocol::NodeId;
+use rustc_hash::FxHashMap;
 
 use super::Hierarchy;
-use super::store::{NEW, NONE, REPARENTED, RESHAPED};
+use super::store::SlotFlags;
+
+/// A node of a change list with the mask it had when the tick began: what a scope with a
+/// mask needs to tell whether a removed or re-layered node was in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WithOldMask {
+    pub id: NodeId,
+    pub old_mask: u32,
+}
 
 /// What one tick changed, as lists of ids (no copies of the room).
 ///
 /// After an update the lists are final: every listed node in `added`, `reparented`,
-/// `reshaped` and `moved` is alive. Between mutations and the update they may still name
+/// `reshaped` and `moved` is alive. Between edits and the update they may still name
 /// nodes that a later remove of the same tick took away. A node may be in several lists;
 /// the consumer dedupes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -23,17 +36,18 @@ pub struct TickChanges {
     /// Added during this tick and still alive, in the order they were added.
     pub added: Vec<NodeId>,
     /// Every node (whole subtrees) removed this tick that existed before the tick began.
-    pub removed: Vec<NodeId>,
+    pub removed: Vec<WithOldMask>,
     /// Alive, existed before the tick, parent changed at least once this tick (the final
     /// parent may equal the original one).
     pub reparented: Vec<NodeId>,
     /// Alive, existed before the tick, extent or mask set this tick (possibly to the same
     /// value).
-    pub reshaped: Vec<NodeId>,
+    pub reshaped: Vec<WithOldMask>,
     /// Alive, existed before the tick, world transform recomputed by the update and
-    /// different (bitwise) from the previous tick's.
+    /// different (bitwise) from before. A tick updated more than once lists a node once
+    /// per update that moved it.
     pub moved: Vec<NodeId>,
-    /// World transforms recomputed by the update: the cost measure of the tick.
+    /// World transforms recomputed by the last update: the cost measure of the tick.
     pub recomputed: usize,
 }
 
@@ -48,15 +62,6 @@ impl TickChanges {
         self.recomputed = 0;
     }
 
-    /// The flagged lists by number: 0 `added`, 1 `reparented`, 2 `reshaped`.
-    fn list(&self, which: usize) -> &[NodeId] {
-        match which {
-            0 => &self.added,
-            1 => &self.reparented,
-            _ => &self.reshaped,
-        }
-    }
-
     /// True when the tick changed nothing.
     pub fn is_empty(&self) -> bool {
         self.added.is_empty()
@@ -68,41 +73,36 @@ impl TickChanges {
 }
 
 impl Hierarchy {
-    /// Starts a new tick's change set if the last update closed the previous one. The
-    /// previous lists are kept in `spare` (swapped, not copied) so that a failed batch can
-    /// put them back, and their flags are cleared through the journal.
-    pub(crate) fn open_tick(&mut self) {
-        if !self.tick_closed {
-            return;
-        }
-        self.tick_closed = false;
-        self.journal.reset_in_batch = self.journal.active;
-        std::mem::swap(&mut self.changes, &mut self.spare);
-        self.changes.clear();
-        // Clear the per-tick flags of the nodes the previous tick listed. Ids of nodes
-        // removed since are skipped: their slots are dead and hold no flags that matter.
-        for (flag, which) in [(NEW, 0), (REPARENTED, 1), (RESHAPED, 2)] {
-            let len = self.spare.list(which).len();
-            for i in 0..len {
-                let slot = self.slot_of(self.spare.list(which)[i]);
-                if slot != NONE {
-                    self.topo_mut(slot).flags &= !flag;
-                }
+    /// Ends the tick: whoever consumes the change set of the last update is done with it.
+    /// Empties the lists and clears the per-tick flags of the nodes they name, so that the
+    /// next edit starts the next tick. Costs the length of the lists.
+    ///
+    /// # Panics
+    /// If anything was edited since the last update: that edit would be reported in no
+    /// tick's change set.
+    pub fn finish_tick(&mut self) {
+        assert!(
+            self.updated,
+            "finish_tick after edits that no update has reported"
+        );
+        let (topo, slots) = (&mut self.store.topo, &self.slots);
+        // Right after an update every listed node is alive, so each has its slot.
+        let mut clear = |id: NodeId, flag: SlotFlags| {
+            if let Some(slot) = slots.live(id) {
+                topo[slot].flags.remove(flag);
             }
+        };
+        for &id in &self.changes.added {
+            clear(id, SlotFlags::NEW);
         }
+        for &id in &self.changes.reparented {
+            clear(id, SlotFlags::REPARENTED);
+        }
+        for c in &self.changes.reshaped {
+            clear(c.id, SlotFlags::RESHAPED);
+        }
+        self.changes.clear();
         self.removed_this_tick = false;
-    }
-
-    /// Undoes [`open_tick`](Self::open_tick) for a failed batch (its flag changes are
-    /// undone by the journal).
-    pub(crate) fn unopen_tick(&mut self) {
-        std::mem::swap(&mut self.changes, &mut self.spare);
-        self.tick_closed = true;
-    }
-
-    /// Called at the end of an update: the next mutation or update starts a new tick.
-    pub(crate) fn close_tick(&mut self) {
-        self.tick_closed = true;
     }
 
     /// Drops, from the lists of the current tick, the nodes a later remove of the same
@@ -113,9 +113,27 @@ impl Hierarchy {
             return;
         }
         let slots = &self.slots;
-        let alive = |id: &NodeId| slots.get(*id).is_some_and(|s| s != NONE);
+        let alive = |id: &NodeId| slots.is_live(*id);
         self.changes.added.retain(alive);
         self.changes.reparented.retain(alive);
-        self.changes.reshaped.retain(alive);
+        // Empty here unless an earlier update of the same tick moved something.
+        self.changes.moved.retain(alive);
+        // A node reshaped and then removed in the same tick began the tick with the mask
+        // its reshape recorded, not with the one it was removed with.
+        let mut carried = FxHashMap::default();
+        self.changes.reshaped.retain(|c| {
+            let keep = alive(&c.id);
+            if !keep {
+                carried.insert(c.id, c.old_mask);
+            }
+            keep
+        });
+        if !carried.is_empty() {
+            for r in &mut self.changes.removed {
+                if let Some(&old_mask) = carried.get(&r.id) {
+                    r.old_mask = old_mask;
+                }
+            }
+        }
     }
 }

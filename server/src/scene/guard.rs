@@ -21,7 +21,8 @@ use rustc_hash::FxHashMap;
 
 use super::Hierarchy;
 use super::error::SceneError;
-use super::store::{NONE, Trs};
+use super::slot::Slot;
+use super::store::Trs;
 
 /// The largest world length, scale or half-extent a batch may produce; world scales
 /// must also stay above its inverse.
@@ -30,7 +31,7 @@ pub const WORLD_LIMIT: f64 = 1e30;
 /// What one op of the running batch touched.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Touch {
-    slot: u32,
+    slot: Slot,
     op: u32,
     /// The whole subtree's world transforms may have changed (`set_local` of `t` or `s`,
     /// `set_parent`), not only the node's own values (`add`, `set_shape`).
@@ -38,7 +39,7 @@ pub(crate) struct Touch {
 }
 
 impl Touch {
-    pub fn subtree(slot: u32, op: u32) -> Touch {
+    pub fn subtree(slot: Slot, op: u32) -> Touch {
         Touch {
             slot,
             op,
@@ -46,7 +47,7 @@ impl Touch {
         }
     }
 
-    pub fn node(slot: u32, op: u32) -> Touch {
+    pub fn node(slot: Slot, op: u32) -> Touch {
         Touch {
             slot,
             op,
@@ -91,7 +92,7 @@ impl DTrs {
 /// A touched node ready for checking: its depth and its parent's world transform.
 struct Start {
     depth: usize,
-    slot: u32,
+    slot: Slot,
     subtree: bool,
     parent_world: DTrs,
 }
@@ -108,17 +109,17 @@ impl Hierarchy {
         // World transforms (and depths) of ancestors already composed in this check, so
         // that many touches under one chain (a batch building a deep branch) cost O(1)
         // each instead of a walk to the root each.
-        let mut memo: FxHashMap<u32, (DTrs, usize)> = FxHashMap::default();
+        let mut memo: FxHashMap<Slot, (DTrs, usize)> = FxHashMap::default();
         for k in 0..self.touched.len() {
             let touch = self.touched[k];
-            if !self.store.topo[touch.slot as usize].alive() {
+            if !self.store.topo[touch.slot].alive() {
                 continue;
             }
             // The ancestors, nearest first, up to the first one already composed.
             chain.clear();
             let mut base = (DTrs::IDENTITY, 0);
-            let mut cur = self.store.topo[touch.slot as usize].parent;
-            while cur != NONE {
+            let mut cur = self.store.topo[touch.slot].parent;
+            while cur.is_some() {
                 if let Some(&known) = memo.get(&cur) {
                     base = known;
                     break;
@@ -126,22 +127,22 @@ impl Hierarchy {
                 if chain.len() >= max_depth {
                     return Err(self.blame(
                         touch.slot,
-                        too_deep(self.store.topo[touch.slot as usize].id, max_depth),
+                        too_deep(self.store.topo[touch.slot].id, max_depth),
                     ));
                 }
                 chain.push(cur);
-                cur = self.store.topo[cur as usize].parent;
+                cur = self.store.topo[cur].parent;
             }
             let (mut w, mut depth) = base;
             for &a in chain.iter().rev() {
-                w = w.then(&self.store.xf[a as usize].local);
+                w = w.then(&self.store.xf[a].local);
                 depth += 1;
                 memo.insert(a, (w, depth));
             }
             if depth >= max_depth {
                 return Err(self.blame(
                     touch.slot,
-                    too_deep(self.store.topo[touch.slot as usize].id, max_depth),
+                    too_deep(self.store.topo[touch.slot].id, max_depth),
                 ));
             }
             starts.push(Start {
@@ -155,9 +156,9 @@ impl Hierarchy {
         // walked subtree covers every touch inside it.
         starts.sort_unstable_by_key(|s| (s.depth, !s.subtree, s.slot));
         let stamp = self.fresh_stamp();
-        let mut stack: Vec<(u32, DTrs, usize)> = Vec::new();
+        let mut stack: Vec<(Slot, DTrs, usize)> = Vec::new();
         for start in &starts {
-            if self.store.topo[start.slot as usize].stamp == stamp {
+            if self.store.topo[start.slot].stamp == stamp {
                 continue;
             }
             if !start.subtree {
@@ -168,14 +169,14 @@ impl Hierarchy {
             stack.clear();
             stack.push((start.slot, start.parent_world, start.depth));
             while let Some((slot, parent_world, depth)) = stack.pop() {
-                self.store.topo[slot as usize].stamp = stamp;
+                self.store.topo[slot].stamp = stamp;
                 let w = self
                     .check_one(slot, &parent_world, depth)
                     .map_err(|e| self.blame(slot, e))?;
-                let mut c = self.store.topo[slot as usize].first_child;
-                while c != NONE {
+                let mut c = self.store.topo[slot].first_child;
+                while c.is_some() {
                     stack.push((c, w, depth + 1));
-                    c = self.store.topo[c as usize].next;
+                    c = self.store.topo[c].next;
                 }
             }
         }
@@ -183,14 +184,13 @@ impl Hierarchy {
     }
 
     /// Checks one node given its parent's world transform; returns its world transform.
-    fn check_one(&self, slot: u32, parent_world: &DTrs, depth: usize) -> Result<DTrs, SceneError> {
-        let s = slot as usize;
-        let id = self.store.topo[s].id;
+    fn check_one(&self, slot: Slot, parent_world: &DTrs, depth: usize) -> Result<DTrs, SceneError> {
+        let id = self.store.topo[slot].id;
         if depth > self.limits.max_depth {
             return Err(too_deep(id, self.limits.max_depth));
         }
-        let w = parent_world.then(&self.store.xf[s].local);
-        let half = w.s * f64::from(self.store.extent[s].max_element());
+        let w = parent_world.then(&self.store.xf[slot].local);
+        let half = w.s * f64::from(self.store.extent[slot].max_element());
         let len = w.t.length();
         // Scales multiplied down a chain can also underflow f32 to zero or subnormals,
         // which would make the node's box and children degenerate: refuse that end too.
@@ -206,8 +206,8 @@ impl Hierarchy {
 
     /// The op to blame for a failure at `slot`: the last op of the batch that touched it or
     /// one of its ancestors. Runs only on the failure path.
-    fn blame(&self, slot: u32, err: SceneError) -> (u32, SceneError) {
-        let mut last_op: FxHashMap<u32, u32> = FxHashMap::default();
+    fn blame(&self, slot: Slot, err: SceneError) -> (u32, SceneError) {
+        let mut last_op: FxHashMap<Slot, u32> = FxHashMap::default();
         for t in &self.touched {
             let e = last_op.entry(t.slot).or_insert(t.op);
             *e = (*e).max(t.op);
@@ -215,11 +215,11 @@ impl Hierarchy {
         let mut best = None;
         let mut cur = slot;
         let mut steps = 0;
-        while cur != NONE && steps <= self.limits.max_depth * 2 {
+        while cur.is_some() && steps <= self.limits.max_depth * 2 {
             if let Some(&op) = last_op.get(&cur) {
                 best = best.max(Some(op));
             }
-            cur = self.store.topo[cur as usize].parent;
+            cur = self.store.topo[cur].parent;
             steps += 1;
         }
         // A touched node is always on its own chain, so `best` is found; fall back to the

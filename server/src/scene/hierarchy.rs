@@ -5,8 +5,8 @@
 //! `layout.rs` order fix-up, `iter.rs` traversals, `callbacks.rs` update callbacks).
 //!
 //! Invariants (checked by [`Hierarchy::assert_well_formed`]):
-//! - the id map sends every live id to its slot and every removed id to `NONE` (retired:
-//!   ids are never reused);
+//! - the id map sends every live id to its slot and every removed id to `RETIRED` (ids
+//!   are never reused);
 //! - once `misordered` is empty (always true right after an update), every live node
 //!   comes after its parent in the slot order, so one forward sweep recomputes the world
 //!   transforms;
@@ -23,7 +23,8 @@ use super::guard::Touch;
 use super::idmap::IdMap;
 use super::journal::Journal;
 use super::pending::{PENDING_MAX, PendingLocal};
-use super::store::{NONE, Store};
+use super::slot::{Slot, SlotVec};
+use super::store::Store;
 
 /// Limits on the size of one hierarchy; going over them is `too_large`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +55,29 @@ impl Default for HierarchyLimits {
     }
 }
 
+/// Where a live node hangs: at the top of the hierarchy, or under another node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Parent {
+    Root,
+    Node(NodeId),
+}
+
+impl Parent {
+    /// The parent's id, `None` for a root (the wire form of [`Node::parent`]).
+    pub fn id(self) -> Option<NodeId> {
+        match self {
+            Parent::Root => None,
+            Parent::Node(p) => Some(p),
+        }
+    }
+}
+
+impl From<Option<NodeId>> for Parent {
+    fn from(parent: Option<NodeId>) -> Parent {
+        parent.map_or(Parent::Root, Parent::Node)
+    }
+}
+
 /// The transform hierarchy of one room: nodes with local TRS, extent and mask, their world
 /// transforms, and what each tick changed.
 ///
@@ -64,7 +88,7 @@ impl Default for HierarchyLimits {
 pub struct Hierarchy {
     pub(crate) limits: HierarchyLimits,
     pub(crate) store: Store,
-    /// Id to slot; `NONE` for a retired id.
+    /// Id to slot; `RETIRED` for a removed id.
     pub(crate) slots: IdMap,
     pub(crate) live: usize,
     /// Dead slots (holes) in the store, reclaimed by compaction.
@@ -82,12 +106,11 @@ pub struct Hierarchy {
     /// Something was removed this tick: the change lists need filtering before they are
     /// final, and callbacks of removed nodes need dropping.
     pub(crate) removed_this_tick: bool,
+    /// The current tick's change set, emptied by `finish_tick`.
     pub(crate) changes: TickChanges,
-    /// The previous tick's lists while a batch that opened a new tick runs; otherwise
-    /// just spare allocations.
-    pub(crate) spare: TickChanges,
-    /// The last update closed the tick: the next mutation or update opens a new one.
-    pub(crate) tick_closed: bool,
+    /// Nothing was edited since the last update: the world transforms are current and the
+    /// change set is final. Cleared by every accepted batch and every `set_local`.
+    pub(crate) updated: bool,
     /// The last stamp value handed out (see `Topo::stamp`).
     pub(crate) stamp: u32,
     pub(crate) journal: Journal,
@@ -107,13 +130,13 @@ pub struct Hierarchy {
 /// compared, never journaled.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    pub root_slots: Vec<u32>,
+    pub root_slots: Vec<Slot>,
     /// Old slot to new slot during relocation and compaction.
-    pub remap: Vec<u32>,
+    pub remap: SlotVec<Slot>,
     /// The nodes with callbacks, in the order the update traversal runs them.
     pub callback_order: Vec<NodeId>,
     /// The slots of the buffered edits while they are written out.
-    pub pending_slots: Vec<u32>,
+    pub pending_slots: Vec<Slot>,
 }
 
 impl std::fmt::Debug for Hierarchy {
@@ -151,8 +174,7 @@ impl Hierarchy {
             pending: Vec::with_capacity(PENDING_MAX),
             removed_this_tick: false,
             changes: TickChanges::default(),
-            spare: TickChanges::default(),
-            tick_closed: false,
+            updated: true,
             stamp: 0,
             journal: Journal::default(),
             touched: Vec::new(),
@@ -177,7 +199,8 @@ impl Hierarchy {
         self.live == 0
     }
 
-    /// The id the server would assign next if no client took it first.
+    /// The id the server would assign next if no client took it first: the smallest
+    /// never-used id at or after the counter (`None` once ids are exhausted).
     pub fn next_assigned_id(&self) -> Option<NodeId> {
         let mut id = self.next_id;
         while id <= u64::from(u32::MAX) && self.slots.contains_key(id as u32) {
@@ -186,19 +209,16 @@ impl Hierarchy {
         u32::try_from(id).ok()
     }
 
-    /// The slot of a live node, or `NONE`.
+    /// The slot of a live node, or [`Slot::NONE`].
     #[inline]
-    pub(crate) fn slot_of(&self, id: NodeId) -> u32 {
-        self.slots.get(id).unwrap_or(NONE)
+    pub(crate) fn slot_of(&self, id: NodeId) -> Slot {
+        self.live_slot(id).unwrap_or(Slot::NONE)
     }
 
     /// The slot of a live node.
     #[inline]
-    pub(crate) fn live_slot(&self, id: NodeId) -> Option<usize> {
-        match self.slots.get(id) {
-            Some(s) if s != NONE => Some(s as usize),
-            _ => None,
-        }
+    pub(crate) fn live_slot(&self, id: NodeId) -> Option<Slot> {
+        self.slots.live(id)
     }
 
     pub fn contains(&self, id: NodeId) -> bool {
@@ -231,15 +251,15 @@ impl Hierarchy {
             .map(|s| self.effective_local(s).to_wire())
     }
 
-    /// `Some(None)` for a root, `Some(Some(p))` for a child of `p`, `None` for an unknown
-    /// node.
-    pub fn parent(&self, id: NodeId) -> Option<Option<NodeId>> {
-        self.live_slot(id).map(|s| self.parent_id_of_slot(s))
+    /// Where a live node hangs; `None` for an unknown node.
+    pub fn parent(&self, id: NodeId) -> Option<Parent> {
+        self.live_slot(id)
+            .map(|s| Parent::from(self.parent_id_of_slot(s)))
     }
 
-    pub(crate) fn parent_id_of_slot(&self, slot: usize) -> Option<NodeId> {
+    pub(crate) fn parent_id_of_slot(&self, slot: Slot) -> Option<NodeId> {
         let p = self.store.topo[slot].parent;
-        (p != NONE).then(|| self.store.topo[p as usize].id)
+        p.is_some().then(|| self.store.topo[p].id)
     }
 
     pub fn extent(&self, id: NodeId) -> Option<Vec3> {
@@ -255,7 +275,7 @@ impl Hierarchy {
         self.live_slot(id).map(|s| self.node_at(s))
     }
 
-    pub(crate) fn node_at(&self, slot: usize) -> Node {
+    pub(crate) fn node_at(&self, slot: Slot) -> Node {
         Node {
             id: self.store.topo[slot].id,
             parent: self.parent_id_of_slot(slot),
@@ -265,9 +285,16 @@ impl Hierarchy {
         }
     }
 
-    /// The change set of the last update (see [`TickChanges`] for when it resets).
+    /// The change set of the current tick: final right after an update, emptied by
+    /// [`finish_tick`](Self::finish_tick).
     pub fn changes(&self) -> &TickChanges {
         &self.changes
+    }
+
+    /// True when nothing was edited since the last update (or since the hierarchy was
+    /// made): world transforms are current and [`changes`](Self::changes) is final.
+    pub fn is_updated(&self) -> bool {
+        self.updated
     }
 
     /// Turns on or off the recording of the ids each update recomputes (off by default;
@@ -287,7 +314,7 @@ impl Hierarchy {
     pub(crate) fn fresh_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
-            for t in &mut self.store.topo {
+            for t in self.store.topo.iter_mut() {
                 t.stamp = 0;
             }
             self.stamp = 1;

@@ -16,27 +16,29 @@
 use canopy_protocol::NodeId;
 use rustc_hash::FxHashMap;
 
+use super::slot::Slot;
+
 /// The value the hierarchy stores for a removed id: its "no slot" value.
-pub(crate) const RETIRED: u32 = super::store::NONE;
+pub(crate) const RETIRED: Slot = Slot::NONE;
 /// A table entry for an id that was never used.
-const VACANT: u32 = u32::MAX - 1;
+const VACANT: Slot = Slot::new(u32::MAX - 1);
 /// The table never shrinks below this size once created.
 const MIN_DENSE: usize = 1024;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct IdMap {
-    dense: Vec<u32>,
+    dense: Vec<Slot>,
     /// Entries of `dense` that are not `VACANT`.
     dense_used: usize,
     /// Bit `id` is set when `dense[id]` is a slot (neither `VACANT` nor `RETIRED`).
     live: Vec<u64>,
-    sparse: FxHashMap<NodeId, u32>,
+    sparse: FxHashMap<NodeId, Slot>,
 }
 
 impl IdMap {
-    /// The value for `id` (a slot, or the caller's retired marker), if the id was used.
+    /// The value for `id` (a slot, or [`RETIRED`]), if the id was used.
     #[inline]
-    pub fn get(&self, id: NodeId) -> Option<u32> {
+    pub fn get(&self, id: NodeId) -> Option<Slot> {
         match self.dense.get(id as usize) {
             Some(&v) if v != VACANT => Some(v),
             Some(_) => None,
@@ -61,7 +63,13 @@ impl IdMap {
         }
     }
 
-    fn set_live(&mut self, i: usize, value: u32) {
+    /// The slot of `id` if it is live.
+    #[inline]
+    pub fn live(&self, id: NodeId) -> Option<Slot> {
+        self.get(id).filter(|&s| s != RETIRED)
+    }
+
+    fn set_live(&mut self, i: usize, value: Slot) {
         let bit = 1u64 << (i % 64);
         if value == VACANT || value == RETIRED {
             self.live[i / 64] &= !bit;
@@ -71,7 +79,7 @@ impl IdMap {
     }
 
     /// Sets the value of `id`, returning the old one. `value` must not be `VACANT`.
-    pub fn insert(&mut self, id: NodeId, value: u32) -> Option<u32> {
+    pub fn insert(&mut self, id: NodeId, value: Slot) -> Option<Slot> {
         debug_assert!(value != VACANT);
         let i = id as usize;
         if i >= self.dense.len() {
@@ -93,7 +101,7 @@ impl IdMap {
     }
 
     /// Forgets `id` entirely (only undoing an insert does this: ids otherwise retire).
-    pub fn remove(&mut self, id: NodeId) -> Option<u32> {
+    pub fn remove(&mut self, id: NodeId) -> Option<Slot> {
         match self.dense.get_mut(id as usize) {
             Some(v) if *v != VACANT => {
                 let old = std::mem::replace(v, VACANT);
@@ -107,7 +115,7 @@ impl IdMap {
     }
 
     /// Moves a live id to another slot (the live bit does not change).
-    pub fn relocate(&mut self, id: NodeId, slot: u32) {
+    pub fn relocate(&mut self, id: NodeId, slot: Slot) {
         debug_assert!(slot != VACANT && slot != RETIRED);
         match self.dense.get_mut(id as usize) {
             Some(v) => *v = slot,
@@ -118,7 +126,7 @@ impl IdMap {
     }
 
     /// Every (id, value) pair, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = (NodeId, u32)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (NodeId, Slot)> + '_ {
         self.dense
             .iter()
             .enumerate()
@@ -144,7 +152,7 @@ impl IdMap {
         }
         self.dense.resize(new_len, VACANT);
         self.live.resize(new_len.div_ceil(64), 0);
-        let moved: Vec<(NodeId, u32)> = self
+        let moved: Vec<(NodeId, Slot)> = self
             .sparse
             .iter()
             .filter(|&(&k, _)| (k as usize) < new_len)
@@ -166,28 +174,30 @@ mod tests {
     #[test]
     fn dense_and_sparse_ids() {
         let mut m = IdMap::default();
-        assert_eq!(m.insert(3, 30), None);
-        assert_eq!(m.insert(4_000_000_000, 40), None);
-        assert_eq!(m.get(3), Some(30));
-        assert_eq!(m.get(4_000_000_000), Some(40));
+        let s = Slot::new;
+        assert_eq!(m.insert(3, s(30)), None);
+        assert_eq!(m.insert(4_000_000_000, s(40)), None);
+        assert_eq!(m.get(3), Some(s(30)));
+        assert_eq!(m.get(4_000_000_000), Some(s(40)));
         assert_eq!(m.get(5), None);
-        assert_eq!(m.insert(3, 31), Some(30));
+        assert_eq!(m.insert(3, s(31)), Some(s(30)));
         // Dense growth while the table stays a quarter full.
         for id in 0..5000 {
-            m.insert(id, id + 1);
+            m.insert(id, s(id + 1));
         }
         assert!(m.dense.len() >= 5000);
         assert_eq!(m.len(), 5001);
-        assert_eq!(m.remove(7), Some(8));
+        assert_eq!(m.remove(7), Some(s(8)));
         assert_eq!(m.get(7), None);
-        assert_eq!(m.remove(4_000_000_000), Some(40));
+        assert_eq!(m.remove(4_000_000_000), Some(s(40)));
         assert_eq!(m.iter().count(), 4999);
-        m.relocate(9, 99);
-        assert_eq!(m.get(9), Some(99));
+        m.relocate(9, s(99));
+        assert_eq!(m.get(9), Some(s(99)));
         assert!(m.is_live(9) && !m.is_live(7) && !m.is_live(6000));
         m.insert(9, RETIRED);
         assert!(!m.is_live(9));
-        m.insert(4_000_000_001, 5);
+        assert_eq!((m.live(9), m.live(10)), (None, Some(s(11))));
+        m.insert(4_000_000_001, s(5));
         assert!(m.is_live(4_000_000_001));
         m.insert(4_000_000_001, RETIRED);
         assert!(!m.is_live(4_000_000_001));

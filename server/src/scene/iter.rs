@@ -9,22 +9,23 @@
 use canopy_protocol::{Node, NodeId};
 
 use super::Hierarchy;
-use super::store::{NONE, Topo};
+use super::slot::{Slot, SlotVec};
+use super::store::Topo;
 
 /// The next slot of a pre-order walk of the subtree rooted at `root`, after `cur`.
 #[inline(always)]
-pub(crate) fn next_preorder(topo: &[Topo], root: u32, cur: u32) -> u32 {
-    let t = &topo[cur as usize];
-    if t.first_child != NONE {
+pub(crate) fn next_preorder(topo: &SlotVec<Topo>, root: Slot, cur: Slot) -> Slot {
+    let t = &topo[cur];
+    if t.first_child.is_some() {
         return t.first_child;
     }
     let mut c = cur;
     loop {
         if c == root {
-            return NONE;
+            return Slot::NONE;
         }
-        let t = &topo[c as usize];
-        if t.next != NONE {
+        let t = &topo[c];
+        if t.next.is_some() {
             return t.next;
         }
         c = t.parent;
@@ -34,18 +35,18 @@ pub(crate) fn next_preorder(topo: &[Topo], root: u32, cur: u32) -> u32 {
 /// The children of a node, in attachment order.
 #[derive(Clone, Debug)]
 pub struct Children<'a> {
-    topo: &'a [Topo],
-    cur: u32,
+    topo: &'a SlotVec<Topo>,
+    cur: Slot,
 }
 
 impl Iterator for Children<'_> {
     type Item = NodeId;
 
     fn next(&mut self) -> Option<NodeId> {
-        if self.cur == NONE {
+        if self.cur.is_none() {
             return None;
         }
-        let t = &self.topo[self.cur as usize];
+        let t = &self.topo[self.cur];
         self.cur = t.next;
         Some(t.id)
     }
@@ -54,19 +55,19 @@ impl Iterator for Children<'_> {
 /// A subtree in pre-order, its root first.
 #[derive(Clone, Debug)]
 pub struct Descendants<'a> {
-    topo: &'a [Topo],
-    root: u32,
-    cur: u32,
+    topo: &'a SlotVec<Topo>,
+    root: Slot,
+    cur: Slot,
 }
 
 impl Iterator for Descendants<'_> {
     type Item = NodeId;
 
     fn next(&mut self) -> Option<NodeId> {
-        if self.cur == NONE {
+        if self.cur.is_none() {
             return None;
         }
-        let id = self.topo[self.cur as usize].id;
+        let id = self.topo[self.cur].id;
         self.cur = next_preorder(self.topo, self.root, self.cur);
         Some(id)
     }
@@ -75,20 +76,20 @@ impl Iterator for Descendants<'_> {
 /// The ancestors of a node, nearest first, the node itself excluded.
 #[derive(Clone, Debug)]
 pub struct Ancestors<'a> {
-    topo: &'a [Topo],
-    cur: u32,
+    topo: &'a SlotVec<Topo>,
+    cur: Slot,
 }
 
 impl Iterator for Ancestors<'_> {
     type Item = NodeId;
 
     fn next(&mut self) -> Option<NodeId> {
-        if self.cur == NONE {
+        if self.cur.is_none() {
             return None;
         }
-        let p = self.topo[self.cur as usize].parent;
+        let p = self.topo[self.cur].parent;
         self.cur = p;
-        (p != NONE).then(|| self.topo[p as usize].id)
+        p.is_some().then(|| self.topo[p].id)
     }
 }
 
@@ -97,7 +98,7 @@ impl Hierarchy {
     pub fn children(&self, id: NodeId) -> Children<'_> {
         let cur = match self.live_slot(id) {
             Some(s) => self.store.topo[s].first_child,
-            None => NONE,
+            None => Slot::NONE,
         };
         Children {
             topo: &self.store.topo,
@@ -130,7 +131,7 @@ impl Hierarchy {
         self.store
             .topo
             .iter()
-            .filter(|t| t.alive() && t.parent == NONE)
+            .filter(|t| t.alive() && t.parent.is_none())
             .map(|t| t.id)
     }
 
@@ -140,9 +141,11 @@ impl Hierarchy {
     pub fn iter_nodes(&self) -> impl Iterator<Item = Node> + '_ {
         let by_slot = self.misordered.is_empty();
         let scan = by_slot.then(|| {
-            (0..self.store.len())
-                .filter(|&s| self.store.topo[s].alive())
-                .map(|s| self.node_at(s))
+            self.store
+                .topo
+                .enumerate()
+                .filter(|(_, t)| t.alive())
+                .map(|(s, _)| self.node_at(s))
         });
         let walk = (!by_slot).then(|| {
             self.roots()

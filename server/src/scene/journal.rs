@@ -12,16 +12,17 @@ use canopy_protocol::NodeId;
 use glam::Vec3;
 
 use super::Hierarchy;
+use super::slot::Slot;
 use super::store::{Topo, Trs};
 
 /// One recorded old value.
 #[derive(Clone, Debug)]
 pub(crate) enum Undo {
-    Topo(u32, Topo),
-    Local(u32, Trs),
-    Shape(u32, Vec3, u32),
+    Topo(Slot, Topo),
+    Local(Slot, Trs),
+    Shape(Slot, Vec3, u32),
     /// The id map entry before the write (`None`: the id was not in the map).
-    Map(NodeId, Option<u32>),
+    Map(NodeId, Option<Slot>),
 }
 
 /// Counters and list lengths at the start of a batch.
@@ -44,10 +45,8 @@ pub(crate) struct Mark {
 pub(crate) struct Journal {
     /// A batch is running: writes to old slots are recorded.
     pub active: bool,
-    /// Slots at or above this index were appended by the running batch.
-    pub base_len: u32,
-    /// The running batch opened a new tick (see `changes.rs`).
-    pub reset_in_batch: bool,
+    /// Slots from this one on were appended by the running batch.
+    pub base: Slot,
     pub entries: Vec<Undo>,
     pub mark: Mark,
 }
@@ -56,35 +55,34 @@ impl Hierarchy {
     /// Writable access to a slot's topo record, recording its old value first when a
     /// batch is running.
     #[inline]
-    pub(crate) fn topo_mut(&mut self, slot: u32) -> &mut Topo {
-        if self.journal.active && slot < self.journal.base_len {
-            let old = self.store.topo[slot as usize];
+    pub(crate) fn topo_mut(&mut self, slot: Slot) -> &mut Topo {
+        if self.journal.active && slot < self.journal.base {
+            let old = self.store.topo[slot];
             self.journal.entries.push(Undo::Topo(slot, old));
         }
-        &mut self.store.topo[slot as usize]
+        &mut self.store.topo[slot]
     }
 
     #[inline]
-    pub(crate) fn local_mut(&mut self, slot: u32) -> &mut Trs {
-        if self.journal.active && slot < self.journal.base_len {
-            let old = self.store.xf[slot as usize].local;
+    pub(crate) fn local_mut(&mut self, slot: Slot) -> &mut Trs {
+        if self.journal.active && slot < self.journal.base {
+            let old = self.store.xf[slot].local;
             self.journal.entries.push(Undo::Local(slot, old));
         }
-        &mut self.store.xf[slot as usize].local
+        &mut self.store.xf[slot].local
     }
 
-    pub(crate) fn set_shape_fields(&mut self, slot: u32, extent: Vec3, mask: u32) {
-        let s = slot as usize;
-        if self.journal.active && slot < self.journal.base_len {
-            let undo = Undo::Shape(slot, self.store.extent[s], self.store.mask[s]);
+    pub(crate) fn set_shape_fields(&mut self, slot: Slot, extent: Vec3, mask: u32) {
+        if self.journal.active && slot < self.journal.base {
+            let undo = Undo::Shape(slot, self.store.extent[slot], self.store.mask[slot]);
             self.journal.entries.push(undo);
         }
-        self.store.extent[s] = extent;
-        self.store.mask[s] = mask;
+        self.store.extent[slot] = extent;
+        self.store.mask[slot] = mask;
     }
 
-    /// Sets the id map entry of `id` (a slot, or `NONE` for a retired id).
-    pub(crate) fn map_set(&mut self, id: NodeId, slot: u32) {
+    /// Sets the id map entry of `id` (a slot, or `RETIRED` for a removed id).
+    pub(crate) fn map_set(&mut self, id: NodeId, slot: Slot) {
         let old = self.slots.insert(id, slot);
         if self.journal.active {
             self.journal.entries.push(Undo::Map(id, old));
@@ -95,8 +93,7 @@ impl Hierarchy {
     pub(crate) fn begin_batch(&mut self) {
         debug_assert!(!self.journal.active);
         self.journal.active = true;
-        self.journal.base_len = self.store.len() as u32;
-        self.journal.reset_in_batch = false;
+        self.journal.base = self.store.end();
         self.journal.entries.clear();
         self.journal.mark = Mark {
             len: self.store.len(),
@@ -124,11 +121,11 @@ impl Hierarchy {
         self.journal.active = false;
         while let Some(undo) = self.journal.entries.pop() {
             match undo {
-                Undo::Topo(slot, old) => self.store.topo[slot as usize] = old,
-                Undo::Local(slot, old) => self.store.xf[slot as usize].local = old,
+                Undo::Topo(slot, old) => self.store.topo[slot] = old,
+                Undo::Local(slot, old) => self.store.xf[slot].local = old,
                 Undo::Shape(slot, extent, mask) => {
-                    self.store.extent[slot as usize] = extent;
-                    self.store.mask[slot as usize] = mask;
+                    self.store.extent[slot] = extent;
+                    self.store.mask[slot] = mask;
                 }
                 Undo::Map(id, Some(old)) => {
                     self.slots.insert(id, old);
@@ -145,18 +142,10 @@ impl Hierarchy {
         self.next_id = m.next_id;
         self.dirty_roots.truncate(m.dirty_roots);
         self.misordered.truncate(m.misordered);
-        if self.journal.reset_in_batch {
-            // The batch opened the tick: the lists it filled are the fresh ones; drop them
-            // and bring back the previous tick's.
-            self.changes.clear();
-            self.unopen_tick();
-        } else {
-            self.changes.added.truncate(m.added);
-            self.changes.removed.truncate(m.removed);
-            self.changes.reparented.truncate(m.reparented);
-            self.changes.reshaped.truncate(m.reshaped);
-        }
+        self.changes.added.truncate(m.added);
+        self.changes.removed.truncate(m.removed);
+        self.changes.reparented.truncate(m.reparented);
+        self.changes.reshaped.truncate(m.reshaped);
         self.removed_this_tick = m.removed_this_tick;
-        self.journal.reset_in_batch = false;
     }
 }

@@ -10,7 +10,8 @@
 
 use super::Hierarchy;
 use super::iter::next_preorder;
-use super::store::NONE;
+use super::slot::Slot;
+use super::store::SlotFlags;
 
 impl Hierarchy {
     /// Makes the slot order valid again and the change lists final (see the module docs).
@@ -18,16 +19,15 @@ impl Hierarchy {
         if self.removed_this_tick {
             self.filter_removed_from_changes();
             let slots = &self.slots;
-            self.callbacks
-                .retain(|id, _| slots.get(*id).is_some_and(|s| s != NONE));
+            self.callbacks.retain(|id, _| slots.is_live(*id));
         }
         for i in 0..self.misordered.len() {
             let id = self.misordered[i];
             if let Some(slot) = self.live_slot(id) {
                 let parent = self.store.topo[slot].parent;
                 // An earlier relocation of an enclosing subtree may have fixed it already.
-                if parent != NONE && parent as usize > slot {
-                    self.relocate(slot as u32);
+                if parent.is_some() && parent > slot {
+                    self.relocate(slot);
                 }
             }
         }
@@ -38,26 +38,24 @@ impl Hierarchy {
     }
 
     /// Moves the subtree of `root` to the end of the arrays in pre-order.
-    fn relocate(&mut self, root: u32) {
-        let base = self.store.len() as u32;
+    fn relocate(&mut self, root: Slot) {
+        let base = self.store.end();
         // Pass 1: copy every node of the subtree, recording where each went.
         let mut cur = root;
-        while cur != NONE {
+        while cur.is_some() {
             let new = self.store.push_copy(cur);
             let remap = &mut self.scratch.remap;
-            if remap.len() <= cur as usize {
-                remap.resize(cur as usize + 1, NONE);
-            }
-            remap[cur as usize] = new;
+            remap.grow_to(cur.index() + 1, Slot::NONE);
+            remap[cur] = new;
             cur = next_preorder(&self.store.topo, root, cur);
         }
-        let end = self.store.len() as u32;
+        let end = self.store.end();
         // Pass 2: point the copies' links at the copies. The root's parent and siblings are
         // outside the subtree and stay; every other link stays inside it.
         let remap = &self.scratch.remap;
-        let map = |l: u32| if l == NONE { NONE } else { remap[l as usize] };
-        for new in base..end {
-            let t = &mut self.store.topo[new as usize];
+        let map = |l: Slot| if l.is_none() { Slot::NONE } else { remap[l] };
+        for new in base.up_to(end) {
+            let t = &mut self.store.topo[new];
             t.first_child = map(t.first_child);
             t.last_child = map(t.last_child);
             if new != base {
@@ -67,9 +65,9 @@ impl Hierarchy {
             }
         }
         // Point the neighbours outside the subtree at the root's copy.
-        let r = self.store.topo[base as usize];
-        if r.parent != NONE {
-            let p = &mut self.store.topo[r.parent as usize];
+        let r = self.store.topo[base];
+        if r.parent.is_some() {
+            let p = &mut self.store.topo[r.parent];
             if p.first_child == root {
                 p.first_child = base;
             }
@@ -77,20 +75,20 @@ impl Hierarchy {
                 p.last_child = base;
             }
         }
-        if r.prev != NONE {
-            self.store.topo[r.prev as usize].next = base;
+        if r.prev.is_some() {
+            self.store.topo[r.prev].next = base;
         }
-        if r.next != NONE {
-            self.store.topo[r.next as usize].prev = base;
+        if r.next.is_some() {
+            self.store.topo[r.next].prev = base;
         }
         // Retire the old slots (their internal links are still intact for this walk).
         let mut cur = root;
-        while cur != NONE {
+        while cur.is_some() {
             let next = next_preorder(&self.store.topo, root, cur);
-            let t = &mut self.store.topo[cur as usize];
-            t.flags = 0;
+            let t = &mut self.store.topo[cur];
+            t.flags = SlotFlags::empty();
             let id = t.id;
-            let new = self.scratch.remap[cur as usize];
+            let new = self.scratch.remap[cur];
             self.slots.relocate(id, new);
             self.dead += 1;
             cur = next;
@@ -102,28 +100,26 @@ impl Hierarchy {
     fn compact(&mut self) {
         let len = self.store.len();
         let remap = &mut self.scratch.remap;
-        if remap.len() < len {
-            remap.resize(len, NONE);
-        }
-        let mut w = 0;
-        for (s, new) in remap.iter_mut().enumerate().take(len) {
+        remap.grow_to(len, Slot::NONE);
+        let mut w = Slot::new(0);
+        for (s, new) in remap.enumerate_mut().take(len) {
             if self.store.topo[s].alive() {
-                *new = w as u32;
+                *new = w;
                 if s != w {
                     self.store.move_down(s, w);
                 }
-                w += 1;
+                w = Slot::at(w.index() + 1);
             }
         }
-        self.store.truncate(w);
-        let map = |l: u32| if l == NONE { NONE } else { remap[l as usize] };
-        for (s, t) in self.store.topo.iter_mut().enumerate() {
+        self.store.truncate(w.index());
+        let map = |l: Slot| if l.is_none() { Slot::NONE } else { remap[l] };
+        for (s, t) in self.store.topo.enumerate_mut() {
             t.parent = map(t.parent);
             t.first_child = map(t.first_child);
             t.last_child = map(t.last_child);
             t.next = map(t.next);
             t.prev = map(t.prev);
-            self.slots.relocate(t.id, s as u32);
+            self.slots.relocate(t.id, s);
         }
         self.dead = 0;
     }

@@ -7,27 +7,27 @@
 //! the journaled `topo_mut`, so a failed batch can undo them.
 
 use super::Hierarchy;
-use super::store::NONE;
+use super::slot::Slot;
 
 impl Hierarchy {
     /// Makes `child` (currently detached) the last child of `parent`, or a root when
-    /// `parent` is `NONE`.
-    pub(crate) fn link_last(&mut self, parent: u32, child: u32) {
-        if parent == NONE {
+    /// `parent` is [`Slot::NONE`].
+    pub(crate) fn link_last(&mut self, parent: Slot, child: Slot) {
+        if parent.is_none() {
             let c = self.topo_mut(child);
-            c.parent = NONE;
-            c.prev = NONE;
-            c.next = NONE;
+            c.parent = Slot::NONE;
+            c.prev = Slot::NONE;
+            c.next = Slot::NONE;
             return;
         }
-        let last = self.store.topo[parent as usize].last_child;
+        let last = self.store.topo[parent].last_child;
         {
             let c = self.topo_mut(child);
             c.parent = parent;
             c.prev = last;
-            c.next = NONE;
+            c.next = Slot::NONE;
         }
-        if last == NONE {
+        if last.is_none() {
             let p = self.topo_mut(parent);
             p.first_child = child;
             p.last_child = child;
@@ -39,23 +39,23 @@ impl Hierarchy {
 
     /// Detaches `child` from its parent's child list (its own subtree stays attached to
     /// it). Leaves `child.parent` as it was; the caller overwrites it.
-    pub(crate) fn unlink(&mut self, child: u32) {
-        let c = self.store.topo[child as usize];
-        if c.parent == NONE {
+    pub(crate) fn unlink(&mut self, child: Slot) {
+        let c = self.store.topo[child];
+        if c.parent.is_none() {
             return;
         }
-        if c.prev == NONE {
+        if c.prev.is_none() {
             self.topo_mut(c.parent).first_child = c.next;
         } else {
             self.topo_mut(c.prev).next = c.next;
         }
-        if c.next == NONE {
+        if c.next.is_none() {
             self.topo_mut(c.parent).last_child = c.prev;
         } else {
             self.topo_mut(c.next).prev = c.prev;
         }
         let c = self.topo_mut(child);
-        c.prev = NONE;
-        c.next = NONE;
+        c.prev = Slot::NONE;
+        c.next = Slot::NONE;
     }
 }

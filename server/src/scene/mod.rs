@@ -7,15 +7,18 @@
 //!
 //! A room's tick: [`Hierarchy::apply_batch`] for each accepted batch (atomic; ids of the
 //! adds back), [`Hierarchy::run_update_callbacks`], then [`Hierarchy::update_dirty`], whose
-//! [`TickChanges`] (added, removed, reparented, reshaped, moved: ids only) feed the octree
-//! and the delta stream. Children are listed in attachment order; server-assigned ids are
-//! the smallest never-used id at or after a running counter (`batch.rs`); batches that
-//! would push a world transform past [`WORLD_LIMIT`] or a node past the depth limit are
-//! refused whole (`guard.rs`).
+//! [`TickChanges`] (ids of the added, removed, reparented, reshaped and moved nodes, with
+//! the masks the removed and reshaped ones began the tick with) feed the octree and the
+//! delta stream; [`Hierarchy::finish_tick`] ends the tick.
+//! Children are listed in attachment order; server-assigned ids are the smallest
+//! never-used id at or after a running counter (`batch.rs`); batches that would push a
+//! world transform past [`WORLD_LIMIT`] or a node past the depth limit are refused whole
+//! (`guard.rs`).
 //!
 //! Files, one concept each:
 //! - `hierarchy.rs`: the [`Hierarchy`] type, its limits and read accessors;
-//! - `store.rs`: the flat structure-of-arrays storage; `idmap.rs`: the id → slot index;
+//! - `store.rs`: the flat structure-of-arrays storage; `slot.rs`: the slot index type and
+//!   per-slot arrays; `idmap.rs`: the id → slot index;
 //! - `links.rs`: first-child / next-sibling links;
 //! - `batch.rs`: atomic edit batches and single edits; `pending.rs`: deferred writes of
 //!   single edits; `validate.rs`: value checks; `journal.rs`: the undo log behind
@@ -41,15 +44,16 @@ mod layout;
 mod links;
 mod pending;
 mod propagate;
+mod slot;
 mod store;
 mod validate;
 mod visitor;
 
 pub use callbacks::{Bob, Orbit, Spin, UpdateCallback, UpdateContext};
-pub use changes::TickChanges;
+pub use changes::{TickChanges, WithOldMask};
 pub use error::{BatchError, SceneError};
 pub use guard::WORLD_LIMIT;
-pub use hierarchy::{Hierarchy, HierarchyLimits};
+pub use hierarchy::{Hierarchy, HierarchyLimits, Parent};
 pub use iter::{Ancestors, Children, Descendants};
 pub use validate::MIN_QUAT_LENGTH;
 pub use visitor::{NodeVisitor, TraversalMode};

@@ -19,36 +19,37 @@ use canopy_protocol::NodeId;
 use glam::{Quat, Vec3};
 
 use super::Hierarchy;
-use super::store::{NONE, Trs};
+use super::idmap::RETIRED;
+use super::slot::Slot;
+use super::store::Trs;
 
 /// Edits buffered at most; also bounds the cost of a `local` read.
 pub(crate) const PENDING_MAX: usize = 64;
 
-/// Which parts of the local transform an edit sets.
-const SET_T: u8 = 1;
-const SET_R: u8 = 2;
-const SET_S: u8 = 4;
+bitflags::bitflags! {
+    /// Which parts of the local transform an edit sets.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Parts: u8 {
+        const T = 1;
+        const R = 1 << 1;
+        const S = 1 << 2;
+    }
+}
 
 /// One buffered edit: the values, and which of them to apply.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PendingLocal {
     id: NodeId,
-    parts: u8,
+    parts: Parts,
     value: Trs,
 }
 
 impl PendingLocal {
     pub fn new(id: NodeId, t: Option<Vec3>, r: Option<Quat>, s: Option<f32>) -> PendingLocal {
-        let mut parts = 0;
-        if t.is_some() {
-            parts |= SET_T;
-        }
-        if r.is_some() {
-            parts |= SET_R;
-        }
-        if s.is_some() {
-            parts |= SET_S;
-        }
+        let mut parts = Parts::empty();
+        parts.set(Parts::T, t.is_some());
+        parts.set(Parts::R, r.is_some());
+        parts.set(Parts::S, s.is_some());
         PendingLocal {
             id,
             parts,
@@ -65,13 +66,13 @@ impl PendingLocal {
     }
 
     fn apply(&self, l: &mut Trs) {
-        if self.parts & SET_T != 0 {
+        if self.parts.contains(Parts::T) {
             l.set_t(self.value.t());
         }
-        if self.parts & SET_R != 0 {
+        if self.parts.contains(Parts::R) {
             l.r = self.value.r;
         }
-        if self.parts & SET_S != 0 {
+        if self.parts.contains(Parts::S) {
             l.set_s(self.value.s());
         }
     }
@@ -100,26 +101,27 @@ impl Hierarchy {
         // follows needs them, and their misses overlap with these.
         let mut slots = std::mem::take(&mut self.scratch.pending_slots);
         slots.clear();
+        // Buffered edits name live nodes (see the invariant), so every id has a slot.
         slots.extend(
             self.pending
                 .iter()
-                .map(|p| self.slots.get(p.id).unwrap_or(NONE)),
+                .map(|p| self.slots.get(p.id).unwrap_or(RETIRED)),
         );
         let xf = &mut self.store.xf;
         let topo = &self.store.topo;
         let mut acc = 0u32;
         for &s in &slots {
-            acc ^= xf[s as usize].local.s().to_bits() ^ topo[s as usize].parent;
+            acc ^= xf[s].local.s().to_bits() ^ topo[s].parent.raw();
         }
         std::hint::black_box(acc);
         for (p, &s) in self.pending.drain(..).zip(&slots) {
-            p.apply(&mut xf[s as usize].local);
+            p.apply(&mut xf[s].local);
         }
         self.scratch.pending_slots = slots;
     }
 
     /// The local transform of a slot with the buffered edits applied.
-    pub(crate) fn effective_local(&self, slot: usize) -> Trs {
+    pub(crate) fn effective_local(&self, slot: Slot) -> Trs {
         let id = self.store.topo[slot].id;
         let mut l = self.store.xf[slot].local;
         for p in &self.pending {

@@ -12,7 +12,8 @@
 use super::Hierarchy;
 use super::changes::TickChanges;
 use super::iter::next_preorder;
-use super::store::{NEW, NONE, Trs};
+use super::slot::Slot;
+use super::store::{SlotFlags, Trs};
 
 impl Hierarchy {
     /// Settles the tick's structural changes and recomputes only the dirty subtrees.
@@ -23,9 +24,7 @@ impl Hierarchy {
         let mut roots = std::mem::take(&mut self.scratch.root_slots);
         roots.clear();
         for &id in &self.dirty_roots {
-            if let Some(slot) = self.slots.get(id)
-                && slot != NONE
-            {
+            if let Some(slot) = self.slots.live(id) {
                 roots.push(slot);
             }
         }
@@ -33,12 +32,12 @@ impl Hierarchy {
         self.warm_roots(&roots);
         let mut recomputed = 0;
         for &root in &roots {
-            if self.store.topo[root as usize].stamp == stamp {
+            if self.store.topo[root].stamp == stamp {
                 continue;
             }
             let mut cur = root;
-            while cur != NONE {
-                self.recompute(cur as usize, stamp);
+            while cur.is_some() {
+                self.recompute(cur, stamp);
                 recomputed += 1;
                 cur = next_preorder(&self.store.topo, root, cur);
             }
@@ -51,8 +50,9 @@ impl Hierarchy {
     /// forward sweep.
     pub fn update_all(&mut self) -> &TickChanges {
         self.begin_update();
-        let topo = &self.store.topo;
-        let xf = &mut self.store.xf[..topo.len()];
+        // Plain slices indexed by `Slot::index`, so that the sweep has no bounds checks.
+        let topo = self.store.topo.as_slice();
+        let xf = &mut self.store.xf.as_mut_slice()[..topo.len()];
         let moved = &mut self.changes.moved;
         // No stamps here: the next dirty update takes a fresh stamp anyway, and not
         // writing the links back keeps the sweep to one written stream.
@@ -60,15 +60,15 @@ impl Hierarchy {
             if !t.alive() {
                 continue;
             }
-            let world = if t.parent == NONE {
+            let world = if t.parent.is_none() {
                 xf[slot].local
             } else {
-                Trs::compose(&xf[t.parent as usize].world, &xf[slot].local)
+                Trs::compose(&xf[t.parent.index()].world, &xf[slot].local)
             };
             let old = &mut xf[slot].world;
             if !world.same_bits(old) {
                 *old = world;
-                if t.flags & NEW == 0 {
+                if !t.flags.contains(SlotFlags::NEW) {
                     moved.push(t.id);
                 }
             }
@@ -87,7 +87,7 @@ impl Hierarchy {
     /// those lines for all roots in two tight passes first lets the misses of different
     /// roots overlap instead of queueing one root after another; the recompute pass then
     /// finds them in cache.
-    fn warm_roots(&self, roots: &[u32]) {
+    fn warm_roots(&self, roots: &[Slot]) {
         const SMALL_ROOM: usize = 1 << 15;
         if roots.len() < 2 || self.store.len() < SMALL_ROOM {
             return;
@@ -96,21 +96,18 @@ impl Hierarchy {
         let xf = &self.store.xf;
         let mut acc = 0u32;
         for &r in roots {
-            acc ^= topo[r as usize].parent ^ xf[r as usize].world.s().to_bits();
+            acc ^= topo[r].parent.raw() ^ xf[r].world.s().to_bits();
         }
         for &r in roots {
-            let p = topo[r as usize].parent;
-            if p != NONE {
-                acc ^= xf[p as usize].world.s().to_bits();
+            let p = topo[r].parent;
+            if p.is_some() {
+                acc ^= xf[p].world.s().to_bits();
             }
         }
         std::hint::black_box(acc);
     }
 
     fn begin_update(&mut self) {
-        // An update with no mutation since the previous one is a tick of its own, which
-        // changed nothing.
-        self.open_tick();
         self.flush_pending();
         self.settle();
         if self.record_recomputed {
@@ -121,28 +118,28 @@ impl Hierarchy {
     fn end_update(&mut self, recomputed: usize) -> &TickChanges {
         self.dirty_roots.clear();
         self.changes.recomputed = recomputed;
-        self.close_tick();
+        self.updated = true;
         &self.changes
     }
 
     /// Recomputes one slot's world transform from its parent's (already current) one.
     #[inline(always)]
-    fn recompute(&mut self, slot: usize, stamp: u32) {
+    fn recompute(&mut self, slot: Slot, stamp: u32) {
         let topo = &mut self.store.topo[slot];
         topo.stamp = stamp;
         let parent = topo.parent;
         let flags = topo.flags;
         let id = topo.id;
         let local = &self.store.xf[slot].local;
-        let world = if parent == NONE {
+        let world = if parent.is_none() {
             *local
         } else {
-            Trs::compose(&self.store.xf[parent as usize].world, local)
+            Trs::compose(&self.store.xf[parent].world, local)
         };
         let old = &mut self.store.xf[slot].world;
         if !world.same_bits(old) {
             *old = world;
-            if flags & NEW == 0 {
+            if !flags.contains(SlotFlags::NEW) {
                 self.changes.moved.push(id);
             }
         }

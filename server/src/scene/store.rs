@@ -16,17 +16,22 @@
 use canopy_protocol::{NodeId, Transform};
 use glam::{Quat, Vec3, Vec3A, Vec4};
 
-/// The "no slot" value of every link.
-pub(crate) const NONE: u32 = u32::MAX;
+use super::slot::{Slot, SlotVec};
 
-/// The slot is a live node (dead slots are holes left by removal or relocation).
-pub(crate) const ALIVE: u32 = 1;
-/// The node was added during the current tick.
-pub(crate) const NEW: u32 = 1 << 1;
-/// The node is already listed in this tick's `reparented` list.
-pub(crate) const REPARENTED: u32 = 1 << 2;
-/// The node is already listed in this tick's `reshaped` list.
-pub(crate) const RESHAPED: u32 = 1 << 3;
+bitflags::bitflags! {
+    /// What a slot holds and which of the tick's flagged lists already name its node.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub(crate) struct SlotFlags: u32 {
+        /// The slot is a live node (dead slots are holes left by removal or relocation).
+        const ALIVE = 1;
+        /// The node was added during the current tick.
+        const NEW = 1 << 1;
+        /// The node is already listed in this tick's `reparented` list.
+        const REPARENTED = 1 << 2;
+        /// The node is already listed in this tick's `reshaped` list.
+        const RESHAPED = 1 << 3;
+    }
+}
 
 /// Translation, rotation and uniform scale in one 32-byte record: the rotation, then the
 /// translation and the scale together in one `Vec4` (`x, y, z` = t, `w` = s), so that the
@@ -102,26 +107,25 @@ impl Trs {
 #[repr(C, align(32))]
 pub(crate) struct Topo {
     pub id: NodeId,
-    pub parent: u32,
-    pub first_child: u32,
-    pub last_child: u32,
-    pub next: u32,
-    pub prev: u32,
+    pub parent: Slot,
+    pub first_child: Slot,
+    pub last_child: Slot,
+    pub next: Slot,
+    pub prev: Slot,
     /// The pass (update or batch check) that last visited the slot; scratch, not state.
     pub stamp: u32,
-    /// `ALIVE`, `NEW`, `REPARENTED`, `RESHAPED`.
-    pub flags: u32,
+    pub flags: SlotFlags,
 }
 
 impl Topo {
-    pub fn new(id: NodeId, parent: u32, flags: u32) -> Topo {
+    pub fn new(id: NodeId, parent: Slot, flags: SlotFlags) -> Topo {
         Topo {
             id,
             parent,
-            first_child: NONE,
-            last_child: NONE,
-            next: NONE,
-            prev: NONE,
+            first_child: Slot::NONE,
+            last_child: Slot::NONE,
+            next: Slot::NONE,
+            prev: Slot::NONE,
             stamp: 0,
             flags,
         }
@@ -129,7 +133,7 @@ impl Topo {
 
     #[inline(always)]
     pub fn alive(&self) -> bool {
-        self.flags & ALIVE != 0
+        self.flags.contains(SlotFlags::ALIVE)
     }
 }
 
@@ -143,13 +147,13 @@ pub(crate) struct Xf {
     pub world: Trs,
 }
 
-/// The parallel arrays. Slots are `u32` indices into every one of them.
+/// The parallel arrays, all indexed by [`Slot`].
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Store {
-    pub topo: Vec<Topo>,
-    pub xf: Vec<Xf>,
-    pub extent: Vec<Vec3>,
-    pub mask: Vec<u32>,
+    pub topo: SlotVec<Topo>,
+    pub xf: SlotVec<Xf>,
+    pub extent: SlotVec<Vec3>,
+    pub mask: SlotVec<u32>,
 }
 
 impl Store {
@@ -157,10 +161,14 @@ impl Store {
         self.topo.len()
     }
 
+    /// The slot the next push takes.
+    pub fn end(&self) -> Slot {
+        self.topo.end()
+    }
+
     /// Appends a slot with the given record; the caller links it.
-    pub fn push(&mut self, topo: Topo, local: Trs, world: Trs, extent: Vec3, mask: u32) -> u32 {
-        let slot = self.topo.len() as u32;
-        self.topo.push(topo);
+    pub fn push(&mut self, topo: Topo, local: Trs, world: Trs, extent: Vec3, mask: u32) -> Slot {
+        let slot = self.topo.push(topo);
         self.xf.push(Xf { local, world });
         self.extent.push(extent);
         self.mask.push(mask);
@@ -169,19 +177,18 @@ impl Store {
 
     /// Copies slot `from` to a new slot at the end, links included (the caller fixes
     /// them), and returns the new slot.
-    pub fn push_copy(&mut self, from: u32) -> u32 {
-        let f = from as usize;
+    pub fn push_copy(&mut self, from: Slot) -> Slot {
         self.push(
-            self.topo[f],
-            self.xf[f].local,
-            self.xf[f].world,
-            self.extent[f],
-            self.mask[f],
+            self.topo[from],
+            self.xf[from].local,
+            self.xf[from].world,
+            self.extent[from],
+            self.mask[from],
         )
     }
 
     /// Moves slot `from` down to slot `to` (`to <= from`), for compaction.
-    pub fn move_down(&mut self, from: usize, to: usize) {
+    pub fn move_down(&mut self, from: Slot, to: Slot) {
         self.topo[to] = self.topo[from];
         self.xf[to] = self.xf[from];
         self.extent[to] = self.extent[from];

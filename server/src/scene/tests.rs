@@ -6,30 +6,11 @@ use glam::{Quat, Vec3};
 
 use super::*;
 
-fn add(id: u32, parent: Option<u32>) -> Op {
-    add_t(id, parent, [0.0; 3])
-}
+const ID: Transform = Transform::IDENTITY;
 
-fn add_t(id: u32, parent: Option<u32>, t: [f32; 3]) -> Op {
-    Op::Add {
-        id: Some(id),
-        parent,
-        local: Transform {
-            t,
-            ..Transform::IDENTITY
-        },
-        extent: [0.0; 3],
-        mask: u32::MAX,
-    }
-}
-
-fn set_t(node: u32, t: [f32; 3]) -> Op {
-    Op::SetLocal {
-        node,
-        t: Some(t),
-        r: None,
-        s: None,
-    }
+/// `(id, old_mask)` entries of `removed` and `reshaped`.
+fn was(id: NodeId, old_mask: u32) -> WithOldMask {
+    WithOldMask { id, old_mask }
 }
 
 fn sorted(v: &[NodeId]) -> Vec<NodeId> {
@@ -42,13 +23,14 @@ fn sorted(v: &[NodeId]) -> Vec<NodeId> {
 fn four() -> Hierarchy {
     let mut h = Hierarchy::new();
     h.apply_batch(&[
-        add_t(1, None, [1.0, 0.0, 0.0]),
-        add_t(2, Some(1), [0.0, 1.0, 0.0]),
-        add_t(3, Some(2), [0.0, 0.0, 1.0]),
-        add_t(4, Some(2), [1.0, 1.0, 1.0]),
+        Op::add_root(1, Transform::from_t([1.0, 0.0, 0.0])),
+        Op::add_child(2, 1, Transform::from_t([0.0, 1.0, 0.0])),
+        Op::add_child(3, 2, Transform::from_t([0.0, 0.0, 1.0])),
+        Op::add_child(4, 2, Transform::from_t([1.0, 1.0, 1.0])),
     ])
     .unwrap();
     h.update_dirty();
+    h.finish_tick();
     h.assert_well_formed();
     h
 }
@@ -85,18 +67,14 @@ fn world_formula_matches_the_contract() {
     let mut h = Hierarchy::new();
     let r = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
     h.apply_batch(&[
-        Op::Add {
-            id: Some(1),
-            parent: None,
-            local: Transform {
-                t: [1.0, 2.0, 3.0],
-                r: r.to_array(),
-                s: 2.0,
-            },
-            extent: [0.0; 3],
-            mask: 1,
-        },
-        add_t(2, Some(1), [1.0, 0.0, 0.0]),
+        Op::add_root(
+            1,
+            Transform::from_xyz(1.0, 2.0, 3.0)
+                .with_r(r.to_array())
+                .with_s(2.0),
+        )
+        .with_mask(1),
+        Op::add_child(2, 1, Transform::from_t([1.0, 0.0, 0.0])),
     ])
     .unwrap();
     h.update_all();
@@ -119,24 +97,13 @@ fn no_edit_recomputes_nothing_and_changes_nothing() {
 fn tick_changes_lists() {
     let mut h = four();
     h.apply_batch(&[
-        add(10, Some(3)),
-        add(11, None),
-        Op::Remove { node: 11 },
-        Op::SetParent {
-            node: 4,
-            parent: Some(10),
-        },
-        Op::SetShape {
-            node: 3,
-            extent: Some([1.0, 1.0, 1.0]),
-            mask: None,
-        },
-        Op::SetShape {
-            node: 3,
-            extent: None,
-            mask: Some(2),
-        },
-        set_t(2, [0.0, 0.0, 0.0]),
+        Op::add_child(10, 3, ID),
+        Op::add_root(11, ID),
+        Op::remove(11),
+        Op::set_parent(4, Some(10)),
+        Op::set_shape(3, Some([1.0, 1.0, 1.0]), None),
+        Op::set_shape(3, None, Some(2)),
+        Op::set_t(2, [0.0, 0.0, 0.0]),
     ])
     .unwrap();
     // Before the update: the lists so far (11 still listed as added).
@@ -149,20 +116,48 @@ fn tick_changes_lists() {
     );
     assert!(c.removed.is_empty(), "11 did not exist before the tick");
     assert_eq!(c.reparented, [4]);
-    assert_eq!(c.reshaped, [3]);
+    assert_eq!(c.reshaped, [was(3, u32::MAX)]);
     assert_eq!(sorted(&c.moved), [2, 3, 4], "10 is new, so not moved");
     h.assert_well_formed();
 
-    // The next mutation resets the lists.
-    h.apply_batch(&[Op::Remove { node: 10 }]).unwrap();
-    assert_eq!(h.changes().removed, [10, 4]);
+    // Ending the tick empties the lists; the next edit fills the next tick's.
+    h.finish_tick();
+    h.apply_batch(&[Op::remove(10)]).unwrap();
+    assert_eq!(h.changes().removed, [was(10, u32::MAX), was(4, u32::MAX)]);
     assert!(h.changes().added.is_empty() && h.changes().moved.is_empty());
     let c = h.update_dirty();
-    assert_eq!(c.removed, [10, 4]);
+    assert_eq!(c.removed, [was(10, u32::MAX), was(4, u32::MAX)]);
     assert_eq!(c.recomputed, 0);
-    // An update with no mutation since the last one starts an empty tick.
+    // A tick with no edit reports nothing.
+    h.finish_tick();
     let c = h.update_dirty();
     assert!(c.is_empty());
+    h.assert_well_formed();
+}
+
+#[test]
+fn old_masks_are_the_masks_the_tick_began_with() {
+    let mut h = four();
+    let mask = |node, m| Op::set_shape(node, None, Some(m));
+    h.apply_batch(&[
+        mask(3, 2),
+        mask(3, 4),
+        mask(4, 8),
+        Op::remove(4),
+        mask(2, 16),
+    ])
+    .unwrap();
+    let c = h.update_dirty();
+    assert_eq!(c.reshaped, [was(3, u32::MAX), was(2, u32::MAX)]);
+    assert_eq!(
+        c.removed,
+        [was(4, u32::MAX)],
+        "4 had mask 8 when it was removed, but u32::MAX when the tick began"
+    );
+    h.finish_tick();
+    h.apply_batch(&[Op::remove(2)]).unwrap();
+    let c = h.update_dirty();
+    assert_eq!(c.removed, [was(2, 16), was(3, 4)]);
     h.assert_well_formed();
 }
 
@@ -170,20 +165,14 @@ fn tick_changes_lists() {
 fn set_parent_back_and_removal_of_reparented_nodes() {
     let mut h = four();
     h.apply_batch(&[
-        Op::SetParent {
-            node: 4,
-            parent: Some(1),
-        },
-        Op::SetParent {
-            node: 3,
-            parent: None,
-        },
-        Op::Remove { node: 3 },
+        Op::set_parent(4, Some(1)),
+        Op::set_parent(3, None),
+        Op::remove(3),
     ])
     .unwrap();
     let c = h.update_dirty();
     assert_eq!(c.reparented, [4], "3 was removed: listed in removed only");
-    assert_eq!(c.removed, [3]);
+    assert_eq!(c.removed, [was(3, u32::MAX)]);
     h.assert_well_formed();
     assert_eq!(h.children(1).collect::<Vec<_>>(), [2, 4]);
 }
@@ -192,18 +181,14 @@ fn set_parent_back_and_removal_of_reparented_nodes() {
 fn moving_a_subtree_under_a_later_node_fixes_the_order() {
     let mut h = Hierarchy::new();
     h.apply_batch(&[
-        add_t(1, None, [1.0, 0.0, 0.0]),
-        add_t(2, Some(1), [1.0, 0.0, 0.0]),
-        add_t(3, Some(2), [1.0, 0.0, 0.0]),
-        add_t(9, None, [0.0, 5.0, 0.0]),
+        Op::add_root(1, Transform::from_t([1.0, 0.0, 0.0])),
+        Op::add_child(2, 1, Transform::from_t([1.0, 0.0, 0.0])),
+        Op::add_child(3, 2, Transform::from_t([1.0, 0.0, 0.0])),
+        Op::add_root(9, Transform::from_t([0.0, 5.0, 0.0])),
     ])
     .unwrap();
     h.update_dirty();
-    h.apply_batch(&[Op::SetParent {
-        node: 1,
-        parent: Some(9),
-    }])
-    .unwrap();
+    h.apply_batch(&[Op::set_parent(1, Some(9))]).unwrap();
     h.update_dirty();
     h.assert_well_formed();
     assert_eq!(h.world(3).unwrap().t, [3.0, 5.0, 0.0]);
@@ -217,39 +202,32 @@ fn moving_a_subtree_under_a_later_node_fixes_the_order() {
 fn many_removals_compact_the_store() {
     let mut h = Hierarchy::new();
     let ops: Vec<Op> = (0..100)
-        .map(|i| add(i, if i == 0 { None } else { Some((i - 1) / 2) }))
+        .map(|i| Op::add(Some(i), (i > 0).then(|| (i - 1) / 2), ID))
         .collect();
     h.apply_batch(&ops).unwrap();
     h.update_dirty();
-    h.apply_batch(&[Op::Remove { node: 1 }, Op::Remove { node: 6 }])
-        .unwrap();
+    h.apply_batch(&[Op::remove(1), Op::remove(6)]).unwrap();
     h.update_dirty();
     h.assert_well_formed();
     assert!(h.store.len() < 100, "holes were reclaimed");
     assert!(h.contains(2) && !h.contains(1) && !h.contains(3));
     // Retired ids stay retired.
-    let err = h.apply_batch(&[add(1, None)]).unwrap_err();
+    let err = h.apply_batch(&[Op::add_root(1, ID)]).unwrap_err();
     assert_eq!(err.code(), canopy_protocol::ErrorCode::DuplicateId);
 }
 
 #[test]
 fn server_assigned_ids_skip_used_ones() {
     let mut h = Hierarchy::new();
-    let auto = || Op::Add {
-        id: None,
-        parent: None,
-        local: Transform::IDENTITY,
-        extent: [0.0; 3],
-        mask: 1,
-    };
+    let auto = || Op::add(None, None, ID).with_mask(1);
     let ids = h
-        .apply_batch(&[add(1, None), auto(), auto(), auto()])
+        .apply_batch(&[Op::add_root(1, ID), auto(), auto(), auto()])
         .unwrap();
     assert_eq!(ids, [1, 0, 2, 3]);
-    h.apply_batch(&[Op::Remove { node: 3 }]).unwrap();
+    h.apply_batch(&[Op::remove(3)]).unwrap();
     let ids = h.apply_batch(&[auto()]).unwrap();
     assert_eq!(ids, [4], "removed ids are never reused");
-    h.apply_batch(&[add(u32::MAX, None)]).unwrap();
+    h.apply_batch(&[Op::add_root(u32::MAX, ID)]).unwrap();
     h.next_id = u64::from(u32::MAX);
     let err = h.apply_batch(&[auto()]).unwrap_err();
     assert_eq!(err.code(), canopy_protocol::ErrorCode::TooLarge);
@@ -259,12 +237,7 @@ fn server_assigned_ids_skip_used_ones() {
 fn world_overflow_is_refused_with_the_blamed_op() {
     let mut h = four();
     let before = h.snapshot_for_tests();
-    let big = |node| Op::SetLocal {
-        node,
-        t: None,
-        r: None,
-        s: Some(1e20),
-    };
+    let big = |node| Op::set_local(node, None, None, Some(1e20));
     let err = h.apply_batch(&[big(1), big(3)]).unwrap_err();
     assert_eq!(err.code(), canopy_protocol::ErrorCode::InvalidValue);
     assert_eq!(err.op, 1);
@@ -278,11 +251,7 @@ fn world_overflow_is_refused_with_the_blamed_op() {
     );
     // An extent that would overflow once scaled.
     let err = h
-        .apply_batch(&[Op::SetShape {
-            node: 3,
-            extent: Some([1e20, 0.0, 0.0]),
-            mask: None,
-        }])
+        .apply_batch(&[Op::set_shape(3, Some([1e20, 0.0, 0.0]), None)])
         .unwrap_err();
     assert_eq!(err.code(), canopy_protocol::ErrorCode::InvalidValue);
 }
@@ -294,24 +263,20 @@ fn depth_limit() {
         max_depth: 3,
         ..HierarchyLimits::DEFAULT
     });
-    h.apply_batch(&[add(1, None), add(2, Some(1)), add(3, Some(2))])
-        .unwrap();
-    let err = h.apply_batch(&[add(4, Some(3))]).unwrap_err();
-    assert_eq!(err.code(), canopy_protocol::ErrorCode::TooLarge);
-    h.apply_batch(&[add(10, None), add(11, Some(10))]).unwrap();
-    // Moving a 2-deep subtree under depth 2 makes depth 4.
-    let err = h
-        .apply_batch(&[Op::SetParent {
-            node: 10,
-            parent: Some(2),
-        }])
-        .unwrap_err();
-    assert_eq!(err.code(), canopy_protocol::ErrorCode::TooLarge);
-    h.apply_batch(&[Op::SetParent {
-        node: 10,
-        parent: Some(1),
-    }])
+    h.apply_batch(&[
+        Op::add_root(1, ID),
+        Op::add_child(2, 1, ID),
+        Op::add_child(3, 2, ID),
+    ])
     .unwrap();
+    let err = h.apply_batch(&[Op::add_child(4, 3, ID)]).unwrap_err();
+    assert_eq!(err.code(), canopy_protocol::ErrorCode::TooLarge);
+    h.apply_batch(&[Op::add_root(10, ID), Op::add_child(11, 10, ID)])
+        .unwrap();
+    // Moving a 2-deep subtree under depth 2 makes depth 4.
+    let err = h.apply_batch(&[Op::set_parent(10, Some(2))]).unwrap_err();
+    assert_eq!(err.code(), canopy_protocol::ErrorCode::TooLarge);
+    h.apply_batch(&[Op::set_parent(10, Some(1))]).unwrap();
     h.update_dirty();
     h.assert_well_formed();
 }
@@ -324,7 +289,11 @@ fn node_limit() {
         ..HierarchyLimits::DEFAULT
     });
     let err = h
-        .apply_batch(&[add(1, None), add(2, None), add(3, None)])
+        .apply_batch(&[
+            Op::add_root(1, ID),
+            Op::add_root(2, ID),
+            Op::add_root(3, ID),
+        ])
         .unwrap_err();
     assert_eq!(
         (err.op, err.code()),
@@ -390,7 +359,7 @@ fn callbacks_chain_and_die_with_their_node() {
         "bob at its peak"
     );
     assert_eq!(h.callback_count(), 3);
-    h.apply_batch(&[Op::Remove { node: 2 }]).unwrap();
+    h.apply_batch(&[Op::remove(2)]).unwrap();
     h.update_dirty();
     assert_eq!(h.callback_count(), 0);
     assert_eq!(h.remove_update_callbacks(1), 0);
@@ -403,12 +372,9 @@ fn update_all_and_update_dirty_agree() {
     let mut b = four();
     for h in [&mut a, &mut b] {
         h.apply_batch(&[
-            set_t(2, [3.0, 0.0, 0.0]),
-            Op::SetParent {
-                node: 2,
-                parent: None,
-            },
-            add(5, Some(4)),
+            Op::set_t(2, [3.0, 0.0, 0.0]),
+            Op::set_parent(2, None),
+            Op::add_child(5, 4, ID),
         ])
         .unwrap();
     }

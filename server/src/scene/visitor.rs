@@ -10,6 +10,7 @@
 use canopy_protocol::NodeId;
 
 use super::Hierarchy;
+use super::hierarchy::Parent;
 
 /// Where `traverse` goes from a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -45,7 +46,7 @@ pub trait NodeVisitor {
         match self.traversal_mode() {
             TraversalMode::None => {}
             TraversalMode::Parents => {
-                if let Some(Some(parent)) = hierarchy.parent(id) {
+                if let Some(Parent::Node(parent)) = hierarchy.parent(id) {
                     hierarchy.accept(parent, self);
                 }
             }
@@ -101,24 +102,15 @@ mod tests {
         }
     }
 
-    fn add(id: u32, parent: Option<u32>, mask: u32) -> Op {
-        Op::Add {
-            id: Some(id),
-            parent,
-            local: Transform::IDENTITY,
-            extent: [0.0; 3],
-            mask,
-        }
-    }
-
     fn tree() -> Hierarchy {
         let mut h = Hierarchy::new();
+        const ID: Transform = Transform::IDENTITY;
         h.apply_batch(&[
-            add(1, None, 1),
-            add(2, Some(1), 1),
-            add(3, Some(2), 1),
-            add(4, Some(1), 2),
-            add(5, Some(4), 1),
+            Op::add_root(1, ID).with_mask(1),
+            Op::add_child(2, 1, ID).with_mask(1),
+            Op::add_child(3, 2, ID).with_mask(1),
+            Op::add_child(4, 1, ID).with_mask(2),
+            Op::add_child(5, 4, ID).with_mask(1),
         ])
         .unwrap();
         h.update_dirty();

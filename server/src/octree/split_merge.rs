@@ -11,7 +11,7 @@
 use glam::Vec3;
 
 use super::cell::{
-    Block, Bounds, Entry, Meta, NONE, ROOT, block_slot, box_contains, child_center, entries_bounds,
+    Block, Bounds, CellIdx, Entry, Meta, NewCell, box_contains, child_center, entries_bounds,
     loose_bounds, octant,
 };
 use super::object_box::ObjectBox;
@@ -62,69 +62,67 @@ impl Cube {
 
 impl Octree {
     /// Allocates a block of eight vacant children of `parent`, whose geometry is `cube`.
-    fn alloc_block(&mut self, parent: u32, cube: Cube) -> u32 {
+    fn alloc_block(&mut self, parent: CellIdx, cube: Cube) -> CellIdx {
         let hint = self.leaf_split_hint();
         let first = match self.free_blocks.pop() {
             Some(first) => first,
             None => {
-                let first = self.meta.len() as u32;
+                let first = CellIdx::at(self.meta.len());
                 for _ in 0..8 {
-                    self.meta
-                        .push(Meta::new(Vec3::ZERO, 0.0, 0, NONE, 1.0, None, hint));
+                    self.meta.push(Meta::vacant(hint));
                 }
                 self.blocks.push(Block::VACANT);
                 first
             }
         };
-        for (k, meta) in self.children_of(cube, parent, hint).into_iter().enumerate() {
-            let i = first as usize + k;
-            debug_assert_eq!(self.meta[i].cap, 0);
-            self.meta[i] = meta;
+        let children = self.children_of(cube, parent, hint);
+        for (c, meta) in first.octants().zip(children) {
+            debug_assert_eq!(self.meta[c].cap, 0);
+            self.meta[c] = meta;
         }
         first
     }
 
     /// The metadata of the eight children carved from `cube`, in octant order.
-    fn children_of(&self, cube: Cube, parent: u32, hint: u32) -> [Meta; 8] {
+    fn children_of(&self, cube: Cube, parent: CellIdx, hint: u32) -> [Meta; 8] {
         std::array::from_fn(|k| {
-            Meta::new(
-                child_center(cube.center, cube.half, k),
-                cube.half * 0.5,
-                cube.level + 1,
+            Meta::new(NewCell {
+                center: child_center(cube.center, cube.half, k),
+                half: cube.half * 0.5,
+                level: cube.level + 1,
                 parent,
-                self.cfg.looseness,
-                Some((cube.lo, cube.hi)),
-                hint,
-            )
+                looseness: self.cfg.looseness,
+                within: Some((cube.lo, cube.hi)),
+                split_hint: hint,
+            })
         })
     }
 
     /// Returns a block to the free list; its cells must hold no objects.
-    fn free_block(&mut self, first: u32) {
-        for i in first..first + 8 {
-            self.release_own(i);
-            let meta = &mut self.meta[i as usize];
-            meta.parent = NONE;
+    fn free_block(&mut self, first: CellIdx) {
+        for c in first.octants() {
+            self.release_own(c);
+            let meta = &mut self.meta[c];
+            meta.parent = CellIdx::NONE;
             meta.count = 0;
             meta.own = Bounds::EMPTY;
         }
-        self.blocks[block_slot(first).0] = Block::VACANT;
+        self.blocks[first.block_slot().0] = Block::VACANT;
         self.free_blocks.push(first);
     }
 
     /// Pushes the objects of an over-full leaf down into the children that hold them, and
     /// splits children that end up over-full themselves.
-    pub(super) fn split(&mut self, first_cell: u32) {
+    pub(super) fn split(&mut self, first_cell: CellIdx) {
         let cap = self.cfg.leaf_capacity;
         let max_depth = self.cfg.max_depth as i32;
         let mut work = vec![first_cell];
         let mut groups: [Vec<(Entry, ObjectBox)>; 8] = Default::default();
         while let Some(c) = work.pop() {
-            let ci = c as usize;
             let objects = self.take_own(c);
             // Where each object goes: the child octant of its centre when that child's
             // loose bounds (the ones `alloc_block` will give it) hold it.
-            let cube = Cube::of(&self.meta[ci]);
+            let cube = Cube::of(&self.meta[c]);
             let children = self.children_of(cube, c, 0);
             let mut keep = Vec::new();
             for (e, obj) in objects {
@@ -136,18 +134,18 @@ impl Octree {
                 }
             }
             self.set_own(c, &keep);
-            if keep.len() == self.meta[ci].count as usize {
+            if keep.len() == self.meta[c].count as usize {
                 // Everything straddles: stay a leaf until the bucket has doubled.
-                self.meta[ci].split_hint =
+                self.meta[c].split_hint =
                     keep.len().saturating_mul(2).min(u32::MAX as usize) as u32;
                 continue;
             }
             let block = self.alloc_block(c, cube);
             self.set_first_child(c, block);
-            self.meta[ci].own = entries_bounds(self.entries(c));
+            self.meta[c].own = entries_bounds(self.entries(c));
             self.relocate(c);
             for (k, group) in groups.iter_mut().enumerate() {
-                let child = block + k as u32;
+                let child = block.octant(k);
                 let len = group.len();
                 if len == 0 {
                     continue;
@@ -155,13 +153,13 @@ impl Octree {
                 self.set_own(child, group);
                 let own = group.iter().fold(Bounds::EMPTY, |b, (e, _)| b.with(e));
                 group.clear();
-                let meta = &mut self.meta[child as usize];
+                let meta = &mut self.meta[child];
                 meta.count = len as u32;
                 meta.own = own;
                 // Children start as leaves: their subtree bounds are their own.
                 self.set_bounds(child, own);
                 self.relocate(child);
-                if len > cap && self.meta[child as usize].level < max_depth {
+                if len > cap && self.meta[child].level < max_depth {
                     work.push(child);
                 }
             }
@@ -169,16 +167,16 @@ impl Octree {
     }
 
     /// Pulls every object of `target`'s subtree into `target`, which becomes a leaf.
-    fn merge(&mut self, target: u32) {
+    fn merge(&mut self, target: CellIdx) {
         let mut blocks = vec![self.first_child(target)];
-        self.set_first_child(target, NONE);
+        self.set_first_child(target, CellIdx::NONE);
         let mut objects = self.take_own(target);
         while let Some(first) = blocks.pop() {
-            for i in first..first + 8 {
+            for i in first.octants() {
                 let below = self.first_child(i);
-                if below != NONE {
+                if below != CellIdx::NONE {
                     blocks.push(below);
-                    self.set_first_child(i, NONE);
+                    self.set_first_child(i, CellIdx::NONE);
                 }
                 objects.append(&mut self.take_own(i));
             }
@@ -188,7 +186,7 @@ impl Octree {
         let hint = self.leaf_split_hint();
         // The subtree's content is unchanged; it is now all the cell's own.
         let own = self.bounds(target);
-        let meta = &mut self.meta[target as usize];
+        let meta = &mut self.meta[target];
         meta.split_hint = hint;
         meta.own = own;
         self.relocate(target);
@@ -196,53 +194,53 @@ impl Octree {
 
     /// After a removal from cell `c`: merges the highest under-full subtree above it, frees
     /// the blocks left with only vacant children and lowers the root if it became a chain.
-    pub(super) fn rebalance(&mut self, c: u32) {
+    pub(super) fn rebalance(&mut self, c: CellIdx) {
         let threshold = self.cfg.merge_threshold();
-        let mut target = NONE;
+        let mut target = CellIdx::NONE;
         let mut a = c;
-        while a != NONE {
-            if !self.link(a).is_leaf() && self.meta[a as usize].count <= threshold {
+        while a != CellIdx::NONE {
+            if !self.link(a).is_leaf() && self.meta[a].count <= threshold {
                 target = a;
             }
-            a = self.meta[a as usize].parent;
+            a = self.meta[a].parent;
         }
         let mut c = c;
-        if target != NONE {
+        if target != CellIdx::NONE {
             self.merge(target);
             c = target;
         }
-        while c != ROOT {
-            let p = self.meta[c as usize].parent as usize;
+        while c != CellIdx::ROOT {
+            let p = self.meta[c].parent;
             // Every child of `p` is vacant when its own objects are its whole subtree.
-            if self.meta[p].count != self.link(p as u32).len {
+            if self.meta[p].count != self.link(p).len {
                 break;
             }
-            let block = self.first_child(p as u32);
-            self.set_first_child(p as u32, NONE);
+            let block = self.first_child(p);
+            self.set_first_child(p, CellIdx::NONE);
             self.meta[p].split_hint = self.leaf_split_hint();
             self.free_block(block);
-            c = p as u32;
+            c = p;
         }
         self.shrink_root();
     }
 
     /// Moves the contents of cell `from` into the vacant cell `to`, under `parent`, fixing
     /// the links that point at it; `from` is left vacant.
-    fn move_cell(&mut self, from: u32, to: u32, parent: u32) {
+    fn move_cell(&mut self, from: CellIdx, to: CellIdx, parent: CellIdx) {
         // Links and metadata (which holds the range's capacity) swap together, so the vacant
         // cell's range, if any, stays owned.
         let (a, b) = (self.link(from), self.link(to));
         self.set_link(from, b);
         self.set_link(to, a);
-        self.meta.swap(from as usize, to as usize);
+        self.meta.swap(from.index(), to.index());
         let moved = self.bounds(from);
         self.set_bounds(to, moved);
         self.set_bounds(from, Bounds::EMPTY);
-        self.meta[to as usize].parent = parent;
+        self.meta[to].parent = parent;
         let first = self.first_child(to);
-        if first != NONE {
-            for child in first..first + 8 {
-                self.meta[child as usize].parent = to;
+        if first != CellIdx::NONE {
+            for child in first.octants() {
+                self.meta[child].parent = to;
             }
         }
         self.relocate(to);
@@ -253,32 +251,32 @@ impl Octree {
     /// octant holds all its objects, and an empty tree returns to the initial root.
     pub(super) fn shrink_root(&mut self) {
         loop {
-            let (link, meta) = (self.root_link, &self.meta[ROOT as usize]);
+            let (link, meta) = (self.root_link, &self.meta[CellIdx::ROOT]);
             if link.is_leaf() {
                 if meta.count == 0 && (meta.level != 0 || meta.center != Vec3::ZERO) {
                     let mut fresh = self.initial_root();
                     fresh.cap = meta.cap;
-                    self.meta[ROOT as usize] = fresh;
+                    self.meta[CellIdx::ROOT] = fresh;
                 } else if meta.level < 0 {
                     self.shrink_leaf_root();
                 }
                 // The stored bounds may still reach where a removed object was; a root
                 // that just got smaller must not keep bounds outside its loose box.
-                self.meta[ROOT as usize].own = entries_bounds(self.entries(ROOT));
-                self.refresh_up(ROOT);
+                self.meta[CellIdx::ROOT].own = entries_bounds(self.entries(CellIdx::ROOT));
+                self.refresh_up(CellIdx::ROOT);
                 return;
             }
             if meta.level >= 0 || link.len != 0 {
                 return;
             }
             let first = link.first_child;
-            let mut live = (first..first + 8).filter(|&i| self.meta[i as usize].count > 0);
+            let mut live = first.octants().filter(|&c| self.meta[c].count > 0);
             let (Some(only), None) = (live.next(), live.next()) else {
                 return;
             };
             // The root keeps index 0: the child's contents move up into it.
-            self.set_first_child(ROOT, NONE);
-            self.move_cell(only, ROOT, NONE);
+            self.set_first_child(CellIdx::ROOT, CellIdx::NONE);
+            self.move_cell(only, CellIdx::ROOT, CellIdx::NONE);
             self.free_block(first);
         }
     }
@@ -288,7 +286,7 @@ impl Octree {
     fn shrink_leaf_root(&mut self) {
         let looseness = self.cfg.looseness;
         let entries = &self.arena.entries[self.root_link.range()];
-        let meta = &mut self.meta[ROOT as usize];
+        let meta = &mut self.meta[CellIdx::ROOT];
         while meta.level < 0 {
             let Some(first) = entries.first() else {
                 return;
@@ -315,41 +313,42 @@ impl Octree {
     pub(super) fn grow_to(&mut self, min: Vec3, max: Vec3) -> bool {
         let looseness = self.cfg.looseness;
         let target = (min + max) * 0.5;
-        let mut plan = Cube::of(&self.meta[ROOT as usize]);
+        let mut plan = Cube::of(&self.meta[CellIdx::ROOT]);
         while !box_contains(plan.lo, plan.hi, min, max) {
             if plan.level <= -MAX_GROWTH || !target.is_finite() {
                 return false;
             }
             plan = plan.doubled(target, looseness);
         }
-        while !self.meta[ROOT as usize].holds(min, max) {
-            let old = Cube::of(&self.meta[ROOT as usize]);
+        while !self.meta[CellIdx::ROOT].holds(min, max) {
+            let old = Cube::of(&self.meta[CellIdx::ROOT]);
             let next = old.doubled(target, looseness);
             if !self.root_link.is_leaf() {
                 // The old root becomes the child of the new one in the octant it occupies.
-                let block = self.alloc_block(ROOT, next);
-                let slot = block + octant(old.center, next.center) as u32;
-                let (count, bounds) = (self.meta[ROOT as usize].count, self.root_bounds);
-                self.move_cell(ROOT, slot, ROOT);
+                let block = self.alloc_block(CellIdx::ROOT, next);
+                let slot = block.octant(octant(old.center, next.center));
+                let (count, bounds) = (self.meta[CellIdx::ROOT].count, self.root_bounds);
+                self.move_cell(CellIdx::ROOT, slot, CellIdx::ROOT);
                 self.root_bounds = bounds;
                 debug_assert_eq!(self.root_link.len, 0);
                 self.root_link.first_child = block;
-                let meta = &mut self.meta[ROOT as usize];
+                let split_hint = self.cfg.leaf_capacity as u32;
+                let meta = &mut self.meta[CellIdx::ROOT];
                 let cap = meta.cap;
-                *meta = Meta::new(
-                    next.center,
-                    next.half,
-                    next.level,
-                    NONE,
+                *meta = Meta::new(NewCell {
+                    center: next.center,
+                    half: next.half,
+                    level: next.level,
+                    parent: CellIdx::NONE,
                     looseness,
-                    None,
-                    self.cfg.leaf_capacity as u32,
-                );
+                    within: None,
+                    split_hint,
+                });
                 meta.cap = cap;
                 meta.count = count;
             }
             // A leaf root simply becomes bigger: its objects stay inside the larger bounds.
-            let meta = &mut self.meta[ROOT as usize];
+            let meta = &mut self.meta[CellIdx::ROOT];
             meta.center = next.center;
             meta.half = next.half;
             meta.level = next.level;

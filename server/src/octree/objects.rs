@@ -7,7 +7,7 @@
 //! grow (bounded by the depth, and usually none).
 
 use super::Octree;
-use super::cell::{Entry, Loc, NONE, OUTSIDE, ROOT, box_contains, entries_bounds, octant};
+use super::cell::{CellIdx, Entry, Loc, box_contains, entries_bounds, octant};
 use super::object_box::ObjectBox;
 
 impl Octree {
@@ -21,7 +21,7 @@ impl Octree {
             id,
         };
         if let Some(&loc) = self.locs.get(&id) {
-            if loc.cell != OUTSIDE && self.meta[loc.cell as usize].holds(min, max) {
+            if loc.cell != CellIdx::OUTSIDE && self.meta[loc.cell].holds(min, max) {
                 self.update_in_place(loc, entry, obj);
                 return;
             }
@@ -44,11 +44,10 @@ impl Octree {
     }
 
     fn update_in_place(&mut self, loc: Loc, entry: Entry, obj: ObjectBox) {
-        let c = loc.cell as usize;
         let i = (self.link(loc.cell).start + loc.slot) as usize;
         let old = std::mem::replace(&mut self.arena.entries[i], entry);
         self.arena.boxes[i] = obj;
-        let meta = &mut self.meta[c];
+        let meta = &mut self.meta[loc.cell];
         if old.mask != entry.mask {
             // Masks stay exact, so a changed mask recomputes the ORs upward.
             self.refresh_own(loc.cell);
@@ -62,21 +61,21 @@ impl Octree {
         }
         meta.own = meta.own.with(&entry);
         let mut c = loc.cell;
-        while c != NONE {
+        while c != CellIdx::NONE {
             let b = self.bounds(c);
             if box_contains(b.min, b.max, entry.min, entry.max) {
                 return;
             }
             self.set_bounds(c, b.with(&entry));
-            c = self.meta[c as usize].parent;
+            c = self.meta[c].parent;
         }
     }
 
     /// Recomputes the own bounds and mask of cell `c` from its entries and, if they
     /// changed, the subtree bounds of `c` and its ancestors.
-    pub(super) fn refresh_own(&mut self, c: u32) {
+    pub(super) fn refresh_own(&mut self, c: CellIdx) {
         let own = entries_bounds(self.entries(c));
-        let meta = &mut self.meta[c as usize];
+        let meta = &mut self.meta[c];
         if own == meta.own {
             return;
         }
@@ -86,11 +85,11 @@ impl Octree {
 
     /// Recomputes subtree bounds and masks from `c` upward, stopping at the first cell
     /// that does not change (its ancestors then cannot change either).
-    pub(super) fn refresh_up(&mut self, mut c: u32) {
-        while c != NONE {
-            let mut b = self.meta[c as usize].own;
+    pub(super) fn refresh_up(&mut self, mut c: CellIdx) {
+        while c != CellIdx::NONE {
+            let mut b = self.meta[c].own;
             let first = self.first_child(c);
-            if first != NONE {
+            if first != CellIdx::NONE {
                 let block = self.block(first);
                 for k in 0..8 {
                     b = b.union(block.get(k));
@@ -100,7 +99,7 @@ impl Octree {
                 return;
             }
             self.set_bounds(c, b);
-            c = self.meta[c as usize].parent;
+            c = self.meta[c].parent;
         }
     }
 
@@ -108,7 +107,7 @@ impl Octree {
     /// that the object's own entry in `locs` is left for the caller to drop or overwrite.
     fn detach(&mut self, loc: Loc) {
         let slot = loc.slot as usize;
-        if loc.cell == OUTSIDE {
+        if loc.cell == CellIdx::OUTSIDE {
             self.outside.entries.swap_remove(slot);
             self.outside.boxes.swap_remove(slot);
             if let Some(moved) = self.outside.entries.get(slot) {
@@ -121,8 +120,8 @@ impl Octree {
             self.locs.insert(moved, loc);
         }
         let mut a = c;
-        while a != NONE {
-            let meta = &mut self.meta[a as usize];
+        while a != CellIdx::NONE {
+            let meta = &mut self.meta[a];
             meta.count -= 1;
             a = meta.parent;
         }
@@ -134,12 +133,12 @@ impl Octree {
     /// the growth limit holds it, otherwise in the outside list.
     fn place(&mut self, entry: Entry, obj: ObjectBox) {
         let finite = entry.min.is_finite() && entry.max.is_finite();
-        if finite && self.meta[ROOT as usize].holds(entry.min, entry.max) {
-            self.descend(ROOT, entry, obj);
+        if finite && self.meta[CellIdx::ROOT].holds(entry.min, entry.max) {
+            self.descend(CellIdx::ROOT, entry, obj);
             // A split of a grown leaf root can leave it a bare chain link.
             self.shrink_root();
         } else if finite && self.grow_to(entry.min, entry.max) {
-            self.descend(ROOT, entry, obj);
+            self.descend(CellIdx::ROOT, entry, obj);
             self.rehome_outside();
             self.shrink_root();
         } else {
@@ -149,7 +148,7 @@ impl Octree {
             self.locs.insert(
                 entry.id,
                 Loc {
-                    cell: OUTSIDE,
+                    cell: CellIdx::OUTSIDE,
                     slot,
                 },
             );
@@ -158,29 +157,29 @@ impl Octree {
 
     /// Inserts below `start`, whose loose bounds hold the entry: goes down while the child
     /// octant of the entry's centre holds it, and splits the leaf it lands in if over-full.
-    pub(super) fn descend(&mut self, start: u32, entry: Entry, obj: ObjectBox) {
+    pub(super) fn descend(&mut self, start: CellIdx, entry: Entry, obj: ObjectBox) {
         let mut c = start;
         loop {
             let grown = self.bounds(c).with(&entry);
             self.set_bounds(c, grown);
             let first = self.first_child(c);
-            let meta = &mut self.meta[c as usize];
+            let meta = &mut self.meta[c];
             meta.count += 1;
-            if first != NONE {
-                let child = first + octant(entry.mid(), meta.center) as u32;
-                if self.meta[child as usize].holds(entry.min, entry.max) {
+            if first != CellIdx::NONE {
+                let child = first.octant(octant(entry.mid(), meta.center));
+                if self.meta[child].holds(entry.min, entry.max) {
                     c = child;
                     continue;
                 }
             }
             // A leaf, or an object that straddles the children: it is stored here.
-            let meta = &mut self.meta[c as usize];
+            let meta = &mut self.meta[c];
             meta.own = meta.own.with(&entry);
             let slot = self.push_own(c, entry, obj);
             self.locs.insert(entry.id, Loc { cell: c, slot });
             let len = slot as usize + 1;
-            let meta = &self.meta[c as usize];
-            if first == NONE
+            let meta = &self.meta[c];
+            if first == CellIdx::NONE
                 && len > meta.split_hint as usize
                 && len > self.cfg.leaf_capacity
                 && meta.level < self.cfg.max_depth as i32
@@ -192,7 +191,7 @@ impl Octree {
     }
 
     /// Rewrites the object table for every object of cell `c`.
-    pub(super) fn relocate(&mut self, c: u32) {
+    pub(super) fn relocate(&mut self, c: CellIdx) {
         let range = self.link(c).range();
         for (slot, e) in self.arena.entries[range].iter().enumerate() {
             self.locs.insert(
@@ -212,7 +211,7 @@ impl Octree {
             let e = self.outside.entries[i];
             if e.min.is_finite()
                 && e.max.is_finite()
-                && self.meta[ROOT as usize].holds(e.min, e.max)
+                && self.meta[CellIdx::ROOT].holds(e.min, e.max)
             {
                 let obj = self.outside.boxes.swap_remove(i);
                 self.outside.entries.swap_remove(i);
@@ -220,12 +219,12 @@ impl Octree {
                     self.locs.insert(
                         moved.id,
                         Loc {
-                            cell: OUTSIDE,
+                            cell: CellIdx::OUTSIDE,
                             slot: i as u32,
                         },
                     );
                 }
-                self.descend(ROOT, e, obj);
+                self.descend(CellIdx::ROOT, e, obj);
             } else {
                 i += 1;
             }

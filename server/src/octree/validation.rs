@@ -7,7 +7,7 @@
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::{Bounds, Link, NONE, OUTSIDE, ROOT, box_contains, entries_bounds};
+use super::cell::{Bounds, CellIdx, Link, box_contains, entries_bounds};
 
 /// One cell in use, for visual inspection.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,20 +26,18 @@ impl Octree {
     /// in depth-first order.
     pub fn cells(&self) -> Vec<CellInfo> {
         let mut out = Vec::new();
-        let mut stack = vec![(ROOT, 0u32)];
+        let mut stack = vec![(CellIdx::ROOT, 0u32)];
         while let Some((c, depth)) = stack.pop() {
-            let (link, meta) = (self.link(c), &self.meta[c as usize]);
+            let (link, meta) = (self.link(c), &self.meta[c]);
             out.push(CellInfo {
                 min: meta.loose_min,
                 max: meta.loose_max,
                 depth,
                 objects: link.len as usize,
             });
-            if link.first_child != NONE {
+            if link.first_child != CellIdx::NONE {
                 let first = link.first_child;
-                let children = (first..first + 8)
-                    .rev()
-                    .filter(|&ch| self.meta[ch as usize].count > 0);
+                let children = first.octants().rev().filter(|&ch| self.meta[ch].count > 0);
                 stack.extend(children.map(|ch| (ch, depth + 1)));
             }
         }
@@ -91,8 +89,8 @@ impl Octree {
             0,
             "cells are the root plus whole blocks of eight"
         );
-        let root = &self.meta[ROOT as usize];
-        assert_eq!(root.parent, NONE, "root has no parent");
+        let root = &self.meta[CellIdx::ROOT];
+        assert_eq!(root.parent, CellIdx::NONE, "root has no parent");
         assert!(root.level <= 0, "root is never below the initial level");
 
         assert_eq!(
@@ -104,11 +102,11 @@ impl Octree {
         let mut objects = 0usize;
         // Every live cell's arena range, as (start, cap, cell).
         let mut ranges = Vec::new();
-        let mut stack = vec![ROOT];
+        let mut stack = vec![CellIdx::ROOT];
         while let Some(c) = stack.pop() {
-            let (link, meta) = (self.link(c), &self.meta[c as usize]);
-            assert!(!seen[c as usize], "cell {c} is reached once");
-            seen[c as usize] = true;
+            let (link, meta) = (self.link(c), &self.meta[c]);
+            assert!(!seen[c.index()], "cell {c} is reached once");
+            seen[c.index()] = true;
             assert!(
                 link.len <= meta.cap
                     && (link.start as usize + meta.cap as usize) <= self.arena.entries.len(),
@@ -149,15 +147,12 @@ impl Octree {
             );
             let mut bounds = meta.own;
             let mut count = link.len;
-            if link.first_child != NONE {
+            if link.first_child != CellIdx::NONE {
                 let first = link.first_child;
-                assert!(
-                    first >= 1 && (first - 1) % 8 == 0,
-                    "child block of cell {c} is aligned"
-                );
+                assert!(first.starts_block(), "child block of cell {c} is aligned");
                 let mut live = 0;
-                for child in first..first + 8 {
-                    let cm = &self.meta[child as usize];
+                for child in first.octants() {
+                    let cm = &self.meta[child];
                     assert_eq!(cm.parent, c, "child {child} links back to its parent {c}");
                     assert_eq!(
                         cm.level,
@@ -201,13 +196,16 @@ impl Octree {
                 count == 0 || box_contains(meta.loose_min, meta.loose_max, stored.min, stored.max),
                 "subtree bounds of cell {c} lie inside its loose bounds"
             );
-            if count == 0 && c != ROOT {
-                assert!(link.first_child == NONE, "vacant cell {c} has no children");
+            if count == 0 && c != CellIdx::ROOT {
+                assert!(
+                    link.first_child == CellIdx::NONE,
+                    "vacant cell {c} has no children"
+                );
             }
         }
         let root_first = self.root_link.first_child;
-        if root.level < 0 && self.root_link.len == 0 && root_first != NONE {
-            let live = (root_first..root_first + 8).filter(|&ch| self.meta[ch as usize].count > 0);
+        if root.level < 0 && self.root_link.len == 0 && root_first != CellIdx::NONE {
+            let live = root_first.octants().filter(|&ch| self.meta[ch].count > 0);
             assert!(
                 live.count() > 1,
                 "a grown root with one child and no objects of its own is shrunk"
@@ -233,7 +231,7 @@ impl Octree {
                 .get(&e.id)
                 .unwrap_or_else(|| panic!("outside object {} is in the object table", e.id));
             assert!(
-                loc.cell == OUTSIDE && loc.slot as usize == slot,
+                loc.cell == CellIdx::OUTSIDE && loc.slot as usize == slot,
                 "object table points at outside object {}",
                 e.id
             );
@@ -264,15 +262,18 @@ impl Octree {
             "free list has no duplicates"
         );
         for &first in &free {
-            for (i, &reached) in seen.iter().enumerate().skip(first as usize).take(8) {
-                assert!(!reached, "cell {i} of a free block is not in the tree");
-                let (link, meta) = (self.link(i as u32), &self.meta[i]);
+            for c in first.octants() {
+                assert!(
+                    !seen[c.index()],
+                    "cell {c} of a free block is not in the tree"
+                );
+                let (link, meta) = (self.link(c), &self.meta[c]);
                 assert!(
                     link == Link::VACANT
                         && meta.cap == 0
-                        && self.bounds(i as u32) == Bounds::EMPTY
+                        && self.bounds(c) == Bounds::EMPTY
                         && meta.count == 0,
-                    "cell {i} of a free block is vacant and owns no arena range"
+                    "cell {c} of a free block is vacant and owns no arena range"
                 );
             }
         }
