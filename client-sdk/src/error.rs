@@ -55,6 +55,11 @@ pub enum ClientError {
     #[error("unexpected answer: {0}")]
     UnexpectedReply(String),
 
+    /// The server speaks another major version of the protocol (its `canopy-protocol`
+    /// upgrade header); nothing this client sends or reads would mean the same to it.
+    #[error("the server speaks protocol {server}, this client {client}")]
+    IncompatibleServer { server: String, client: String },
+
     /// The WebSocket could not be opened or broke.
     #[error("WebSocket error: {0}")]
     WebSocket(#[from] Box<tokio_tungstenite::tungstenite::Error>),

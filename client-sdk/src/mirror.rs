@@ -19,7 +19,8 @@
 //! compact frames: `dequantize(quantize(server value))`, bit for bit, with no error
 //! carried over from frame to frame). Anything that would break that is counted as an
 //! inconsistency (the connection then asks for a fresh snapshot) rather than guessed
-//! at: an `update` or `remove` of a node the copy does not hold, a compact block that
+//! at: an `update` of a node the copy does not hold, a `remove` of one outside a
+//! resumed delta (a resumed delta may remove nodes the client never held), a compact block that
 //! does not decode (none of its rows is applied then), or a compact row that does not
 //! apply to its node's baseline.
 //!
@@ -47,6 +48,10 @@ struct DeltaLists<'a> {
     update: &'a [UpdateRow],
     remove: &'a [NodeId],
     compact: Option<&'a CompactRows>,
+    /// A resumed delta may name in `remove` nodes the copy never held (the server
+    /// cannot know which out-of-scope nodes were in scope at the client's tick), so
+    /// those are no inconsistency there.
+    resumed: bool,
 }
 
 /// The client's copy of the nodes in scope.
@@ -155,13 +160,14 @@ impl Mirror {
                 update,
                 remove,
                 compact,
-                ..
+                resumed,
             } => {
                 let lists = DeltaLists {
                     upsert,
                     update: &update,
                     remove: &remove,
                     compact: compact.as_ref(),
+                    resumed,
                 };
                 Some(self.delta(tick, time, lists, events))
             }
@@ -258,6 +264,7 @@ impl Mirror {
             update,
             remove,
             compact: None,
+            resumed: false,
         };
         self.delta(tick, time, lists, events)
     }
@@ -277,6 +284,7 @@ impl Mirror {
             update,
             remove,
             compact,
+            resumed,
         } = lists;
         let mut rows = DeltaRows::default();
         let decoded = match compact {
@@ -354,7 +362,7 @@ impl Mirror {
                 if let Some(events) = events.as_deref_mut() {
                     events.push(Event::Left(id));
                 }
-            } else {
+            } else if !resumed {
                 self.inconsistencies += 1;
             }
         }
@@ -474,6 +482,22 @@ mod tests {
         assert!(!ok);
         assert_eq!(m.inconsistencies(), 2);
         assert!(m.is_empty());
+    }
+
+    #[test]
+    fn a_resumed_delta_may_remove_nodes_the_copy_never_held() {
+        let mut m = Mirror::new();
+        let resumed = ServerMsg::Delta {
+            tick: 4,
+            time: 0,
+            upsert: vec![],
+            update: vec![],
+            remove: vec![8],
+            compact: None,
+            resumed: true,
+        };
+        assert_eq!(m.apply_frame(resumed, None), Some(true));
+        assert_eq!((m.inconsistencies(), m.tick()), (0, 4));
     }
 
     #[test]

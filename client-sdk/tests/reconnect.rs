@@ -13,7 +13,9 @@ use canopy_client::{
     Scope, StopReason,
 };
 use common::random_edits::RandomEditor;
-use common::{Proxy, TestServer, add, converge, move_to, server_nodes, wait_for, within};
+use common::{
+    Proxy, TestServer, add, converge, move_to, server_nodes, wait_for, wait_for_catch_up, within,
+};
 use tokio::sync::watch;
 
 fn fast_backoff() -> Backoff {
@@ -98,10 +100,7 @@ async fn a_cut_in_the_middle_of_a_stream_resynchronises_the_mirror() {
         for round in 0..2 {
             proxy.cut();
             for (conn, events) in &mut conns {
-                let (_, before) = wait_for(events, "the resync", |e| {
-                    matches!(e, Event::Resynced { .. })
-                })
-                .await;
+                let (_, before) = wait_for_catch_up(events).await;
                 assert!(
                     before
                         .iter()
@@ -272,10 +271,7 @@ async fn in_flight_requests_fail_with_disconnected_and_never_hang() {
 
         // The batch was applied by the server even though its ack was lost: the
         // resynchronised mirror shows it.
-        wait_for(&mut events, "the resync", |e| {
-            matches!(e, Event::Resynced { .. })
-        })
-        .await;
+        wait_for_catch_up(&mut events).await;
         converge(&conn, || server_nodes(&client, "inflight")).await;
         assert!(conn.mirror().contains(1));
         assert!(conn.edit(vec![move_to(1, [1.0, 0.0, 0.0])]).await.is_ok());
@@ -385,10 +381,7 @@ async fn a_silent_connection_is_detected_by_the_keepalive() {
             "{event:?}"
         );
         proxy.freeze(false);
-        wait_for(&mut events, "the resync", |e| {
-            matches!(e, Event::Resynced { .. })
-        })
-        .await;
+        wait_for_catch_up(&mut events).await;
     })
     .await;
 }

@@ -50,3 +50,12 @@ pub const WS_SUBPROTOCOL: &str = "canopy.1";
 /// The response header of the WebSocket upgrade that names the server's
 /// [`PROTOCOL_VERSION`].
 pub const PROTOCOL_HEADER: &str = "canopy-protocol";
+
+/// The response header of the WebSocket upgrade naming the room's instance: an opaque
+/// token (16 hex digits) that changes when the room is deleted and created again, or is
+/// served by a different server. A client sends `since` on a reconnect only when the
+/// new connection names the same instance as the one its copy came from, so tick
+/// numbers of two different timelines are never mixed up. Clients that cannot read it
+/// (browsers cannot see upgrade headers) lose nothing but the resume across such a
+/// change: the server still refuses a `since` ahead of its tick.
+pub const ROOM_INSTANCE_HEADER: &str = "canopy-room-instance";

@@ -37,7 +37,7 @@ use super::command::Command;
 use super::lifecycle::{self, ConnState, Decision, StopReason};
 use super::options::ConnectOptions;
 use super::pending::{Pending, SnapshotWaiter, Subscribe};
-use super::socket::{self, Socket, Writer};
+use super::socket::{self, Opened, Socket, Writer};
 use crate::backoff::BackoffState;
 use crate::endpoint::Endpoint;
 use crate::error::ClientError;
@@ -76,7 +76,7 @@ impl End {
 /// The result of a run of reconnect attempts.
 enum Reconnect {
     /// Boxed: a socket is large, and this value is moved once per reconnect.
-    Open(Box<Socket>),
+    Open(Box<Opened>),
     Stop(StopReason, Option<oneshot::Sender<()>>),
 }
 
@@ -98,11 +98,17 @@ pub(super) struct Driver {
     /// The scope the mirror holds a consistent copy of, across connections; a reconnect
     /// to the same scope asks to resume from the mirror's tick.
     pub(super) held: Option<Scope>,
+    /// The room instance the current connection's upgrade named.
+    pub(super) instance: Option<String>,
+    /// The room instance `held` was received from: a reconnect resumes only to the same
+    /// one, since ticks of another instance (the room created again, another server)
+    /// belong to another timeline.
+    pub(super) held_instance: Option<String>,
 }
 
 impl Driver {
     /// Serves connections until the caller closes or the lifecycle policy stops it.
-    pub(super) async fn run(mut self, first: Socket) {
+    pub(super) async fn run(mut self, first: Opened) {
         let mut backoff = self.options.backoff.start();
         let mut socket = first;
         let mut resumed = false;
@@ -162,8 +168,9 @@ impl Driver {
     }
 
     /// Serves one open socket until it ends.
-    async fn serve(&mut self, socket: Socket, resumed: bool, backoff: &mut BackoffState) -> End {
-        let (sink, mut stream) = socket.split();
+    async fn serve(&mut self, opened: Opened, resumed: bool, backoff: &mut BackoffState) -> End {
+        self.instance = opened.instance;
+        let (sink, mut stream) = opened.socket.split();
         let mut writer = Writer::spawn(sink);
         let opened = Instant::now();
         self.state.send_replace(ConnState::Connected);
@@ -171,8 +178,9 @@ impl Driver {
             self.publish(vec![Event::Reconnected]);
         }
         if let Some(scope) = self.scope {
-            let since =
-                (resumed && self.held == Some(scope)).then(|| self.shared.mirror.read().tick());
+            let same_instance = self.instance.is_some() && self.instance == self.held_instance;
+            let since = (resumed && same_instance && self.held == Some(scope))
+                .then(|| self.shared.mirror.read().tick());
             self.pending
                 .add_subscribe(SnapshotWaiter::Resync, scope, since);
             if let Err(e) = self.send(&writer, &scope.message(since, self.encoding())) {
@@ -399,6 +407,7 @@ impl Driver {
             };
             self.synced = true;
             self.held = Some(answered.as_ref().map_or(scope, |a| a.scope));
+            self.held_instance.clone_from(&self.instance);
             events.push(match answered.as_ref().map(|a| &a.waiter) {
                 Some(SnapshotWaiter::Caller(_)) => Event::Snapshot { tick, time, len },
                 _ => Event::Resynced { tick, time, len },
@@ -456,6 +465,7 @@ impl Driver {
             != Some(false);
         if let Some(answered) = answered {
             self.held = Some(answered.scope);
+            self.held_instance.clone_from(&self.instance);
         }
         self.publish(events);
         if !consistent {

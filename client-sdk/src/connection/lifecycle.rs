@@ -131,6 +131,9 @@ pub(crate) fn after_failed_attempt(error: &ClientError) -> Decision {
             ..
         } => (*status, Some(*code), message.clone()),
         ClientError::UnexpectedStatus { status, body } => (*status, None, body.clone()),
+        // Retrying will not change the server's major version until it is redeployed;
+        // stopping says so at once instead of retrying forever.
+        ClientError::IncompatibleServer { .. } => (426, None, error.to_string()),
         _ => return Decision::Reconnect,
     };
     let retryable = !(400..500).contains(&status) || status == 408 || status == 429;

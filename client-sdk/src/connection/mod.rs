@@ -121,7 +121,7 @@ impl Connection {
         options: ConnectOptions,
     ) -> Result<Self> {
         let url = endpoint.ws(&room, options.format, options.token.as_deref());
-        let socket = tokio::time::timeout(
+        let opened = tokio::time::timeout(
             options.connect_timeout,
             socket::open(&url, options.max_message_bytes),
         )
@@ -155,8 +155,10 @@ impl Connection {
             scope: None,
             synced: false,
             held: None,
+            instance: None,
+            held_instance: None,
         };
-        tokio::spawn(driver.run(socket));
+        tokio::spawn(driver.run(opened));
         Ok(Connection {
             inner: Arc::new(inner),
         })

@@ -11,7 +11,10 @@
 use std::time::Duration;
 
 use canopy_protocol::codec::{self, DecodeError};
-use canopy_protocol::{ClientMsg, Format, ServerMsg};
+use canopy_protocol::{
+    ClientMsg, Format, PROTOCOL_HEADER, PROTOCOL_MAJOR, PROTOCOL_VERSION, ROOM_INSTANCE_HEADER,
+    ServerMsg,
+};
 use futures_util::SinkExt;
 use futures_util::stream::SplitSink;
 use reqwest::Url;
@@ -28,14 +31,43 @@ use crate::http::error_from_body;
 /// An open WebSocket.
 pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
+/// A socket just opened, with what its upgrade response said about the room.
+pub(crate) struct Opened {
+    pub(crate) socket: Socket,
+    /// The room's instance ([`canopy_protocol::ROOM_INSTANCE_HEADER`]); `None` from a
+    /// server that does not name it, in which case the copy is never resumed from.
+    pub(crate) instance: Option<String>,
+}
+
 /// Opens a WebSocket to `url`. A handshake the server refuses with an HTTP error
 /// becomes [`ClientError::Api`] (with the status) when the body is a contract error.
-pub(crate) async fn open(url: &Url, max_message_bytes: usize) -> Result<Socket> {
+pub(crate) async fn open(url: &Url, max_message_bytes: usize) -> Result<Opened> {
     let config = WebSocketConfig::default()
         .max_message_size(Some(max_message_bytes))
         .max_frame_size(Some(max_message_bytes));
     match tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), true).await {
-        Ok((socket, _response)) => Ok(socket),
+        Ok((socket, response)) => {
+            let header = |name: &str| {
+                let value = response.headers().get(name)?;
+                value.to_str().ok().map(str::to_string)
+            };
+            if let Some(version) = header(PROTOCOL_HEADER) {
+                let major = version
+                    .split('.')
+                    .next()
+                    .and_then(|m| m.parse::<u32>().ok());
+                if major != Some(PROTOCOL_MAJOR) {
+                    return Err(ClientError::IncompatibleServer {
+                        server: version,
+                        client: PROTOCOL_VERSION.to_string(),
+                    });
+                }
+            }
+            Ok(Opened {
+                socket,
+                instance: header(ROOM_INSTANCE_HEADER),
+            })
+        }
         Err(tungstenite::Error::Http(response)) => {
             let status = response.status().as_u16();
             let body = response.body().as_deref().unwrap_or_default();

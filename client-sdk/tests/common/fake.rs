@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use canopy_client::protocol::codec;
-use canopy_client::protocol::{ClientMsg, ServerMsg};
+use canopy_client::protocol::{ClientMsg, ROOM_INSTANCE_HEADER, ServerMsg};
 use canopy_client::{Format, Node, Transform};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -72,12 +72,16 @@ pub async fn fake_server() -> (SocketAddr, mpsc::UnboundedReceiver<FakeConn>) {
     tokio::spawn(async move {
         while let Ok((tcp, _)) = listener.accept().await {
             let mut uri = String::new();
-            let ws = tokio_tungstenite::accept_hdr_async(tcp, |req: &Request, resp: Response| {
-                uri = req.uri().to_string();
-                Ok(resp)
-            })
-            .await
-            .unwrap();
+            let ws =
+                tokio_tungstenite::accept_hdr_async(tcp, |req: &Request, mut resp: Response| {
+                    uri = req.uri().to_string();
+                    // One room instance for the whole fake server, so a reconnect may resume.
+                    let instance = "00000000000fa4e0".parse().unwrap();
+                    resp.headers_mut().insert(ROOM_INSTANCE_HEADER, instance);
+                    Ok(resp)
+                })
+                .await
+                .unwrap();
             let format = if uri.contains("format=json") {
                 Format::Json
             } else {

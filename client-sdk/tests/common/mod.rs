@@ -213,17 +213,30 @@ pub async fn wait_for(
     let found = tokio::time::timeout(PATIENCE, async {
         loop {
             match events.next().await {
-                Some(event) if want(&event) => return event,
+                Some(event) if want(&event) => return Some(event),
                 Some(event) => seen.push(event),
-                None => panic!("events ended while waiting for {what}; saw {seen:?}"),
+                None => return None,
             }
         }
     })
     .await;
     match found {
-        Ok(event) => (event, seen),
-        Err(_) => panic!("timed out waiting for {what}"),
+        Ok(Some(event)) => (event, seen),
+        Ok(None) => panic!("events ended while waiting for {what}; saw {seen:?}"),
+        Err(_) => panic!("timed out waiting for {what}; saw {seen:?}"),
     }
+}
+
+/// Reads events until the mirror is right again after a reconnect: a `Resynced` (a
+/// fresh snapshot) or, when the server resumed from the mirror's tick, the `Tick` that
+/// ends the resumed delta after `Reconnected`. Returns the marker and the events before.
+pub async fn wait_for_catch_up(events: &mut Events) -> (Event, Vec<Event>) {
+    let mut reconnected = false;
+    wait_for(events, "the resync or resumed delta", |e| {
+        reconnected |= matches!(e, Event::Reconnected);
+        matches!(e, Event::Resynced { .. }) || (reconnected && matches!(e, Event::Tick { .. }))
+    })
+    .await
 }
 
 /// Reads events until those read so far satisfy `done`, and returns them all.

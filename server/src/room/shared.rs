@@ -64,6 +64,9 @@ impl std::fmt::Debug for Waker {
 pub struct RoomShared {
     pub id: String,
     pub tick_hz: u32,
+    /// This room's instance (see [`canopy_protocol::ROOM_INSTANCE_HEADER`]): random, so a
+    /// room created again under the same id, or on another server, has another one.
+    pub instance: RoomInstance,
     /// Written only by the room's tick; everybody else takes read locks (a
     /// `parking_lot` lock: readers never hold it across an await, and the tick holds the
     /// write side only while the scene changes).
@@ -95,6 +98,7 @@ impl RoomShared {
         RoomShared {
             id,
             tick_hz,
+            instance: RoomInstance::random(),
             scene: RwLock::new(scene),
             stats: RoomStats::default(),
             tokens,
@@ -226,5 +230,33 @@ impl RoomShared {
 
     pub(crate) fn set_waker(&self, waker: Box<dyn Fn() + Send + Sync>) {
         let _ = self.wake.set(Waker(waker));
+    }
+}
+
+/// The identity of one room's timeline of ticks, written as 16 hex digits in the
+/// WebSocket upgrade's [`canopy_protocol::ROOM_INSTANCE_HEADER`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomInstance(u64);
+
+impl RoomInstance {
+    /// A fresh random instance. `RandomState` is seeded from the OS once per process
+    /// and stepped per call, so no extra dependency is needed for 64 unguessable-enough
+    /// bits (they only tell timelines apart; they are not a secret).
+    fn random() -> Self {
+        use std::hash::{BuildHasher, Hasher};
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        RoomInstance(h.finish())
+    }
+
+    /// The header value: 16 lower-case hex digits.
+    pub fn to_header(self) -> String {
+        format!("{:016x}", self.0)
     }
 }

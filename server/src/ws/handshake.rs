@@ -20,7 +20,9 @@ use axum::Extension;
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use canopy_protocol::{ErrorCode, Format, PROTOCOL_HEADER, PROTOCOL_VERSION, WS_SUBPROTOCOL};
+use canopy_protocol::{
+    ErrorCode, Format, PROTOCOL_HEADER, PROTOCOL_VERSION, ROOM_INSTANCE_HEADER, WS_SUBPROTOCOL,
+};
 use hyper_util::rt::TokioIo;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
@@ -117,6 +119,7 @@ pub async fn upgrade(
     let conn = app.next_conn_id();
     let span = tracing::info_span!("ws", room = %room.id, conn, format = format.as_str());
     let tasks = app.tasks.clone();
+    let instance = room.instance;
     let params = SessionParams {
         app,
         room: Arc::clone(&room),
@@ -157,5 +160,9 @@ pub async fn upgrade(
         );
     }
     h.insert(PROTOCOL_HEADER, HeaderValue::from_static(PROTOCOL_VERSION));
+    h.insert(
+        ROOM_INSTANCE_HEADER,
+        HeaderValue::from_str(&instance.to_header()).expect("hex is a valid header value"),
+    );
     Ok(resp)
 }
