@@ -115,7 +115,7 @@ pub fn populate(h: &mut Hierarchy) -> usize {
 
 /// Creates the room `demo` and fills it. Returns the number of nodes.
 pub fn create(state: &AppState) -> Result<usize, RegistryError> {
-    let room = state.create_room(Some("demo".into()), None)?;
+    let room = state.create_room_in_memory(Some("demo".into()), None)?;
     let mut scene = room.scene.write();
     Ok(populate(scene.hierarchy_mut()))
 }

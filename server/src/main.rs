@@ -30,14 +30,29 @@ fn init_logging(format: LogFormat) {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::load()?;
-    if let Some(Tool::Config {
-        action: ConfigAction::Defaults,
-    }) = cli.command
-    {
-        print!("{}", canopy_server::config::defaults_file());
-        return Ok(());
+    match cli.command {
+        Some(Tool::Config {
+            action: ConfigAction::Defaults,
+        }) => {
+            print!("{}", canopy_server::config::defaults_file());
+            Ok(())
+        }
+        Some(Tool::Verify { data_dir }) => {
+            let report =
+                canopy_server::durability::verify(&data_dir).map_err(anyhow::Error::msg)?;
+            println!("{report}");
+            println!("ok: a server can start on {}", data_dir.display());
+            Ok(())
+        }
+        Some(Tool::Snapshot { data_dir }) => {
+            init_logging(cli.serve.log_format);
+            let done =
+                canopy_server::durability::snapshot_all(&data_dir).map_err(anyhow::Error::msg)?;
+            println!("{done}");
+            Ok(())
+        }
+        None => serve(cli.serve).await,
     }
-    serve(cli.serve).await
 }
 
 async fn serve(config: ServerConfig) -> anyhow::Result<()> {

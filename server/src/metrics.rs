@@ -186,6 +186,11 @@ impl Metrics {
         m
     }
 
+    /// Registers a collector kept elsewhere (the storage layer's, `storage_metrics.rs`).
+    pub fn register(&self, collector: Box<dyn prometheus::core::Collector>) {
+        self.registry.register(collector).ok();
+    }
+
     /// Counts a rejected batch under its code.
     pub fn rejected(&self, code: ErrorCode) {
         self.batches_rejected

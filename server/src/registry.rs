@@ -32,6 +32,8 @@ pub enum RegistryError {
     TooManyRooms(usize),
     #[error("the server is shutting down")]
     ShuttingDown,
+    #[error("the storage failed: {0}")]
+    Storage(String),
 }
 
 impl RegistryError {
@@ -41,7 +43,9 @@ impl RegistryError {
             RegistryError::BadTickHz(_) => ErrorCode::InvalidValue,
             RegistryError::RoomExists(_) => ErrorCode::RoomExists,
             RegistryError::UnknownRoom(_) => ErrorCode::UnknownRoom,
-            RegistryError::TooManyRooms(_) | RegistryError::ShuttingDown => ErrorCode::Overloaded,
+            RegistryError::TooManyRooms(_)
+            | RegistryError::ShuttingDown
+            | RegistryError::Storage(_) => ErrorCode::Overloaded,
         }
     }
 }
@@ -87,6 +91,8 @@ pub struct Inner {
     /// Set on SIGTERM: readiness fails and new WebSocket upgrades are refused while the
     /// server drains, before the shutdown proper.
     pub draining: AtomicBool,
+    /// The storage layer, unless the server runs `--in-memory`.
+    pub persist: Option<Arc<crate::persist::Persist>>,
     next_conn: AtomicU64,
     next_room: AtomicU64,
 }
@@ -119,7 +125,11 @@ impl AppState {
             (Some(cert), Some(key)) => Some(crate::tls::Tls::new(cert, key)?),
             _ => None,
         };
-        Ok(AppState(Arc::new(Inner {
+        let metrics = Arc::new(Metrics::new());
+        let opened = crate::durability::open(&config, &metrics)?;
+        let (persist, recovered) = opened.map_or((None, None), |(p, r)| (Some(p), Some(r)));
+        let state = AppState(Arc::new(Inner {
+            persist,
             tls,
             jwt,
             query_limiter: crate::rate::QueryLimiter::new(config.query_rate),
@@ -135,13 +145,44 @@ impl AppState {
             draining: AtomicBool::new(false),
             config,
             rooms: DashMap::new(),
-            metrics: Arc::new(Metrics::new()),
+            metrics,
             shutdown: CancellationToken::new(),
             tasks: TaskTracker::new(),
             ready: AtomicBool::new(true),
             next_conn: AtomicU64::new(1),
             next_room: AtomicU64::new(1),
-        })))
+        }));
+        if let (Some(persist), Some(recovered)) = (&state.persist, recovered) {
+            for room in &recovered.rooms {
+                let room = crate::durability::restore_room(
+                    room,
+                    state.config.room_config(),
+                    Arc::clone(&state.metrics),
+                    Arc::clone(persist),
+                )?;
+                state.insert_and_place(room);
+            }
+        }
+        Ok(state)
+    }
+
+    /// Puts a room in the map and on a tick thread.
+    fn insert_and_place(&self, room: Room) -> Arc<RoomShared> {
+        let shared = Arc::clone(room.shared());
+        self.rooms.insert(shared.id.clone(), Arc::clone(&shared));
+        self.metrics.rooms.inc();
+        self.pool.place(room);
+        shared
+    }
+
+    /// Creates a room kept in memory only, whatever the server's persistence (the demo
+    /// room: its animation is code, so a restart recreates it).
+    pub fn create_room_in_memory(
+        &self,
+        id: Option<String>,
+        tick_hz: Option<u32>,
+    ) -> Result<Arc<RoomShared>, RegistryError> {
+        self.create(id, tick_hz, false)
     }
 
     /// A fresh connection id.
@@ -149,11 +190,22 @@ impl AppState {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Creates a room and starts its tick task. Must be called inside a Tokio runtime.
+    /// Creates a room and starts its tick task. With persistence its creation is
+    /// logged first; the caller reports it once `room.gate.durable(room.gate.need())`
+    /// resolves.
     pub fn create_room(
         &self,
         id: Option<String>,
         tick_hz: Option<u32>,
+    ) -> Result<Arc<RoomShared>, RegistryError> {
+        self.create(id, tick_hz, true)
+    }
+
+    fn create(
+        &self,
+        id: Option<String>,
+        tick_hz: Option<u32>,
+        logged: bool,
     ) -> Result<Arc<RoomShared>, RegistryError> {
         if self.shutdown.is_cancelled() {
             return Err(RegistryError::ShuttingDown);
@@ -184,17 +236,32 @@ impl AppState {
                     .config
                     .admin_token()
                     .map(|_| crate::access::RoomTokens::generate());
-                let room = Room::new(
-                    id,
-                    tick_hz,
-                    self.config.room_config(),
-                    Arc::clone(&self.metrics),
-                    tokens,
-                );
-                let shared = Arc::clone(room.shared());
+                let now = crate::tick_pool::now_ms();
+                let log = match self.persist.as_ref().filter(|_| logged) {
+                    None => None,
+                    Some(p) => {
+                        let meta = crate::durability::room_meta(&id, tick_hz, tokens.as_ref(), now);
+                        let seq = p
+                            .create_room(&meta)
+                            .map_err(|e| RegistryError::Storage(e.to_string()))?;
+                        Some(crate::room::RoomLog::new(Arc::clone(p), seq, seq, 0))
+                    }
+                };
+                let config = self.config.room_config();
+                let mut scene = crate::room::SceneState::new(config.hierarchy, config.octree);
                 // Tick 0 "finished" when the room was made: snapshots taken before the
                 // first tick carry a real time too.
-                shared.scene.write().set_time_ms(crate::tick_pool::now_ms());
+                scene.set_time_ms(now);
+                let room = Room::with_scene(
+                    id,
+                    tick_hz,
+                    config,
+                    Arc::clone(&self.metrics),
+                    tokens,
+                    scene,
+                    log,
+                );
+                let shared = Arc::clone(room.shared());
                 slot.insert(Arc::clone(&shared));
                 self.metrics.rooms.inc();
                 self.pool.place(room);
@@ -211,14 +278,24 @@ impl AppState {
             .ok_or_else(|| RegistryError::UnknownRoom(id.to_string()))
     }
 
-    /// Deletes a room: its subscribers get `closed`, its waiting edits an error.
-    pub fn delete_room(&self, id: &str) -> Result<(), RegistryError> {
+    /// Deletes a room: its subscribers get `closed`, its waiting edits an error. With
+    /// persistence the deletion is logged; returns the record to wait for before
+    /// reporting it (0: none).
+    pub fn delete_room(&self, id: &str) -> Result<u64, RegistryError> {
         let (_, shared) = self
             .rooms
             .remove(id)
             .ok_or_else(|| RegistryError::UnknownRoom(id.to_string()))?;
+        // Closed before its deletion is logged: a tick record the room's thread is
+        // about to append is then refused as the record of a closed room, not taken
+        // for a storage failure.
         shared.mark_closed();
         self.metrics.rooms.dec();
-        Ok(())
+        match self.persist.as_ref().filter(|_| shared.gate.is_logged()) {
+            Some(p) => p
+                .delete_room(id)
+                .map_err(|e| RegistryError::Storage(e.to_string())),
+            None => Ok(0),
+        }
     }
 }

@@ -177,6 +177,14 @@ pub async fn run(
             "connections still open after the shutdown grace period"
         );
     }
+    // Last: the writers above waited for their final acks and frames to be durable.
+    if let Some(persist) = state.persist.clone() {
+        match tokio::task::spawn_blocking(move || persist.shutdown()).await {
+            Ok(Ok(())) => tracing::info!("storage flushed and closed"),
+            Ok(Err(e)) => tracing::error!(error = %e, "storage did not close cleanly"),
+            Err(e) => tracing::error!(error = %e, "storage shutdown panicked"),
+        }
+    }
     tracing::info!("stopped");
     Ok(())
 }

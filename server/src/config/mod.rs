@@ -51,6 +51,21 @@ pub enum Tool {
         #[command(subcommand)]
         action: ConfigAction,
     },
+    /// Read a stopped server's data dir and report what it holds, changing nothing;
+    /// exits non-zero, naming the file and offset, if it cannot be read back exactly.
+    Verify {
+        /// The data dir to read.
+        #[arg(long, default_value = "canopy-data")]
+        data_dir: PathBuf,
+    },
+    /// Recover a stopped server's data dir and write a fresh snapshot of every room,
+    /// so that the log segments they cover are deleted (compaction; also a quick start
+    /// next time).
+    Snapshot {
+        /// The data dir to compact.
+        #[arg(long, default_value = "canopy-data")]
+        data_dir: PathBuf,
+    },
 }
 
 /// What `canopy config` does.
@@ -94,6 +109,15 @@ pub struct ServerConfig {
     /// Default tick rate of new rooms (1 to 240).
     #[arg(long, env = "CANOPY_TICK_HZ", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
     pub tick_hz: u32,
+
+    /// Where rooms are kept across restarts (created if missing; locked by one server).
+    /// An edit is acknowledged only once it is durable there. See README "Persistence".
+    #[arg(long, env = "CANOPY_DATA_DIR", default_value = "canopy-data")]
+    pub data_dir: PathBuf,
+
+    /// Keep nothing on disk: every room is gone when the server stops.
+    #[arg(long, env = "CANOPY_IN_MEMORY", value_parser = clap::builder::BoolishValueParser::new())]
+    pub in_memory: bool,
 
     /// Start a room `demo` with a few thousand animated nodes.
     #[arg(long, env = "CANOPY_DEMO", value_parser = clap::builder::BoolishValueParser::new())]
@@ -351,8 +375,10 @@ impl std::str::FromStr for Secret {
 }
 
 impl Default for ServerConfig {
+    /// The defaults of the flags, but in memory: what embedding and tests want (the
+    /// binary's own default keeps rooms in `canopy-data`).
     fn default() -> Self {
-        <Self as clap::Parser>::parse_from(["canopy"])
+        <Self as clap::Parser>::parse_from(["canopy", "--in-memory"])
     }
 }
 

@@ -71,7 +71,19 @@ pub async fn post_edits(
         }
     };
     match outcome {
-        Ok(outcome) => Ok(Json(outcome?)),
+        Ok(answer) => {
+            let result = answer.outcome?;
+            // Acknowledged only once durable: the tick queued its record; the log
+            // thread's fsync releases it. A failure in between leaves the outcome
+            // unknown to us too (the bytes may have reached the disk).
+            if let Err(why) = room.gate.durable(answer.durable_at).await {
+                return Err(InBatch(Refusal::overloaded(format!(
+                    "the storage failed before the batch was durable ({why}): its outcome \
+                     is unknown; a restart applies it only if it reached the disk"
+                ))));
+            }
+            Ok(Json(result))
+        }
         Err(_) => Err(InBatch(Refusal::new(
             canopy_protocol::ErrorCode::UnknownRoom,
             format!("room {} closed before the batch was applied", room.id),

@@ -23,6 +23,12 @@ pub async fn create_room(
     JsonBody(body): JsonBody<CreateRoom>,
 ) -> Result<(StatusCode, Json<RoomCreated>), Refusal> {
     let room = app.create_room(body.id, body.tick_hz)?;
+    if let Err(why) = room.gate.durable(room.gate.need()).await {
+        return Err(Refusal::overloaded(format!(
+            "the storage failed before room {} was durable ({why}); a restart may not have it",
+            room.id
+        )));
+    }
     tracing::info!(room = %room.id, tick_hz = room.tick_hz, "room created");
     Ok((
         StatusCode::CREATED,
@@ -97,7 +103,15 @@ pub async fn delete_room(
     State(app): State<AppState>,
     Path(room): Path<String>,
 ) -> Result<StatusCode, Refusal> {
-    app.delete_room(&room)?;
+    let seq = app.delete_room(&room)?;
+    if let Some(p) = app.persist.as_ref().filter(|_| seq > 0)
+        && let Err(e) = p.durable(seq).await
+    {
+        return Err(Refusal::overloaded(format!(
+            "room {room} is deleted, but the storage failed before that was durable \
+             ({e}); a restart may bring it back"
+        )));
+    }
     tracing::info!(%room, "room deleted");
     Ok(StatusCode::NO_CONTENT)
 }

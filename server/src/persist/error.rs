@@ -28,7 +28,7 @@ pub enum PersistError {
     },
     /// The data dir is locked by another process.
     #[error(
-        "data dir {dir} is in use by another canopy process{}; stop it or choose another data dir",
+        "data dir {dir} is locked (its LOCK file) by another canopy process{}; stop it or choose another data dir",
         match pid { Some(p) => format!(" (pid {p})"), None => String::new() }
     )]
     Locked { dir: PathBuf, pid: Option<u32> },

@@ -193,13 +193,14 @@ impl Persist {
             return Err(PersistError::Misuse(format!("invalid room id {id:?}")));
         }
         let payload = encode_payload(id, 0, &Body::Created(meta.clone()));
-        self.shared.push(Kind::Created, id, payload, Some(meta))
+        self.shared
+            .push(Kind::Created, id, payload, Some(meta), None)
     }
 
     /// Logs a room's deletion.
     pub fn delete_room(&self, room: &str) -> Result<u64> {
         let payload = encode_payload(room, 0, &Body::Deleted);
-        self.shared.push(Kind::Deleted, room, payload, None)
+        self.shared.push(Kind::Deleted, room, payload, None, None)
     }
 
     /// Logs a tick that applied `batches` (in order). Encoding happens here, outside the
@@ -211,13 +212,63 @@ impl Persist {
             batches: encode_batches(batches),
         };
         let payload = encode_payload(room, 0, &body);
-        self.shared.push(Kind::Tick, room, payload, None)
+        self.shared.push(Kind::Tick, room, payload, None, None)
+    }
+
+    /// [`Persist::tick`] for the incarnation of `room` created by record `incarnation`
+    /// only: a room deleted and created again under the same id is another incarnation,
+    /// so a late record of the old one is refused instead of joining the new one's chain.
+    pub fn tick_of(
+        &self,
+        room: &str,
+        incarnation: u64,
+        tick: u64,
+        time_ms: u64,
+        batches: &[Vec<Op>],
+    ) -> Result<u64> {
+        let body = Body::Tick {
+            tick,
+            time_ms,
+            batches: encode_batches(batches),
+        };
+        let payload = encode_payload(room, 0, &body);
+        self.shared
+            .push(Kind::Tick, room, payload, None, Some(incarnation))
+    }
+
+    /// [`Persist::checkpoint`] for one incarnation of `room` (see [`Persist::tick_of`]).
+    pub fn checkpoint_of(
+        &self,
+        room: &str,
+        incarnation: u64,
+        tick: u64,
+        time_ms: u64,
+    ) -> Result<u64> {
+        let payload = encode_payload(room, 0, &Body::Checkpoint { tick, time_ms });
+        self.shared
+            .push(Kind::Checkpoint, room, payload, None, Some(incarnation))
+    }
+
+    /// Bytes that may still be appended before appends are refused as overloaded. A
+    /// room checks it before applying batches, so that the record of a tick it has
+    /// applied is not refused for room.
+    pub fn headroom(&self) -> u64 {
+        let unsynced = self.shared.queue.lock().unsynced;
+        self.shared.capacity.saturating_sub(unsynced)
+    }
+
+    /// Fails the layer for good with `reason` (a caller that cannot keep its records
+    /// and memory in step, as a refused append of an applied tick): from now on every
+    /// append is refused, as after a failed fsync.
+    pub fn fail_with(&self, reason: String) {
+        self.shared.fail(PersistError::Misuse(reason));
     }
 
     /// Logs a room's tick counter when it applied nothing.
     pub fn checkpoint(&self, room: &str, tick: u64, time_ms: u64) -> Result<u64> {
         let payload = encode_payload(room, 0, &Body::Checkpoint { tick, time_ms });
-        self.shared.push(Kind::Checkpoint, room, payload, None)
+        self.shared
+            .push(Kind::Checkpoint, room, payload, None, None)
     }
 
     /// Asks for a snapshot of `room` reflecting its records up to `seq`, which must be
@@ -386,6 +437,7 @@ impl Shared {
         room: &str,
         mut payload: Vec<u8>,
         meta: Option<&RoomMeta>,
+        incarnation: Option<u64>,
     ) -> Result<u64> {
         let size = (FRAME_LEN + payload.len()) as u64;
         if payload.len() > MAX_PAYLOAD || size > self.capacity {
@@ -420,7 +472,11 @@ impl Shared {
                 seq
             }
             None => {
-                let Some(entry) = q.rooms.get_mut(room) else {
+                let Some(entry) = q
+                    .rooms
+                    .get_mut(room)
+                    .filter(|e| incarnation.is_none_or(|i| i == e.incarnation))
+                else {
                     return Err(PersistError::Misuse(format!("no room {room:?}")));
                 };
                 // `prev` sits right after the room id in every payload but `created`'s.

@@ -8,7 +8,8 @@
 use canopy_protocol::NodeId;
 
 use super::Room;
-use super::edit::EditReply;
+use super::durable;
+use super::edit::{EditReply, PendingEdit};
 use super::scene_state::SceneState;
 use crate::refusal::Refusal;
 
@@ -27,22 +28,51 @@ impl Room {
     pub(super) fn apply(&mut self, scene: &mut SceneState) -> Applied {
         let mut applied = Applied::default();
         let budget = self.config.tick_op_budget;
-        while let Some(edit) = self.edits.take_within(applied.ops, budget) {
+        let failure = self.shared.gate.failure();
+        // A logged room takes no more than the log queue can still hold, so that the
+        // record of what it applies is never refused for room (the rest waits).
+        let mut headroom = self.log.as_ref().map(|l| l.persist.headroom());
+        while let Some(edit) = self.edits.peek() {
+            let bytes = (edit.cost() * durable::LOGGED_BYTES_PER_OP) as u64;
+            if failure.is_none() && headroom.is_some_and(|h| h < bytes) {
+                break;
+            }
+            let Some(edit) = self.edits.take_within(applied.ops, budget) else {
+                break;
+            };
             self.shared.release(&edit);
             if !edit.ticket.take() {
                 applied.batches_cancelled += 1;
                 continue;
             }
+            if let Some(why) = &failure {
+                // Queued before the storage failed: refused like a new one, never applied.
+                let refusal =
+                    Refusal::overloaded(format!("edits are refused: the storage failed ({why})"));
+                applied.batches_rejected += 1;
+                self.metrics.rejected(refusal.code);
+                applied.replies.push((edit.reply, Err(refusal)));
+                continue;
+            }
+            if let Some(h) = &mut headroom {
+                *h = h.saturating_sub(bytes);
+            }
             applied.ops += edit.cost();
-            let result = scene.apply(&edit.ops).map_err(Refusal::from);
+            let PendingEdit { ops, reply, .. } = edit;
+            let result = scene.apply(&ops).map_err(Refusal::from);
             match &result {
-                Ok(_) => applied.batches_applied += 1,
+                Ok(ids) => {
+                    applied.batches_applied += 1;
+                    if let Some(log) = &mut self.log {
+                        log.batches.push(durable::with_assigned_ids(ops, ids));
+                    }
+                }
                 Err(e) => {
                     applied.batches_rejected += 1;
                     self.metrics.rejected(e.code);
                 }
             }
-            applied.replies.push((edit.reply, result));
+            applied.replies.push((reply, result));
         }
         applied
     }

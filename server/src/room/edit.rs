@@ -46,22 +46,42 @@ impl EditTicket {
     }
 }
 
+/// What the tick answers an HTTP batch with.
+#[derive(Debug)]
+pub struct EditAnswer {
+    pub outcome: Result<EditsResult, Refusal>,
+    /// The log record that must be durable before a success may be reported (0: none,
+    /// the room is not logged). The tick never blocks on it; the caller waits.
+    pub durable_at: u64,
+}
+
 /// Where the outcome of an edit batch goes.
 #[derive(Debug)]
 pub enum EditReply {
     /// A oneshot channel the caller waits on (HTTP).
-    Oneshot(oneshot::Sender<Result<EditsResult, Refusal>>),
+    Oneshot(oneshot::Sender<EditAnswer>),
     /// A connection's outbox: the `ack` or `error` with this `seq` is queued ahead of
     /// the delta of the same tick (WebSocket).
     Outbox { outbox: Arc<Outbox>, seq: u64 },
 }
 
 impl EditReply {
-    /// Sends the outcome. A caller that went away is not an error.
+    /// Sends an outcome that waits for nothing (a refusal, or a room not logged). A
+    /// caller that went away is not an error.
     pub fn send(self, outcome: Result<EditsResult, Refusal>) {
+        self.send_durable(outcome, 0);
+    }
+
+    /// Sends the outcome of a batch whose tick is record `durable_at` of the log. On a
+    /// WebSocket the outbox holds it back until then (by the room's gate, which already
+    /// names that record); over HTTP the caller waits for it.
+    pub fn send_durable(self, outcome: Result<EditsResult, Refusal>, durable_at: u64) {
         match self {
             EditReply::Oneshot(tx) => {
-                let _ = tx.send(outcome);
+                let _ = tx.send(EditAnswer {
+                    outcome,
+                    durable_at,
+                });
             }
             EditReply::Outbox { outbox, seq } => {
                 let msg = match outcome {
@@ -125,6 +145,11 @@ impl EditQueue {
     /// The next batch if it fits in what is left of the tick's op budget. The first
     /// batch of a tick always fits (`spent == 0`), so a batch larger than the budget
     /// still gets a tick of its own instead of waiting forever.
+    /// The batch next in line, if any.
+    pub fn peek(&self) -> Option<&PendingEdit> {
+        self.queue.front()
+    }
+
     pub fn take_within(&mut self, spent: usize, budget: usize) -> Option<PendingEdit> {
         let next = self.queue.front()?;
         if spent > 0 && spent + next.cost() > budget {

@@ -13,13 +13,15 @@
 //! `subscribe.rs` (snapshots within their budget), `record.rs` (statistics and the slow
 //! tick), `edit.rs` (admitted batches and their replies), `shared.rs` (the handle other
 //! threads hold), `scene_state.rs` (hierarchy plus octree), `diff.rs`, `scope.rs`,
-//! `delta.rs`, `merge.rs`, `outbox.rs` (the slow-client policy), `query.rs`.
+//! `delta.rs`, `merge.rs`, `outbox.rs` (the slow-client policy), `query.rs`,
+//! `durable.rs` (the persist phase, the durability gate, snapshot capture and restore).
 
 mod apply;
 pub mod command;
 mod compact;
 pub mod delta;
 pub mod diff;
+pub mod durable;
 pub mod edit;
 mod fanout;
 pub mod merge;
@@ -48,8 +50,9 @@ use crate::scene::HierarchyLimits;
 pub use command::{RoomCommand, SubscribeRequest};
 use delta::DeltaParts;
 use diff::TickDiff;
+pub use durable::{DurableGate, RoomLog};
 use edit::EditQueue;
-pub use edit::{EditQuota, EditReply, EditTicket, PendingEdit};
+pub use edit::{EditAnswer, EditQuota, EditReply, EditTicket, PendingEdit};
 use outbox::{ConnId, Outbox};
 pub use record::TickReport;
 pub use scene_state::SceneState;
@@ -168,6 +171,8 @@ pub struct Room {
     parts: DeltaParts,
     history: resume::History,
     compact: compact::CompactState,
+    /// The room's log bookkeeping; `None` for rooms kept in memory only.
+    log: Option<RoomLog>,
     stopped: bool,
 }
 
@@ -180,9 +185,30 @@ impl Room {
         metrics: Arc<Metrics>,
         tokens: Option<crate::access::RoomTokens>,
     ) -> Room {
-        let (tx, rx) = mpsc::channel();
-        let history = resume::History::new(config.history, 0);
         let scene = SceneState::new(config.hierarchy, config.octree);
+        Self::with_scene(id, tick_hz, config, metrics, tokens, scene, None)
+    }
+
+    /// A room showing `scene` (a new one, or one restored from the log), logged to
+    /// `log` when given. Its subscribers can resume from its current tick on.
+    pub fn with_scene(
+        id: String,
+        tick_hz: u32,
+        config: RoomConfig,
+        metrics: Arc<Metrics>,
+        tokens: Option<crate::access::RoomTokens>,
+        scene: SceneState,
+        log: Option<RoomLog>,
+    ) -> Room {
+        let (tx, rx) = mpsc::channel();
+        let history = resume::History::new(config.history, scene.tick());
+        let gate = match &log {
+            Some(log) => DurableGate::on(Arc::clone(&log.persist)),
+            None => DurableGate::open(),
+        };
+        if let Some(log) = &log {
+            gate.set_need(log.last_seq);
+        }
         let shared = Arc::new(RoomShared::new(
             id,
             tick_hz,
@@ -190,6 +216,7 @@ impl Room {
             tokens,
             config.edits,
             tx,
+            gate,
         ));
         Room {
             shared,
@@ -203,6 +230,7 @@ impl Room {
             parts: DeltaParts::default(),
             history,
             compact: compact::CompactState::default(),
+            log,
             stopped: false,
         }
     }
@@ -262,6 +290,7 @@ impl Room {
     /// `closed` and the close `code`, and stops.
     pub fn stop(&mut self, reason: &str, close_code: u16) {
         self.take_commands();
+        self.checkpoint_on_stop();
         self.shared.mark_closed();
         for edit in self.edits.drain() {
             self.shared.release(&edit);

@@ -18,8 +18,8 @@
 //!   queued, and a reader waiting for space is woken.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 use canopy_protocol::{Format, ServerMsg, codec};
@@ -27,8 +27,13 @@ use parking_lot::Mutex;
 use tokio::sync::Notify;
 
 use super::delta::SharedDelta;
+use super::durable::{DurableGate, Passage};
 use super::edit::EditQuota;
 use super::merge::MergeState;
+
+/// The `closed` reason of a connection whose queued acks or frames showed a tick that
+/// the storage failed to make durable.
+pub const STORAGE_FAILED: &str = "storage failed: unacknowledged edits may be lost";
 
 /// A connection's identity within the server.
 pub type ConnId = u64;
@@ -84,7 +89,10 @@ enum Item {
 
 #[derive(Debug, Default)]
 struct State {
-    queue: VecDeque<Item>,
+    /// Each item with the log seq that must be durable before it is sent (0: none).
+    queue: VecDeque<(u64, Item)>,
+    /// The seq the merged changes need: the latest merged tick's.
+    merge_need: u64,
     frames: usize,
     frame_bytes: usize,
     replies: usize,
@@ -112,6 +120,8 @@ pub struct Outbox {
     pub merged_frames: AtomicU64,
     /// Entries in this connection's pending merge state, sampled for the statistics.
     pub pending_entries: AtomicU64,
+    /// The room's durability gate, when its ticks are logged.
+    gate: OnceLock<Arc<DurableGate>>,
 }
 
 impl Outbox {
@@ -130,7 +140,25 @@ impl Outbox {
             compact: AtomicBool::new(false),
             merged_frames: AtomicU64::new(0),
             pending_entries: AtomicU64::new(0),
+            gate: OnceLock::new(),
         })
+    }
+
+    /// Holds what this outbox sends behind the room's durability gate (set once, when
+    /// the connection opens on a logged room).
+    pub fn set_gate(&self, gate: Arc<DurableGate>) {
+        let _ = self.gate.set(gate);
+    }
+
+    /// The gate's watch, for a writer waiting on durability.
+    pub fn durability_watch(
+        &self,
+    ) -> Option<tokio::sync::watch::Receiver<crate::persist::Durability>> {
+        self.gate.get().and_then(|g| g.watch())
+    }
+
+    fn need(&self) -> u64 {
+        self.gate.get().map_or(0, |g| g.need())
     }
 
     fn push(&self, st: parking_lot::MutexGuard<'_, State>) {
@@ -157,7 +185,8 @@ impl Outbox {
         }
         st.replies += 1;
         st.reply_bytes += bytes.len();
-        st.queue.push_back(Item::Reply(bytes));
+        let need = self.need();
+        st.queue.push_back((need, Item::Reply(bytes)));
         self.push(st);
     }
 
@@ -189,7 +218,7 @@ impl Outbox {
         if st.closing {
             return;
         }
-        st.queue.push_back(Item::Ping);
+        st.queue.push_back((0, Item::Ping));
         self.push(st);
     }
 
@@ -208,6 +237,7 @@ impl Outbox {
             || st.frames >= self.limits.frames
             || st.frame_bytes + frame.len() > self.limits.frame_bytes;
         if behind {
+            st.merge_need = self.need();
             let m = st.merge.get_or_insert_with(MergeState::default);
             m.merge(delta.tick, delta.time, &delta.parts);
             self.pending_entries
@@ -215,7 +245,8 @@ impl Outbox {
         } else {
             st.frames += 1;
             st.frame_bytes += frame.len();
-            st.queue.push_back(Item::Frame(frame));
+            let need = self.need();
+            st.queue.push_back((need, Item::Frame(frame)));
         }
         self.push(st);
         behind
@@ -231,13 +262,14 @@ impl Outbox {
         }
         Self::drop_scope_items(&mut st);
         self.pending_entries.store(0, Ordering::Relaxed);
-        st.queue.push_back(Item::Snapshot(snapshot));
+        let need = self.need();
+        st.queue.push_back((need, Item::Snapshot(snapshot)));
         self.push(st);
     }
 
     fn drop_scope_items(st: &mut State) {
         st.queue
-            .retain(|o| !matches!(o, Item::Frame(_) | Item::Snapshot(_)));
+            .retain(|(_, o)| !matches!(o, Item::Frame(_) | Item::Snapshot(_)));
         st.frames = 0;
         st.frame_bytes = 0;
         st.merge = None;
@@ -257,10 +289,13 @@ impl Outbox {
             return;
         }
         st.closing = true;
-        st.queue.push_back(Item::Close {
-            reason: reason.to_string(),
-            code,
-        });
+        st.queue.push_back((
+            0,
+            Item::Close {
+                reason: reason.to_string(),
+                code,
+            },
+        ));
         self.push_closing(st);
     }
 
@@ -291,7 +326,7 @@ impl Outbox {
         let st = self.state.lock();
         st.queue
             .iter()
-            .map(|i| match i {
+            .map(|(_, i)| match i {
                 Item::Reply(b) | Item::Snapshot(b) | Item::Frame(b) => b.len(),
                 _ => 0,
             })
@@ -301,7 +336,38 @@ impl Outbox {
     /// The next thing to send, if any, without waiting.
     pub fn try_next(&self) -> Option<Outgoing> {
         let mut st = self.state.lock();
-        if let Some(item) = st.queue.pop_front() {
+        let front_need = match st.queue.front() {
+            Some((need, _)) => Some(*need),
+            None if st.merge.is_some() => Some(st.merge_need),
+            None => None,
+        };
+        if let Some(need) = front_need {
+            match self.gate.get().map_or(Passage::Open, |g| g.check(need)) {
+                Passage::Open => {}
+                // The writer waits for the durable watermark (or a push) and asks again.
+                Passage::Wait => return None,
+                Passage::Failed => {
+                    // What waits shows a tick that will never be durable (acks among
+                    // it): close instead of sending it; the client's copy and its
+                    // unanswered batches are doubtful, and it reconnects to a server
+                    // that says so by refusing edits.
+                    st.queue.clear();
+                    st.merge = None;
+                    st.replies = 0;
+                    st.reply_bytes = 0;
+                    st.frames = 0;
+                    st.frame_bytes = 0;
+                    st.closing = true;
+                    drop(st);
+                    self.space.notify_waiters();
+                    return Some(Outgoing::Close {
+                        reason: STORAGE_FAILED.to_string(),
+                        code: 1011,
+                    });
+                }
+            }
+        }
+        if let Some((_, item)) = st.queue.pop_front() {
             return Some(match item {
                 Item::Reply(b) => {
                     let was_full = st.replies > self.limits.replies

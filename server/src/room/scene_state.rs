@@ -71,6 +71,13 @@ impl SceneState {
         self.time_ms = time_ms;
     }
 
+    /// Sets the tick and its time after a restore (see `room/durable.rs`): the scene
+    /// shows the state of that tick of the log.
+    pub fn restore_clock(&mut self, tick: u64, time_ms: u64) {
+        self.tick = tick;
+        self.time_ms = time_ms;
+    }
+
     /// Applies one batch atomically (see [`Hierarchy::apply_batch`]).
     pub fn apply(&mut self, ops: &[canopy_protocol::Op]) -> Result<Vec<NodeId>, BatchError> {
         self.hierarchy.apply_batch(ops)

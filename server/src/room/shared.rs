@@ -17,6 +17,7 @@ use parking_lot::RwLock;
 use tokio_util::sync::CancellationToken;
 
 use super::command::RoomCommand;
+use super::durable::DurableGate;
 use super::edit::{EditQuota, EditReply, EditTicket, PendingEdit};
 use super::scene_state::SceneState;
 use super::stats::RoomStats;
@@ -67,6 +68,9 @@ pub struct RoomShared {
     /// This room's instance (see [`canopy_protocol::ROOM_INSTANCE_HEADER`]): random, so a
     /// room created again under the same id, or on another server, has another one.
     pub instance: RoomInstance,
+    /// What a connection's writer must wait for before sending acks, frames and
+    /// snapshots of a logged room (see `durable.rs`); open for rooms kept in memory.
+    pub gate: Arc<DurableGate>,
     /// Written only by the room's tick; everybody else takes read locks (a
     /// `parking_lot` lock: readers never hold it across an await, and the tick holds the
     /// write side only while the scene changes).
@@ -94,11 +98,13 @@ impl RoomShared {
         tokens: Option<RoomTokens>,
         limits: EditLimits,
         commands: Sender<RoomCommand>,
+        gate: Arc<DurableGate>,
     ) -> Self {
         RoomShared {
             id,
             tick_hz,
             instance: RoomInstance::random(),
+            gate,
             scene: RwLock::new(scene),
             stats: RoomStats::default(),
             tokens,
@@ -127,6 +133,12 @@ impl RoomShared {
                 ErrorCode::UnknownRoom,
                 format!("room {} was deleted", self.id),
             ));
+        }
+        if let Some(why) = self.gate.failure() {
+            return Err(Refusal::overloaded(format!(
+                "edits are refused: the storage failed ({why}); reads and subscriptions \
+                 go on, and a restart recovers every acknowledged batch"
+            )));
         }
         let cost = ops.len().max(1);
         let l = self.limits;

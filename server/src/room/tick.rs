@@ -1,7 +1,9 @@
 //! One tick of a room, as a list of phases in the order the contract fixes: take the
 //! commands that arrived, apply waiting batches within the op budget, advance the scene
-//! (update callbacks, propagation, classification, octree refit), answer the batches
-//! with the tick, fan the deltas out, answer subscriptions with snapshots, and record.
+//! (update callbacks, propagation, classification, octree refit), persist (queue the
+//! tick's record for the log thread; what follows waits for it to be durable), answer
+//! the batches with the tick, fan the deltas out, answer subscriptions with snapshots,
+//! and record.
 //!
 //! Invariant: the scene's write lock is held only while the scene changes (apply and
 //! advance); answers, deltas and snapshots are built under a read lock, so queries run
@@ -33,8 +35,9 @@ impl Room {
         let scene = RwLockWriteGuard::downgrade(scene);
 
         let tick = advance.tick;
+        let durable_at = self.persist(&scene, &mut applied);
         for (reply, result) in applied.replies.drain(..) {
-            reply.send(result.map(|ids| EditsResult { tick, ids }));
+            reply.send_durable(result.map(|ids| EditsResult { tick, ids }), durable_at);
         }
         self.history.record(tick, &self.diff);
         let frames_merged = self.fan_out(&scene, now_ms);

@@ -28,12 +28,14 @@
 //! - `changes.rs`: the per-tick change set;
 //! - `iter.rs`: children, subtree, ancestors and whole-room iteration;
 //! - `visitor.rs` and `callbacks.rs`: OSG-style visitors and per-node update callbacks;
-//! - `check.rs`: invariant checks and state dumps for tests.
+//! - `check.rs`: invariant checks and state dumps for tests;
+//! - `durable_ids.rs`: retired ids and the id counter, for snapshots.
 
 mod batch;
 mod callbacks;
 mod changes;
 mod check;
+mod durable_ids;
 mod error;
 mod guard;
 mod hierarchy;

@@ -61,6 +61,7 @@ where
     tracing::info!(role = ?caller.role, "ws open");
     let caller_expires = caller.expires;
     let outbox = Outbox::new(conn, format, app.config.outbox_limits());
+    outbox.set_gate(Arc::clone(&room.gate));
     let (sink, mut stream) = socket.split();
     let mut writer = tokio::spawn(writer::run(
         sink,

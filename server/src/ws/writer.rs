@@ -60,6 +60,7 @@ where
 {
     let _gone = Gone(Arc::clone(&outbox));
     let format = outbox.format;
+    let mut durable = outbox.durability_watch();
     loop {
         let mut fed = false;
         while let Some(item) = outbox.try_next() {
@@ -116,7 +117,22 @@ where
                 Err(_) => return give_up(&mut sink, deadline).await,
             }
         }
-        outbox.notified().await;
+        // A logged room's items also wait for the durable watermark: wake on either.
+        match durable.as_mut() {
+            Some(watch) => {
+                tokio::select! {
+                    () = outbox.notified() => {}
+                    changed = watch.changed() => {
+                        if changed.is_err() {
+                            // The storage layer is gone (shutdown): nothing more becomes
+                            // durable; what waits is answered by the close.
+                            durable = None;
+                        }
+                    }
+                }
+            }
+            None => outbox.notified().await,
+        }
     }
 }
 

@@ -1,0 +1,369 @@
+//! A room's side of persistence: the persist phase of its tick (one record per tick that
+//! applied batches, a checkpoint of the tick counter when idle, a snapshot now and
+//! then), the [`DurableGate`] that holds back what may not be sent before the tick is
+//! durable, and the capture and restore of a room's state for snapshots and recovery.
+//!
+//! Invariants:
+//! * The log holds, for every tick that applied a batch, those batches in order, with
+//!   every server-assigned id written in, so replay assigns nothing and cannot differ.
+//! * Nothing that shows a logged tick leaves the server before the tick is durable: acks
+//!   (HTTP and WebSocket), delta frames and snapshots carry the seq of the room's last
+//!   record and wait for `durable_seq` to reach it ([`DurableGate`]). Reads (queries,
+//!   `GET /nodes`) show the live state at once.
+//! * Room code does no I/O here either: appends only queue bytes for the log thread.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use canopy_protocol::{NodeId, Op, Transform};
+use tokio::sync::watch;
+
+use super::Room;
+use super::apply::Applied;
+use super::diff::TickDiff;
+use super::scene_state::SceneState;
+use crate::persist::{
+    Durability, Persist, PersistError, RecoveredRoom, Replay, RoomState, SnapNode, ranges_of,
+};
+use crate::refusal::Refusal;
+
+/// Whether something tagged with a seq may be sent now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passage {
+    /// Durable (or nothing to wait for).
+    Open,
+    /// Not durable yet.
+    Wait,
+    /// The storage failed: it never will be.
+    Failed,
+}
+
+/// The durability gate of one room, shared by its tick (which sets the seq everything
+/// pushed from now on needs) and its connections' writers (which wait on it).
+#[derive(Debug, Default)]
+pub struct DurableGate {
+    persist: Option<Arc<Persist>>,
+    need: AtomicU64,
+}
+
+impl DurableGate {
+    /// A gate that never holds anything back (rooms kept in memory only).
+    pub fn open() -> Arc<Self> {
+        Arc::default()
+    }
+
+    /// A gate on `persist`'s durable watermark.
+    pub fn on(persist: Arc<Persist>) -> Arc<Self> {
+        Arc::new(DurableGate {
+            persist: Some(persist),
+            need: AtomicU64::new(0),
+        })
+    }
+
+    /// The seq what is pushed now must wait for (0: nothing): the room's last record.
+    /// Once the storage failed, the room's next tick sets it back to 0 (nothing more is
+    /// logged, and what waited for a record that never became durable has been seen as
+    /// [`Passage::Failed`]), so that reads and subscriptions go on.
+    pub fn need(&self) -> u64 {
+        self.need.load(Ordering::Acquire)
+    }
+
+    pub(super) fn set_need(&self, seq: u64) {
+        self.need.store(seq, Ordering::Release);
+    }
+
+    /// Whether something that needs `seq` may go.
+    pub fn check(&self, seq: u64) -> Passage {
+        let Some(p) = self.persist.as_ref().filter(|_| seq > 0) else {
+            return Passage::Open;
+        };
+        if p.durable_seq() >= seq {
+            Passage::Open
+        } else if p.failed().is_some() {
+            Passage::Failed
+        } else {
+            Passage::Wait
+        }
+    }
+
+    /// Changes of the durable watermark, for a writer waiting on [`Passage::Wait`].
+    pub fn watch(&self) -> Option<watch::Receiver<Durability>> {
+        self.persist.as_ref().map(|p| p.watch())
+    }
+
+    /// Resolves once record `seq` is durable (at once for 0 or a room not logged), or
+    /// with why it never will be.
+    pub async fn durable(&self, seq: u64) -> Result<(), String> {
+        match self.persist.as_ref().filter(|_| seq > 0) {
+            None => Ok(()),
+            Some(p) => p.durable(seq).await.map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Whether the room's ticks are logged.
+    pub fn is_logged(&self) -> bool {
+        self.persist.is_some()
+    }
+
+    /// Why edits are refused, once the storage failed.
+    pub fn failure(&self) -> Option<String> {
+        let p = self.persist.as_ref()?;
+        p.failed().map(|e| e.to_string())
+    }
+}
+
+/// A logged room's bookkeeping for the persist phase.
+#[derive(Debug)]
+pub struct RoomLog {
+    pub(super) persist: Arc<Persist>,
+    /// The seq of the room's `created` record: the incarnation its records belong to.
+    pub(super) incarnation: u64,
+    /// The room's last record (what a snapshot request names).
+    pub(super) last_seq: u64,
+    /// The tick of the last record, for idle checkpoints.
+    pub(super) logged_tick: u64,
+    /// Ops logged since the last snapshot: a snapshot is due once they reach the
+    /// room's size (so replay after a restart never costs more than about two
+    /// snapshots' worth of work) or [`SNAPSHOT_MIN_OPS`].
+    pub(super) ops_since_snapshot: usize,
+    /// The batches applied this tick, ids written in (reused, so steady state does not
+    /// allocate the outer list).
+    pub(super) batches: Vec<Vec<Op>>,
+}
+
+/// What an applied op is assumed to cost in the log queue, for the room's check that
+/// the queue can take its tick's record (a bincode op is 10 to 50 bytes).
+pub const LOGGED_BYTES_PER_OP: usize = 64;
+
+/// A room is not snapshotted for fewer logged ops than this, however small it is.
+pub const SNAPSHOT_MIN_OPS: usize = 10_000;
+
+impl RoomLog {
+    pub fn new(persist: Arc<Persist>, incarnation: u64, last_seq: u64, tick: u64) -> Self {
+        RoomLog {
+            persist,
+            incarnation,
+            last_seq,
+            logged_tick: tick,
+            ops_since_snapshot: 0,
+            batches: Vec::new(),
+        }
+    }
+}
+
+/// `ops` as applied, with the ids the batch assigned (`ids`, in the order of its adds)
+/// written into its id-less adds.
+pub(super) fn with_assigned_ids(mut ops: Vec<Op>, ids: &[NodeId]) -> Vec<Op> {
+    let mut ids = ids.iter();
+    for op in &mut ops {
+        if let Op::Add { id, .. } = op {
+            let assigned = ids.next().copied();
+            if id.is_none() {
+                *id = assigned;
+            }
+        }
+    }
+    ops
+}
+
+/// A room's state for a snapshot: every live node (local transform, parent, extent,
+/// mask) parent before child, the retired ids and the id counter.
+pub fn capture(scene: &SceneState) -> RoomState {
+    let h = scene.hierarchy();
+    let nodes = h
+        .iter_nodes()
+        .map(|n| {
+            let local = h.local(n.id).expect("iterated nodes are live");
+            SnapNode {
+                id: n.id,
+                parent: n.parent,
+                t: local.t,
+                r: local.r,
+                s: local.s,
+                extent: n.extent,
+                mask: n.mask,
+            }
+        })
+        .collect();
+    RoomState {
+        tick: scene.tick(),
+        time_ms: scene.time_ms(),
+        next_id: h.id_counter(),
+        nodes,
+        retired: ranges_of(h.retired_ids()),
+    }
+}
+
+/// Nodes per batch when a snapshot is rebuilt (the hierarchy's batch checks walk each
+/// batch's nodes; a bounded batch keeps that linear overall).
+const RESTORE_CHUNK: usize = 4096;
+
+/// Rebuilds a room's scene from what recovery found: its snapshot's nodes, ids and
+/// counter, then every logged batch after it in order, then one advance so that world
+/// transforms and the octree are current; the tick and time are the last record's.
+pub fn restore(
+    room: &RecoveredRoom,
+    mut scene: SceneState,
+    tick_hz: u32,
+) -> Result<SceneState, String> {
+    let (mut tick, mut time_ms) = (0, room.meta.created_ms);
+    let limits = scene.hierarchy().limits();
+    scene
+        .hierarchy_mut()
+        .set_limits(crate::scene::HierarchyLimits {
+            max_nodes: usize::MAX,
+            max_depth: usize::MAX,
+            max_batch_walk: usize::MAX,
+        });
+    if let Some((_, state)) = &room.snapshot {
+        let mut ops = Vec::with_capacity(RESTORE_CHUNK);
+        for chunk in state.nodes.chunks(RESTORE_CHUNK) {
+            ops.clear();
+            ops.extend(chunk.iter().map(|n| Op::Add {
+                id: Some(n.id),
+                parent: n.parent,
+                local: Transform {
+                    t: n.t,
+                    r: n.r,
+                    s: n.s,
+                },
+                extent: n.extent,
+                mask: n.mask,
+            }));
+            scene
+                .apply(&ops)
+                .map_err(|e| format!("rebuilding the snapshot: {e}"))?;
+        }
+        let retired = state.retired.iter().flat_map(|&(a, b)| a..=b);
+        scene.hierarchy_mut().restore_ids(retired, state.next_id)?;
+        (tick, time_ms) = (state.tick, state.time_ms);
+    }
+    for record in &room.replay {
+        match record {
+            Replay::Tick {
+                seq,
+                tick: t,
+                time_ms: ms,
+                batches,
+            } => {
+                for (i, batch) in batches.iter().enumerate() {
+                    scene.apply(batch).map_err(|e| {
+                        format!("replaying batch {i} of record {seq} (tick {t}): {e}")
+                    })?;
+                }
+                (tick, time_ms) = (*t, *ms);
+            }
+            Replay::Checkpoint {
+                tick: t,
+                time_ms: ms,
+                ..
+            } => (tick, time_ms) = (*t, *ms),
+        }
+    }
+    scene.hierarchy_mut().set_limits(limits);
+    let dt = 1.0 / tick_hz.max(1) as f32;
+    scene.advance(dt, time_ms, &mut TickDiff::default());
+    scene.restore_clock(tick, time_ms);
+    Ok(scene)
+}
+
+impl Room {
+    /// The persist phase: logs this tick's applied batches (or, when idle for a second,
+    /// a checkpoint of the tick counter), asks for a snapshot when one is due, and
+    /// points the gate at the record, so that what the tick sends from here on waits
+    /// for it. Returns the record acks must wait for (0: none).
+    pub(super) fn persist(&mut self, scene: &SceneState, applied: &mut Applied) -> u64 {
+        let Some(log) = &mut self.log else {
+            return 0;
+        };
+        let gate = &self.shared.gate;
+        let room = &self.shared.id;
+        if gate.failure().is_some() {
+            // Nothing is logged any more; what was queued behind a record that never
+            // became durable sees the failure, and what is pushed from now on waits
+            // for nothing (the batches of this tick were refused before applying).
+            gate.set_need(0);
+            log.batches.clear();
+            return 0;
+        }
+        let (tick, time_ms) = (scene.tick(), scene.time_ms());
+        let idle_ticks = u64::from(self.shared.tick_hz.max(1));
+        let appended = if !log.batches.is_empty() {
+            log.ops_since_snapshot += log.batches.iter().map(Vec::len).sum::<usize>();
+            let r = log
+                .persist
+                .tick_of(room, log.incarnation, tick, time_ms, &log.batches);
+            Some(r)
+        } else if tick >= log.logged_tick + idle_ticks {
+            let r = log
+                .persist
+                .checkpoint_of(room, log.incarnation, tick, time_ms);
+            Some(r)
+        } else {
+            None
+        };
+        log.batches.clear();
+        match appended {
+            None => {}
+            Some(Ok(seq)) => {
+                log.last_seq = seq;
+                log.logged_tick = tick;
+                gate.set_need(seq);
+            }
+            Some(Err(e)) => {
+                let why = if self.shared.is_closed() || matches!(e, PersistError::Closed) {
+                    // Deleted or shutting down while it ticked: its last batches go
+                    // with it.
+                    format!("room {room} closed before the batch's tick was logged")
+                } else {
+                    let reason = format!("room {room}: the record of tick {tick} was refused: {e}");
+                    log.persist.fail_with(reason);
+                    gate.set_need(0);
+                    format!(
+                        "the storage failed before the batch's tick was logged ({e}): it \
+                         is not durable and a restart will not have it"
+                    )
+                };
+                for (_, result) in &mut applied.replies {
+                    if result.is_ok() {
+                        *result = Err(Refusal::overloaded(why.clone()));
+                    }
+                }
+                return 0;
+            }
+        }
+        let due = SNAPSHOT_MIN_OPS.max(scene.hierarchy().len());
+        if log.ops_since_snapshot >= due {
+            log.ops_since_snapshot = 0;
+            let state = capture(scene);
+            if let Err(e) = log.persist.request_snapshot(room, log.last_seq, state) {
+                tracing::warn!(%room, error = %e, "snapshot not taken");
+            }
+        }
+        log.last_seq
+    }
+
+    /// Logs the tick counter once more when the room stops (a clean shutdown keeps
+    /// the exact tick; after a crash it comes back at most a second of idle ticks
+    /// behind, which changed nothing).
+    pub(super) fn checkpoint_on_stop(&mut self) {
+        let Some(log) = &mut self.log else {
+            return;
+        };
+        let (tick, time_ms) = {
+            let scene = self.shared.scene.read();
+            (scene.tick(), scene.time_ms())
+        };
+        if tick > log.logged_tick && self.shared.gate.failure().is_none() {
+            let room = &self.shared.id;
+            // A deleted room's incarnation is gone: that refusal is expected.
+            if let Ok(seq) = log
+                .persist
+                .checkpoint_of(room, log.incarnation, tick, time_ms)
+            {
+                log.last_seq = seq;
+                log.logged_tick = tick;
+            }
+        }
+    }
+}
