@@ -410,6 +410,9 @@ impl Persist {
             }
             Engine::Stopped => {}
         }
+        // Nothing more is written: the data dir is free for another process (rooms
+        // that still hold this handle only get `Closed` from it).
+        *self._lock.lock() = Box::new(());
         match sh.failed.get() {
             Some(e) => Err(PersistError::Failed(Arc::clone(e))),
             None => Ok(()),
