@@ -90,7 +90,8 @@ pub struct Scenario {
     pub token: Option<String>,
 
     /// Extra flag for the spawned server, as on `canopy`'s command line; repeatable
-    /// (`--server-arg=--ws-queue-frames=4`).
+    /// (`--server-arg=--ws-queue-frames=4`). The server keeps nothing on disk
+    /// (`--in-memory`) unless one of these is `--data-dir` or `--in-memory`.
     #[arg(long = "server-arg", allow_hyphen_values = true)]
     pub server_args: Vec<String>,
 

@@ -1,6 +1,7 @@
 //! `--server-bin`: the server under test started by the harness as a process of its own
 //! (the `canopy` binary), on 127.0.0.1 on a free port, so that its `/metrics` RSS is the
-//! server's alone; the run then goes on as with `--url`.
+//! server's alone; the run then goes on as with `--url`. In memory unless a `--server-arg`
+//! chooses the storage (see [`super`]).
 //!
 //! Invariant: the child is stopped by the harness, by its own pid, before the harness
 //! exits (SIGTERM, then SIGKILL after the server's shutdown grace), even when the run
@@ -30,8 +31,8 @@ pub struct ChildServer {
 }
 
 impl ChildServer {
-    /// Starts `bin --addr 127.0.0.1:PORT --tick-hz TICK_HZ ARGS..` and waits until it
-    /// accepts connections.
+    /// Starts `bin --addr 127.0.0.1:PORT --tick-hz TICK_HZ [--in-memory] ARGS..` and
+    /// waits until it accepts connections.
     pub fn start(bin: &Path, args: &[String], tick_hz: u32) -> anyhow::Result<ChildServer> {
         // A port the kernel just handed out and took back: free unless another process
         // races for it within the next milliseconds.
@@ -47,6 +48,7 @@ impl ChildServer {
             .arg(format!("--addr={addr}"))
             .arg(format!("--tick-hz={tick_hz}"))
             .arg("--drain-secs=0")
+            .args(super::storage_args(args))
             .args(args)
             .stdin(Stdio::null())
             .stdout(log_file.try_clone()?)

@@ -1,5 +1,6 @@
 //! `--spawn`: the Canopy server started inside the harness's process, on its own Tokio
-//! runtime and threads, listening on 127.0.0.1 on an ephemeral port.
+//! runtime and threads, listening on 127.0.0.1 on an ephemeral port; in memory unless a
+//! `--server-arg` chooses the storage (see [`super`]).
 //!
 //! The server gets a runtime of its own (threads named `srv-*`) rather than sharing
 //! the harness's, so that a busy harness cannot starve the tick task through the same
@@ -40,6 +41,7 @@ impl SpawnedServer {
             format!("--tick-hz={tick_hz}"),
             "--drain-secs=0".to_string(),
         ];
+        argv.extend(super::storage_args(args).map(String::from));
         argv.extend(args.iter().cloned());
         let mut config = ServerConfig::try_parse_from(&argv).context("parsing --server-arg")?;
         config.addr = SocketAddr::from(([127, 0, 0, 1], 0));
