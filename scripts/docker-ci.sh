@@ -20,8 +20,9 @@
 #      add several minutes of compiling to CI for an image that is thrown away; the
 #      Dockerfile, its runtime stage and its health check are the same either way;
 #   5. checks the image: the container's HEALTHCHECK reports healthy (docker inspect),
-#      the server runs as a non-root user (uid 10001, read from the host), and it
-#      refuses to listen on 0.0.0.0 without an admin token;
+#      the server runs as a non-root user (uid 10001, read from the host), persists
+#      to its volume (CANOPY_DATA_DIR=/data: locked, and a room survives `docker kill`
+#      and `docker start`), and it refuses to listen on 0.0.0.0 without an admin token;
 #   6. `docker-compose up` of docker/compose.yaml with docker/compose.ci.yaml on top:
 #      the server container and a short load test against it, which must pass;
 #   7. removes what it made (containers, the compose network and volume, both images,
@@ -202,6 +203,26 @@ step "process: uid 10001 (real, effective, saved, fs), image user $user: not roo
 "$DOCKER" exec "$c" sh -c 'f="$CANOPY_DATA_DIR/.ci-write-test" && touch "$f" && rm "$f"' \
   || fail "the server's user cannot write to \$CANOPY_DATA_DIR in the container"
 step "data directory $("$DOCKER" exec "$c" sh -c 'echo "$CANOPY_DATA_DIR"'): writable by that user"
+
+# Persistence is on in the image: the server holds the lock of $CANOPY_DATA_DIR (the
+# image's volume), and a room it created (201) is back after a kill -9 and a restart of
+# the same container (same volume).
+"$DOCKER" exec "$c" sh -c 'test -f "$CANOPY_DATA_DIR/LOCK"' \
+  || { show_log "$c"; fail "no LOCK in \$CANOPY_DATA_DIR: the server in the image does not persist there"; }
+in_c() { "$DOCKER" exec -e TOKEN="$TOKEN" "$c" sh -c "$1"; }
+auth='-H "Authorization: Bearer $TOKEN"'
+in_c "curl -fsS -o /dev/null $auth -H 'content-type: application/json' -d '{\"id\":\"kept\",\"tick_hz\":7}' http://127.0.0.1:7878/rooms" \
+  || { show_log "$c"; fail "POST /rooms in the container"; }
+"$DOCKER" kill "$c" >/dev/null || fail "docker kill"
+"$DOCKER" start "$c" >/dev/null || fail "docker start after the kill"
+for _ in $(seq 1 60); do
+  in_c 'curl -fsS -o /dev/null http://127.0.0.1:7878/healthz' 2>/dev/null && break
+  sleep 0.5
+done
+kept=$(in_c "curl -sS $auth http://127.0.0.1:7878/rooms/kept" 2>&1) || true
+grep -q '"tick_hz":7' <<<"$kept" \
+  || { show_log "$c"; fail "after docker kill and start, GET /rooms/kept answered: $kept"; }
+step "persistence: room \`kept\` (tick_hz 7) back after docker kill (SIGKILL) and start"
 "$DOCKER" rm -f -v "$c" >/dev/null
 
 # Without a token on 0.0.0.0 (the image's CANOPY_ADDR), the server must refuse to start.

@@ -99,9 +99,10 @@ trap cleanup EXIT INT TERM
 
 echo "== starting the server on $base (log: $out/server.log)"
 # Open (no admin token) on loopback, as the contract allows; the generous room limit
-# keeps `POST /rooms` with random ids from hitting the room cap during the run.
-env -u CANOPY_ADMIN_TOKEN "$server_bin" --addr "127.0.0.1:$port" --max-rooms 100000 \
-    >"$out/server.log" 2>&1 &
+# keeps `POST /rooms` with random ids from hitting the room cap during the run; in
+# memory, so that the run leaves no ./canopy-data behind (nor needs its lock).
+env -u CANOPY_ADMIN_TOKEN "$server_bin" --addr "127.0.0.1:$port" \
+    --max-rooms 100000 --in-memory >"$out/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 100); do
     if curl -fsS "$base/healthz" >/dev/null 2>&1; then
