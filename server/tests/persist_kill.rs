@@ -6,6 +6,10 @@
 //! applied, in order, none in part; unacknowledged ones form at most a prefix). The room
 //! goes on from the recovered state, so each run crashes the same room many times.
 //!
+//! Every fourth lifetime sends, second, a batch of 10,000 ops, which makes the room due
+//! for a snapshot, so that kills also land while one is written and restarts read a
+//! snapshot and the log after it.
+//!
 //! Also, across the same restarts: the room's `tick_hz` (not the server's default) and
 //! tokens (the WebSocket uses the room's editor token, the reads its viewer token) come
 //! back; a room created (`201`) or deleted (`204`) just before a kill stays so; an id
@@ -434,6 +438,30 @@ fn rand_batch(m: &Model, rng: &mut Rng, ids: &mut Ids) -> (Vec<Op>, Vec<NodeId>,
     }
 }
 
+/// Ops one batch needs to make the room due for a snapshot (`SNAPSHOT_MIN_OPS` in
+/// `room/durable.rs`), so that kills also land while a snapshot is written and
+/// restarts recover from snapshot plus log.
+const BULK_OPS: usize = 10_000;
+
+/// A batch of [`BULK_OPS`] mask changes (cheap to model and to apply).
+fn bulk_batch(m: &Model, rng: &mut Rng) -> (Vec<Op>, Vec<NodeId>, Model) {
+    let live = m.live();
+    let ops: Vec<Op> = (0..BULK_OPS)
+        .map(|_| Op::SetShape {
+            node: live[rng.below(live.len())],
+            extent: None,
+            mask: Some(rand_mask(rng)),
+        })
+        .collect();
+    match m.apply_batch(&ops) {
+        (Expect::Ok(want), Some(mut next)) => {
+            next.log = Log::default();
+            (ops, want, next)
+        }
+        (other, _) => panic!("the model refuses a bulk batch: {other:?}"),
+    }
+}
+
 // ---------------------------------------------------------------------------------
 // The recovered state against a model.
 
@@ -613,6 +641,7 @@ async fn drive(
     counts: &mut Counts,
     kill_after: Duration,
     window: usize,
+    bulk: bool,
     ctx: &str,
 ) -> Run {
     let mut ws = srv.ws(editor, ctx).await;
@@ -695,7 +724,12 @@ async fn drive(
     let deadline = tokio::time::Instant::now() + kill_after;
     loop {
         while run.prefixes.len() - 1 - run.acked < window {
-            let (ops, want, next) = rand_batch(run.prefixes.last().unwrap(), rng, ids);
+            let last = run.prefixes.last().unwrap();
+            let (ops, want, next) = if bulk && run.want_ids.len() == 1 && !last.nodes.is_empty() {
+                bulk_batch(last, rng)
+            } else {
+                rand_batch(last, rng, ids)
+            };
             for op in &ops {
                 counts.count(op);
             }
@@ -781,10 +815,11 @@ async fn kill_9_keeps_every_acknowledged_batch() {
     let mut rooms = BTreeMap::from([(ROOM.to_string(), ROOM_HZ)]);
     let mut deleted = BTreeSet::new();
     let (mut total_acked, mut total_sent, mut total_unacked_kept) = (0, 0, 0);
+    let (mut from_snapshot, mut max_replayed) = (0, 0);
 
     for generation in 0..kills {
         let ctx = format!("seed {seed}, lifetime {generation}");
-        let window = 1 + rng.below(16);
+        let window = 2 + rng.below(15);
         let kill_after = Duration::from_millis(rng.below(400) as u64);
         // A side room: created, edited and deleted (each answered) before the batches
         // (`early`) or in the moment before the kill.
@@ -818,6 +853,7 @@ async fn kill_9_keeps_every_acknowledged_batch() {
             &mut counts,
             kill_after,
             window,
+            generation % 4 == 1,
             &ctx,
         )
         .await;
@@ -836,6 +872,22 @@ async fn kill_9_keeps_every_acknowledged_batch() {
         let ctx = format!("{ctx} (window {window}, killed after {kill_after:?})");
 
         srv = Server::start(dir.path(), &ctx).await;
+        // For the summary: how the server says it recovered (its snapshots and replay).
+        let snapshots = srv
+            .log()
+            .lines()
+            .find(|l| l.contains("read back"))
+            .and_then(|l| {
+                let field = |k: &str| {
+                    let w = l.split_whitespace().find_map(|w| w.strip_prefix(k))?;
+                    w.parse::<u64>().ok()
+                };
+                Some((field("snapshots=")?, field("records_replayed=")?))
+            });
+        if let Some((snaps, replayed)) = snapshots {
+            from_snapshot += u64::from(snaps > 0);
+            max_replayed = max_replayed.max(replayed);
+        }
         let have = room_ids(&srv, &ctx).await;
         let want: BTreeSet<String> = rooms.keys().cloned().collect();
         assert_eq!(
@@ -904,7 +956,8 @@ async fn kill_9_keeps_every_acknowledged_batch() {
         "persist_kill: {kills} kills in {:.1} s: {total_sent} batches sent, {total_acked} \
          acknowledged before the kill, {total_unacked_kept} unacknowledged ones survived; \
          {} nodes at the end; ops: add {}, set_local {}, set_parent {}, set_shape {}, \
-         remove {}",
+         remove {}; {from_snapshot} restarts read a snapshot, at most {max_replayed} \
+         records replayed",
         started.elapsed().as_secs_f64(),
         model.nodes.len(),
         counts.add,
