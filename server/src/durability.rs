@@ -13,7 +13,7 @@ use std::time::Instant;
 use crate::access::RoomTokens;
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
-use crate::persist::{self, Persist, PersistConfig, Recovered, RecoveredRoom, RoomMeta};
+use crate::persist::{self, Persist, PersistConfig, Recovered, RecoveredRoom, Replay, RoomMeta};
 use crate::room::{Room, RoomConfig, RoomLog, SceneState, durable};
 use crate::storage_metrics::StorageMetrics;
 
@@ -90,12 +90,21 @@ pub fn restore_room(
     let scene = SceneState::new(config.hierarchy, config.octree);
     let scene = durable::restore(recovered, scene, meta.tick_hz)
         .map_err(|e| format!("room {}: {e}", meta.id))?;
+    let replayed_ops = recovered
+        .replay
+        .iter()
+        .map(|r| match r {
+            Replay::Tick { batches, .. } => batches.iter().map(Vec::len).sum(),
+            Replay::Checkpoint { .. } => 0,
+        })
+        .sum();
     let log = RoomLog::new(
         persist,
         recovered.created_seq,
         recovered.last_seq,
         scene.tick(),
-    );
+    )
+    .with_ops_since_snapshot(replayed_ops);
     Ok(Room::with_scene(
         meta.id.clone(),
         meta.tick_hz,

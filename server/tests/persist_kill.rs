@@ -130,6 +130,9 @@ async fn spawn(
     .args(args)
     .env("CANOPY_ADMIN_TOKEN", ADMIN)
     .env("CANOPY_LOG", "info")
+    // A refusal's error line, not a backtrace, is what the log tail must show.
+    .env("RUST_BACKTRACE", "0")
+    .env("RUST_LIB_BACKTRACE", "0")
     .stdin(Stdio::null())
     .stdout(Stdio::null())
     .stderr(Stdio::piped());

@@ -45,7 +45,7 @@ fn history() -> impl Strategy<Value = Vec<(Vec<Vec<OpSeed>>, bool)>> {
 
 fn pick(h: &Hierarchy, i: u32) -> NodeId {
     let ids: Vec<NodeId> = h.ids().collect();
-    if ids.is_empty() || i % 29 == 0 {
+    if ids.is_empty() || i.is_multiple_of(29) {
         // Sometimes a node that does not exist: the batch is refused, never logged.
         return 1_000_000 + i % 7;
     }
@@ -57,8 +57,8 @@ fn resolve(h: &Hierarchy, s: &OpSeed) -> Op {
     let kind = if h.len() < 3 { s.kind % 3 } else { s.kind };
     match kind {
         0..=3 => {
-            let parent = (s.b % 3 != 0 && !h.is_empty()).then(|| pick(h, s.b));
-            let id = (s.a % 4 == 0).then_some(s.a % 5_000);
+            let parent = (!s.b.is_multiple_of(3) && !h.is_empty()).then(|| pick(h, s.b));
+            let id = (s.a.is_multiple_of(4)).then_some(s.a % 5_000);
             Op::Add {
                 id,
                 parent,
@@ -74,7 +74,7 @@ fn resolve(h: &Hierarchy, s: &OpSeed) -> Op {
             Some(1.5),
         ),
         6 | 7 => {
-            let parent = (s.b % 4 != 0).then(|| pick(h, s.b));
+            let parent = (!s.b.is_multiple_of(4)).then(|| pick(h, s.b));
             Op::set_parent(pick(h, s.a), parent)
         }
         8..=10 => Op::set_shape(pick(h, s.a), Some([s.x.abs(); 3]), Some(s.b)),

@@ -149,6 +149,14 @@ impl RoomLog {
             batches: Vec::new(),
         }
     }
+
+    /// Counts `ops` already in the log after the room's snapshot (those a restart
+    /// replayed) toward the next snapshot, so that a room restarted often is still
+    /// snapshotted and its replay stays bounded.
+    pub fn with_ops_since_snapshot(mut self, ops: usize) -> Self {
+        self.ops_since_snapshot = ops;
+        self
+    }
 }
 
 /// `ops` as applied, with the ids the batch assigned (`ids`, in the order of its adds)
@@ -194,10 +202,6 @@ pub fn capture(scene: &SceneState) -> RoomState {
     }
 }
 
-/// Nodes per batch when a snapshot is rebuilt (the hierarchy's batch checks walk each
-/// batch's nodes; a bounded batch keeps that linear overall).
-const RESTORE_CHUNK: usize = 4096;
-
 /// Rebuilds a room's scene from what recovery found: its snapshot's nodes, ids and
 /// counter, then every logged batch after it in order, then one advance so that world
 /// transforms and the octree are current; the tick and time are the last record's.
@@ -216,22 +220,14 @@ pub fn restore(
             max_batch_walk: usize::MAX,
         });
     if let Some((_, state)) = &room.snapshot {
-        let mut ops = Vec::with_capacity(RESTORE_CHUNK);
-        for chunk in state.nodes.chunks(RESTORE_CHUNK) {
-            ops.clear();
-            ops.extend(chunk.iter().map(|n| Op::Add {
-                id: Some(n.id),
-                parent: n.parent,
-                local: Transform {
-                    t: n.t,
-                    r: n.r,
-                    s: n.s,
-                },
-                extent: n.extent,
-                mask: n.mask,
-            }));
-            scene
-                .apply(&ops)
+        let h = scene.hierarchy_mut();
+        for n in &state.nodes {
+            let local = Transform {
+                t: n.t,
+                r: n.r,
+                s: n.s,
+            };
+            h.restore_node(n.id, n.parent, local, n.extent, n.mask)
                 .map_err(|e| format!("rebuilding the snapshot: {e}"))?;
         }
         let retired = state.retired.iter().flat_map(|&(a, b)| a..=b);

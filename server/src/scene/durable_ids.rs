@@ -1,14 +1,18 @@
 //! What a snapshot needs of the hierarchy beyond its live nodes: the ids of removed
 //! nodes (retired, never reused) and the counter server-assigned ids start from, read
-//! out and put back so that a restored room assigns exactly the ids the original would.
+//! out and put back so that a restored room assigns exactly the ids the original would;
+//! and the trusted append of a snapshot's nodes.
 //!
 //! Invariant: after [`Hierarchy::restore_ids`] on a hierarchy holding a snapshot's live
 //! nodes, [`Hierarchy::retired_ids`] and [`Hierarchy::id_counter`] equal the snapshot's.
 
-use canopy_protocol::NodeId;
+use canopy_protocol::{NodeId, Transform};
+use glam::{Quat, Vec3};
 
 use super::hierarchy::Hierarchy;
 use super::idmap::RETIRED;
+use super::slot::Slot;
+use super::store::{SlotFlags, Topo, Trs};
 
 impl Hierarchy {
     /// Ids of removed nodes, ascending.
@@ -21,6 +25,41 @@ impl Hierarchy {
             .collect();
         ids.sort_unstable();
         ids
+    }
+
+    /// Appends a node read back from a snapshot, parent before child, exactly as stored
+    /// (no re-normalising, no limit or world-range checks: the values passed them when
+    /// they were edited, and the snapshot's checksum when it was read). The next
+    /// update computes world transforms. Refuses an id already used or an unknown parent.
+    pub fn restore_node(
+        &mut self,
+        id: NodeId,
+        parent: Option<NodeId>,
+        local: Transform,
+        extent: [f32; 3],
+        mask: u32,
+    ) -> Result<(), String> {
+        if self.slots.contains_key(id) {
+            return Err(format!("node {id} appears twice"));
+        }
+        let parent_slot = match parent {
+            None => Slot::NONE,
+            Some(p) => self
+                .live_slot(p)
+                .ok_or_else(|| format!("node {id} comes before its parent {p}"))?,
+        };
+        let trs = Trs::new(Vec3::from(local.t), Quat::from_array(local.r), local.s);
+        let topo = Topo::new(id, Slot::NONE, SlotFlags::ALIVE | SlotFlags::NEW);
+        let slot = self.store.push(topo, trs, trs, Vec3::from(extent), mask);
+        self.map_set(id, slot);
+        self.link_last(parent_slot, slot);
+        self.live += 1;
+        self.changes.added.push(id);
+        if parent.is_none() {
+            // A dirty root's whole subtree is recomputed by the next update.
+            self.dirty_roots.push(id);
+        }
+        Ok(())
     }
 
     /// Replaces the limits (a restore rebuilds under no limits, then puts the room's
