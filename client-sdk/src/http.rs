@@ -38,6 +38,7 @@ pub struct Client {
     endpoint: Endpoint,
     token: Option<String>,
     http: reqwest::Client,
+    roots: crate::tls::ExtraRoots,
 }
 
 impl Client {
@@ -51,7 +52,21 @@ impl Client {
             endpoint: Endpoint::parse(base_url)?,
             token: None,
             http,
+            roots: crate::tls::ExtraRoots::default(),
         })
+    }
+
+    /// Also trusts the certificate authorities in `pem` (a PEM file's contents), for
+    /// HTTPS and for the `wss://` connections this client opens. `https://` and
+    /// `wss://` URLs work without it for servers with a publicly trusted certificate.
+    pub fn with_root_certificate_pem(mut self, pem: &[u8]) -> Result<Self> {
+        self.roots.add(pem)?;
+        let mut builder = reqwest::Client::builder().timeout(DEFAULT_HTTP_TIMEOUT);
+        for cert in self.roots.http_certificates()? {
+            builder = builder.add_root_certificate(cert);
+        }
+        self.http = builder.build()?;
+        Ok(self)
     }
 
     /// Sends `Authorization: Bearer <token>` on every HTTP request, and `token=<token>`
@@ -82,6 +97,11 @@ impl Client {
     pub async fn connect(&self, room: &str, mut options: ConnectOptions) -> Result<Connection> {
         if options.token.is_none() {
             options.token = self.token.clone();
+        }
+        for pem in &self.roots.0 {
+            if !options.roots.0.contains(pem) {
+                options.roots.0.push(pem.clone());
+            }
         }
         Connection::open(self.endpoint.clone(), room.to_string(), options).await
     }

@@ -51,6 +51,7 @@ mod http;
 mod mirror;
 mod query;
 mod scope;
+mod tls;
 
 pub use backoff::Backoff;
 pub use connection::{

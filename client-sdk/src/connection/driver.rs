@@ -499,9 +499,10 @@ impl Driver {
                 self.options.format,
                 self.options.token.as_deref(),
             );
+            let roots = self.options.roots.clone();
             let attempt = tokio::time::timeout(
                 self.options.connect_timeout,
-                socket::open(&url, self.options.max_message_bytes),
+                socket::open(&url, self.options.max_message_bytes, &roots),
             );
             let attempt = match self.offline(attempt).await {
                 Ok(attempt) => attempt,

@@ -123,7 +123,7 @@ impl Connection {
         let url = endpoint.ws(&room, options.format, options.token.as_deref());
         let opened = tokio::time::timeout(
             options.connect_timeout,
-            socket::open(&url, options.max_message_bytes),
+            socket::open(&url, options.max_message_bytes, &options.roots),
         )
         .await
         .map_err(|_| ClientError::Timeout(options.connect_timeout))??;

@@ -46,6 +46,9 @@ pub struct ConnectOptions {
     /// are big (about 45 bytes a node in bincode, 150 in JSON), hence the generous
     /// default.
     pub max_message_bytes: usize,
+    /// Certificate authorities trusted for `wss://` beside the built-in (Mozilla) roots;
+    /// see [`ConnectOptions::root_certificate_pem`].
+    pub(crate) roots: crate::tls::ExtraRoots,
 }
 
 impl Default for ConnectOptions {
@@ -61,6 +64,7 @@ impl Default for ConnectOptions {
             backoff: Backoff::default(),
             event_capacity: 4096,
             max_message_bytes: 512 * 1024 * 1024,
+            roots: crate::tls::ExtraRoots::default(),
         }
     }
 }
@@ -95,6 +99,14 @@ impl ConnectOptions {
             Format::Bincode => self.encoding,
             Format::Json => Encoding::Exact,
         }
+    }
+
+    /// Also trusts the certificate authorities in `pem` (a PEM file's contents) for
+    /// `wss://` (a private CA, or a self-signed server). Refuses a PEM with no
+    /// certificate in it.
+    pub fn root_certificate_pem(mut self, pem: &[u8]) -> crate::Result<Self> {
+        self.roots.add(pem)?;
+        Ok(self)
     }
 
     /// Connects with `token`.

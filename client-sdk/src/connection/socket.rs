@@ -41,11 +41,22 @@ pub(crate) struct Opened {
 
 /// Opens a WebSocket to `url`. A handshake the server refuses with an HTTP error
 /// becomes [`ClientError::Api`] (with the status) when the body is a contract error.
-pub(crate) async fn open(url: &Url, max_message_bytes: usize) -> Result<Opened> {
+pub(crate) async fn open(
+    url: &Url,
+    max_message_bytes: usize,
+    roots: &crate::tls::ExtraRoots,
+) -> Result<Opened> {
     let config = WebSocketConfig::default()
         .max_message_size(Some(max_message_bytes))
         .max_frame_size(Some(max_message_bytes));
-    match tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), true).await {
+    let connector = roots.ws_connector()?;
+    let opened = tokio_tungstenite::connect_async_tls_with_config(
+        url.as_str(),
+        Some(config),
+        true,
+        connector,
+    );
+    match opened.await {
         Ok((socket, response)) => {
             let header = |name: &str| {
                 let value = response.headers().get(name)?;
