@@ -18,7 +18,7 @@
 //! use canopy_client::protocol::{Op, Transform};
 //!
 //! # async fn demo() -> canopy_client::Result<()> {
-//! let client = Client::new("http://127.0.0.1:8080")?;
+//! let client = Client::new("http://127.0.0.1:7878")?;
 //! client.ensure_room("arena", None).await?;
 //! let room = client.connect("arena", ConnectOptions::default()).await?;
 //! let mut events = room.events();
