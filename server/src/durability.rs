@@ -104,7 +104,7 @@ pub fn restore_room(
         recovered.last_seq,
         scene.tick(),
     )
-    .with_ops_since_snapshot(replayed_ops);
+    .with_replayed(replayed_ops, recovered.replay.len());
     Ok(Room::with_scene(
         meta.id.clone(),
         meta.tick_hz,

@@ -126,6 +126,12 @@ pub struct RoomLog {
     /// room's size (so replay after a restart never costs more than about two
     /// snapshots' worth of work) or [`SNAPSHOT_MIN_OPS`].
     pub(super) ops_since_snapshot: usize,
+    /// Records appended since the last snapshot, and the tick of that snapshot: a room
+    /// with any record after its snapshot is snapshotted again within
+    /// [`SNAPSHOT_MAX_AGE_SECS`], so that its records (idle checkpoints included) never
+    /// keep an old log segment from being deleted for long.
+    pub(super) records_since_snapshot: usize,
+    pub(super) snapshot_tick: u64,
     /// The batches applied this tick, ids written in (reused, so steady state does not
     /// allocate the outer list).
     pub(super) batches: Vec<Vec<Op>>,
@@ -134,6 +140,9 @@ pub struct RoomLog {
 /// What an applied op is assumed to cost in the log queue, for the room's check that
 /// the queue can take its tick's record (a bincode op is 10 to 50 bytes).
 pub const LOGGED_BYTES_PER_OP: usize = 64;
+
+/// A room with records after its last snapshot is snapshotted at least this often.
+pub const SNAPSHOT_MAX_AGE_SECS: u64 = 60;
 
 /// A room is not snapshotted for fewer logged ops than this, however small it is.
 pub const SNAPSHOT_MIN_OPS: usize = 10_000;
@@ -146,15 +155,18 @@ impl RoomLog {
             last_seq,
             logged_tick: tick,
             ops_since_snapshot: 0,
+            records_since_snapshot: 0,
+            snapshot_tick: tick,
             batches: Vec::new(),
         }
     }
 
-    /// Counts `ops` already in the log after the room's snapshot (those a restart
-    /// replayed) toward the next snapshot, so that a room restarted often is still
-    /// snapshotted and its replay stays bounded.
-    pub fn with_ops_since_snapshot(mut self, ops: usize) -> Self {
+    /// Counts the `ops` and `records` already in the log after the room's snapshot
+    /// (those a restart replayed) toward the next snapshot, so that a room restarted
+    /// often is still snapshotted and its replay stays bounded.
+    pub fn with_replayed(mut self, ops: usize, records: usize) -> Self {
         self.ops_since_snapshot = ops;
+        self.records_since_snapshot = records;
         self
     }
 }
@@ -304,6 +316,7 @@ impl Room {
             Some(Ok(seq)) => {
                 log.last_seq = seq;
                 log.logged_tick = tick;
+                log.records_since_snapshot += 1;
                 gate.set_need(seq);
             }
             Some(Err(e)) => {
@@ -329,8 +342,12 @@ impl Room {
             }
         }
         let due = SNAPSHOT_MIN_OPS.max(scene.hierarchy().len());
-        if log.ops_since_snapshot >= due {
+        let max_age = SNAPSHOT_MAX_AGE_SECS * idle_ticks;
+        let stale = log.records_since_snapshot > 0 && tick >= log.snapshot_tick + max_age;
+        if log.ops_since_snapshot >= due || stale {
             log.ops_since_snapshot = 0;
+            log.records_since_snapshot = 0;
+            log.snapshot_tick = tick;
             let state = capture(scene);
             if let Err(e) = log.persist.request_snapshot(room, log.last_seq, state) {
                 tracing::warn!(%room, error = %e, "snapshot not taken");
