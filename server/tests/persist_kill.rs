@@ -2,7 +2,7 @@
 //! batches pipelined over a WebSocket, `kill -9` at a random moment while batches are in
 //! flight, a restart on the same dir, and the recovered room compared with the scene
 //! model (`scene_model/`) after batches `0..k` of that connection, for some `k` between
-//! the batches acknowledged and the batches sent (API.md §6: every acknowledged batch is
+//! the batches acknowledged and the batches sent (docs/protocol.md §7: every acknowledged batch is
 //! applied, in order, none in part; unacknowledged ones form at most a prefix). The room
 //! goes on from the recovered state, so each run crashes the same room many times.
 //!
@@ -15,7 +15,8 @@
 //! back; a room created (`201`) or deleted (`204`) just before a kill stays so; an id
 //! used before a crash is refused as `duplicate_id` after it, and an id the server
 //! assigns after a restart is one never used. And: a second server on the same data
-//! dir refuses to start, naming the lock.
+//! dir refuses to start, naming the lock; a torn last write is cut and the server starts,
+//! a flipped byte in the middle of the log stops the start naming the file and offset.
 //!
 //! The batches come from a seeded generator; the seed is printed and is in every failure
 //! message: `CANOPY_PERSIST_KILL_SEED=<seed>` replays the same batches (the kill moments
@@ -1021,4 +1022,81 @@ async fn a_second_server_on_the_same_data_dir_is_refused() {
     let (st, _) = first.req("GET", "/healthz", ADMIN, None).await;
     assert_eq!(st, 200, "the first server after the refusal");
     first.kill();
+}
+
+/// Starts the binary on `dir` and waits for it to exit or listen: the exit status and
+/// the log when it refused, `None` (after stopping it) when it served.
+async fn start_or_refuse(dir: &Path) -> Option<(std::process::ExitStatus, String)> {
+    let path = dir.to_str().unwrap();
+    let (mut child, log, addr) = spawn(&["--data-dir", path], Duration::from_secs(30)).await;
+    let waited = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if addr.is_some() || waited.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    status.map(|s| (s, log_tail(&log)))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_torn_tail_is_cut_and_a_corrupt_middle_refuses_to_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut srv = Server::start(dir.path(), "the first start").await;
+    let body = serde_json::json!({ "id": ROOM, "tick_hz": ROOM_HZ });
+    let (st, _) = srv.req("POST", "/rooms", ADMIN, Some(body)).await;
+    assert_eq!(st, 201);
+    for i in 0..20u32 {
+        let ops = serde_json::json!({ "ops": [{ "op": "add", "id": i, "local": { "t": [i as f32, 0.0, 0.0] } }] });
+        let (st, _) = srv
+            .req("POST", &format!("/rooms/{ROOM}/edits"), ADMIN, Some(ops))
+            .await;
+        assert_eq!(st, 200);
+    }
+    srv.kill();
+    let segment = std::fs::read_dir(dir.path().join("log"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "clog"))
+        .expect("a log segment");
+    let bytes = std::fs::read(&segment).unwrap();
+
+    // A torn last write (the tail of the last record missing): cut, logged, served.
+    std::fs::write(&segment, &bytes[..bytes.len() - 3]).unwrap();
+    assert!(
+        start_or_refuse(dir.path()).await.is_none(),
+        "a torn tail must not stop the start"
+    );
+    let mut srv = Server::start(dir.path(), "after the torn tail").await;
+    let (st, nodes) = srv
+        .req("GET", &format!("/rooms/{ROOM}/nodes"), ADMIN, None)
+        .await;
+    assert_eq!(st, 200, "{nodes}");
+    let n = nodes["nodes"].as_array().map_or(0, Vec::len);
+    assert!(
+        (19..=20).contains(&n),
+        "the torn record at most is lost: {n} nodes"
+    );
+    srv.kill();
+
+    // A flipped byte in the middle of the log: the start refuses, naming file and offset.
+    let mut bytes = std::fs::read(&segment).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x5a;
+    std::fs::write(&segment, &bytes).unwrap();
+    let (status, log) = start_or_refuse(dir.path())
+        .await
+        .expect("a corrupt record in the middle of the log must stop the start");
+    assert!(!status.success());
+    let name = segment.file_name().unwrap().to_str().unwrap();
+    assert!(
+        log.contains(name) && log.contains("at byte"),
+        "the refusal names neither the file {name} nor an offset:\n{log}"
+    );
 }
