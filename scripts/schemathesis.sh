@@ -20,13 +20,13 @@
 #   5. stops the server (trap, also on failure or Ctrl-C).
 #
 # Accepted refusals. `positive_data_acceptance` (ST202) expects every schema-valid request
-# to succeed, but the contract (shared/API.md) refuses some on purpose, for reasons JSON
+# to succeed, but the contract (docs/protocol.md) refuses some on purpose, for reasons JSON
 # Schema cannot state; the config below therefore also accepts these statuses for it:
 #   - 400 `invalid_value`: numbers that JSON Schema's `format: float` does not bound
 #     (1e308 reads as an infinite f32, which is refused like any non-finite number), a
 #     zero ray `dir`, `min > max` in a box, a quaternion shorter than 1e-6, a negative
 #     extent item;
-#   - 400 `unknown_node` inside a batch (API.md §3: 404 for a read, 400 in a batch);
+#   - 400 `unknown_node` inside a batch (docs/protocol.md §3: 404 for a read, 400 in a batch);
 #   - 400 `bad_request` for an integer written with a fraction (`196.0`): JSON Schema
 #     counts it as an integer, the server's JSON reader (serde) does not;
 #   - 404 `unknown_room`/`unknown_node`, 409 `duplicate_id`/`cycle`/`room_exists`:

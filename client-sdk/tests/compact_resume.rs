@@ -1,4 +1,4 @@
-//! Compact world transforms and resume after a reconnect (API.md v1.1, `subscribe` with
+//! Compact world transforms and resume after a reconnect (docs/protocol.md, v1.1, `subscribe` with
 //! `encoding` and `since`), against a scripted fake server that plays a v1.1 server (it
 //! sends compact blocks and resumed deltas) or today's one (it ignores both and answers
 //! with exact snapshots). Expected values are computed independently of the SDK: as

@@ -72,7 +72,7 @@ test('toggling the octree overlay changes the picture, and back', async () => {
   await page.waitForFunction(() => window.canopyInspector.state().octree !== null);
   const octree = await hooks(() => window.canopyInspector.state().octree);
   const nodes = (await api(server.url, 'GET', '/rooms/demo')).body.nodes;
-  // The server's cells hold every node once (API.md: the objects sum to the node count).
+  // The server's cells hold every node once (docs/protocol.md: the objects sum to the node count).
   assert.equal(octree.objects, nodes);
   const on = await hooks(() => window.canopyInspector.pixels());
   assert.notEqual(on.hash, before.hash, 'the overlay changed nothing');

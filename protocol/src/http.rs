@@ -8,7 +8,7 @@ use crate::model::{Node, NodeId, Transform};
 
 /// `POST /rooms` body; both fields optional.
 ///
-/// The schema states the contract's bounds (API.md §1) so that schema-driven clients and
+/// The schema states the contract's bounds (docs/protocol.md §1) so that schema-driven clients and
 /// test generators send what the server accepts; the server still checks them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

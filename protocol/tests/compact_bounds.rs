@@ -1,4 +1,4 @@
-//! The compact codec against the contract's bounds (API.md §4, `encoding: compact`):
+//! The compact codec against the contract's bounds (docs/protocol.md §4, `encoding: compact`):
 //! translation within 1 mm over ±8,000 units, rotation within 0.01°, scale within 0.1%,
 //! bit-exact values outside the compact range, the hand-written binary16 conversion
 //! against the `half` crate, and no panic on any input bytes.

@@ -1,4 +1,4 @@
-//! Who may do what (API.md §5): the admin token, per-room editor and viewer tokens, and
+//! Who may do what (docs/protocol.md §6): the admin token, per-room editor and viewer tokens, and
 //! the check of a presented token against what a request needs.
 //!
 //! Invariant: tokens are compared in constant time and never formatted into errors or

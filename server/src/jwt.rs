@@ -1,4 +1,4 @@
-//! Signed tokens (API.md §5, v1.1): a JWT is accepted wherever a token goes, verified
+//! Signed tokens (docs/protocol.md §6, v1.1): a JWT is accepted wherever a token goes, verified
 //! with `--jwt-hs256-secret` (HS256) or the keys of `--jwt-jwks-file` (RS256 and ES256,
 //! picked by the header's `kid`; the file is read again when it changes).
 //!

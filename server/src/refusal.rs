@@ -4,7 +4,7 @@
 //! [`Refusal::to_ws`]).
 //!
 //! Invariant: a refusal's message is written for people and never carries a token; its
-//! code is one of the contract's (API.md §3), and `op` is set only when an op of a batch
+//! code is one of the contract's (docs/protocol.md §3), and `op` is set only when an op of a batch
 //! is at fault.
 
 use canopy_protocol::{ErrorCode, ServerMsg};

@@ -1,4 +1,4 @@
-//! Access control (API.md §5) and the limits a client meets: tokens, 401 and 403,
+//! Access control (docs/protocol.md §6) and the limits a client meets: tokens, 401 and 403,
 //! viewer edits, Origin allow-list, query rate limits, oversized WebSocket messages.
 
 mod common;

@@ -1,4 +1,4 @@
-//! JWTs wherever a token goes (API.md §5, v1.1): HS256 with a secret, RS256 and ES256
+//! JWTs wherever a token goes (docs/protocol.md §6, v1.1): HS256 with a secret, RS256 and ES256
 //! from a JWKS file matched by `kid` (and read again when it changes), the `exp`,
 //! `role`, `rooms` and `sub` claims, and a WebSocket closed when its token expires.
 //! Tokens are minted here with the test keys of `tests/fixtures/jwt/`.

@@ -4,7 +4,7 @@
 //! Each case picks small limits (nodes, depth), then runs a sequence of steps; a step is
 //! one batch, resolved against the model as it goes so that later ops can name nodes the
 //! earlier ones made, and most steps end with an update. The batches mix every op with
-//! every error kind of API.md §2: non-finite numbers, zero and negative scales, negative
+//! every error kind of docs/protocol.md §2: non-finite numbers, zero and negative scales, negative
 //! extents, tiny quaternions, unknown nodes and parents (including retired ids), live and
 //! retired duplicate ids, cycles, too many nodes, too deep a hierarchy, and world values
 //! pushed past the documented range (`WORLD_LIMIT`, huge scales down a chain), which the
@@ -99,7 +99,7 @@ fn new_id() -> impl Strategy<Value = Option<u32>> {
     ]
 }
 
-/// A deliberately bad op, one per error kind of API.md §2 (resolved against the model).
+/// A deliberately bad op, one per error kind of docs/protocol.md §2 (resolved against the model).
 #[derive(Clone, Copy, Debug)]
 enum Bad {
     /// A non-finite value in one of the fields of `add`, `set_local` or `set_shape`.

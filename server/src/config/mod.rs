@@ -260,7 +260,7 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_TLS_KEY", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
 
-    /// Accept JWTs signed with this HS256 secret wherever a token goes (API.md §5).
+    /// Accept JWTs signed with this HS256 secret wherever a token goes (docs/protocol.md §6).
     #[arg(long, env = "CANOPY_JWT_HS256_SECRET", hide_env_values = true)]
     pub jwt_hs256_secret: Option<Secret>,
 

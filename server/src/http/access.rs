@@ -1,4 +1,4 @@
-//! The access layers of the HTTP routes (API.md §5), one per access level, applied to
+//! The access layers of the HTTP routes (docs/protocol.md §6), one per access level, applied to
 //! the route groups in `mod.rs`: each reads the token (`Authorization: Bearer`, the
 //! scheme in any case, or the `token` query parameter on the WebSocket route), answers
 //! `401 unauthorized` or `403 forbidden` before any body is read, and records who the

@@ -26,7 +26,7 @@ pub async fn healthz() -> Json<Health> {
 }
 
 /// Any path that is no route: `404 not_found` with the contract's body. On a server with
-/// an admin token, only the admin learns that (API.md §5: every other request needs a
+/// an admin token, only the admin learns that (docs/protocol.md §6: every other request needs a
 /// token), so others get 401 or 403 as for any admin route.
 pub async fn not_found(
     State(app): State<AppState>,

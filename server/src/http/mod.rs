@@ -1,4 +1,4 @@
-//! The HTTP API of the contract (API.md §3), plus the WebSocket upgrade route.
+//! The HTTP API of the contract (docs/protocol.md §3), plus the WebSocket upgrade route.
 //!
 //! Routes are grouped by access level, each group under its access layer (`access.rs`),
 //! so a new route cannot fall into the wrong class by accident. Around all of them: the

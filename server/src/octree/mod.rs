@@ -1,7 +1,7 @@
 //! Loose octree over the world boxes of a room's nodes (issue 3).
 //!
 //! Owns the spatial index: which object (keyed by node id) lies where, and the queries of
-//! API.md §3 over it. It knows nothing of the hierarchy: the room feeds it each tick's
+//! docs/protocol.md §3 over it. It knows nothing of the hierarchy: the room feeds it each tick's
 //! changed set through [`Octree::insert_or_update`] and [`Octree::remove`].
 //!
 //! Invariants (checked by [`Octree::assert_well_formed`]): each object is stored exactly

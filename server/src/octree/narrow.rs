@@ -1,6 +1,6 @@
 //! Narrow-phase tests shared by the octree, the server and brute-force checks.
 //!
-//! Owns the exact per-object predicates of API.md §3. The invariant: the octree decides
+//! Owns the exact per-object predicates of docs/protocol.md §3. The invariant: the octree decides
 //! membership only by calling these functions on an object's stored box, so any caller that
 //! applies them to the same [`ObjectBox`]es (a plain scan, say) gets the very same answers.
 //! Cell-level pruning elsewhere is built to be conservative with respect to them.

@@ -32,7 +32,7 @@ impl ObjectBox {
         }
     }
 
-    /// The world AABB `(min, max)`: `center ± abs(R) * half`, which is API.md's
+    /// The world AABB `(min, max)`: `center ± abs(R) * half`, which is docs/protocol.md's
     /// `world.s * abs(R) * extent` with the scale already folded into `half`.
     #[inline]
     pub fn aabb(&self) -> (Vec3, Vec3) {

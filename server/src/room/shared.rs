@@ -24,7 +24,7 @@ use super::stats::RoomStats;
 use crate::access::RoomTokens;
 use crate::refusal::Refusal;
 
-/// How much may wait for a room's tick (API.md leaves it to the server; README lists
+/// How much may wait for a room's tick (docs/protocol.md leaves it to the server; README lists
 /// the flags).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EditLimits {

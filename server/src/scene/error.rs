@@ -27,7 +27,7 @@ pub enum SceneError {
 }
 
 impl SceneError {
-    /// The wire code of the error (API.md §2).
+    /// The wire code of the error (docs/protocol.md §2).
     pub fn code(&self) -> ErrorCode {
         match self {
             SceneError::InvalidValue(_) => ErrorCode::InvalidValue,

@@ -3,7 +3,7 @@
 //! This module owns the nodes of a room (local TRS, extent, mask, parent), their world
 //! transforms and what each tick changed. Its central invariant: after every update, every
 //! live node comes after its parent in the flat slot order and its world transform is its
-//! parent's world composed with its local transform (API.md §1).
+//! parent's world composed with its local transform (docs/protocol.md §1).
 //!
 //! A room's tick: [`Hierarchy::apply_batch`] for each accepted batch (atomic; ids of the
 //! adds back), [`Hierarchy::run_update_callbacks`], then [`Hierarchy::update_dirty`], whose

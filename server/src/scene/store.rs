@@ -66,7 +66,7 @@ impl Trs {
     }
 
     /// The world transform of a child from its parent's world transform and its own local
-    /// transform, exactly as API.md §1 defines it:
+    /// transform, exactly as docs/protocol.md §1 defines it:
     /// `s = ps * ls`, `r = normalize(pr * lr)`, `t = pt + rotate(pr, ps * lt)`.
     #[inline(always)]
     pub fn compose(parent: &Trs, local: &Trs) -> Trs {

@@ -1,4 +1,4 @@
-//! Checks of the numbers an edit carries, before they reach the store (API.md §2).
+//! Checks of the numbers an edit carries, before they reach the store (docs/protocol.md §2).
 //!
 //! Rules: every number finite; scale `> 0`; extent components `>= 0`; a quaternion of
 //! length below 1e-6 is refused, any other is normalized (in f64, so that huge but finite

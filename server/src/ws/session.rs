@@ -81,7 +81,7 @@ where
     let mut last_heard = Instant::now();
     let mut throttled = false;
     let mut writer_done = false;
-    // A JWT's session ends when the token does (API.md §5).
+    // A JWT's session ends when the token does (docs/protocol.md §6).
     let expiry = caller_expires.map(|exp| {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -6,7 +6,7 @@
 //! Nodes live in a map with child lists in attachment order: an `add` or a real reparent
 //! appends the node to its new parent's list, and a `set_parent` to the current parent
 //! changes nothing. The contract's rules are written out plainly: the value checks of
-//! API.md §2, server-assigned ids, the node and depth limits, and the end-of-batch
+//! docs/protocol.md §2, server-assigned ids, the node and depth limits, and the end-of-batch
 //! world-range and depth check (`scene/guard.rs`), predicted from its documented rule:
 //! the nodes an op touched (an `add` or an extent change: the node; a translation or
 //! scale change, or a reparent: the subtree) are checked in the final state, and the
