@@ -988,29 +988,15 @@ async fn a_second_server_on_the_same_data_dir_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let mut first = Server::start(dir.path(), "the first server").await;
     let path = dir.path().to_str().unwrap();
-    let (mut second, log, addr) = spawn(&["--data-dir", path], Duration::from_secs(30)).await;
-    let waited = Instant::now();
-    let status = loop {
-        if let Some(status) = second.try_wait().unwrap() {
-            break Some(status);
-        }
-        if addr.is_some() || waited.elapsed() > Duration::from_secs(10) {
-            let _ = second.kill();
-            let _ = second.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    let Some((status, log)) = start_or_refuse(dir.path()).await else {
+        panic!(
+            "a second server on the data dir of a running one did not refuse to start: it served"
+        )
     };
-    // Let the reader thread take the last lines.
-    std::thread::sleep(Duration::from_millis(100));
-    let log = log_tail(&log);
-    let status = match status {
-        Some(status) if !status.success() && addr.is_none() => status,
-        other => panic!(
-            "a second server on the data dir of a running one did not refuse to start \
-             (listening: {addr:?}, exit: {other:?}); its log:\n{log}"
-        ),
-    };
+    assert!(
+        !status.success(),
+        "a second server on the data dir of a running one exited with {status}; its log:\n{log}"
+    );
     // The refusal names the data dir and says why: its lock is held (the server words
     // it as the dir being in use by another process, and names that process).
     let lower = log.to_lowercase();
