@@ -30,11 +30,12 @@ export class Endpoint {
     return new URL(segments.map(encodeURIComponent).join('/'), this.base);
   }
 
-  /** `ws(s)://.../rooms/{room}/ws?format=..&token=..`. */
-  ws(room: string, format: Format, token?: string): string {
+  /** `ws(s)://.../rooms/{room}/ws?format=..&token=..&instance=..`. */
+  ws(room: string, format: Format, token?: string, instance?: string): string {
     const url = this.http('rooms', room, 'ws');
     url.searchParams.set('format', format);
     if (token !== undefined) url.searchParams.set('token', token);
+    if (instance !== undefined) url.searchParams.set('instance', instance);
     return url.href.replace(/^http/, 'ws');
   }
 }

@@ -86,6 +86,12 @@ pub struct RoomDetail {
     pub pending_merge_entries_peak: u64,
     /// Frames sent to slow subscribers that merged several ticks.
     pub merged_frames: u64,
+    /// The room's instance (16 hex digits, as in the WebSocket upgrade's
+    /// `canopy-room-instance` header): a client that cannot read upgrade headers (a
+    /// browser) learns it here before it connects, and names it in the upgrade's
+    /// `instance` parameter when it resumes (docs/protocol.md, Resuming).
+    #[serde(default)]
+    pub instance: String,
 }
 
 /// `200` answer to `POST /rooms/{room}/edits`: the tick that applied the batch and the id

@@ -137,3 +137,66 @@ async fn a_tick_out_of_reach_gets_a_snapshot() {
     }
     s.stop().await;
 }
+
+/// A client that cannot read the upgrade's headers (a browser) learns the instance from
+/// `GET /rooms/{room}` and names it in the upgrade: `since` is honoured only on the
+/// same instance, so a room deleted and created again never gets a resumed delta.
+#[tokio::test]
+async fn since_is_honoured_only_on_the_instance_the_upgrade_names() {
+    let s = start(config()).await;
+    s.create_room("i", 60).await;
+    assert_eq!(s.edits("i", json!([{"op":"add","id":1}])).await.0, 200);
+    let (_, detail) = s.req("GET", "/rooms/i", None).await;
+    let first = detail["instance"].as_str().unwrap().to_owned();
+    assert!(
+        first.len() == 16 && first.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{first}"
+    );
+    let mut ws = s
+        .ws_with("i", Format::Json, &format!("&instance={first}"))
+        .await
+        .unwrap();
+    ws.send(&subscribe(None, None)).await;
+    let ServerMsg::Snapshot { tick: held, .. } = ws.recv().await else {
+        panic!("a snapshot")
+    };
+    drop(ws);
+    let e = json!([{"op":"set_local","node":1,"t":[2.0, 0, 0]}]);
+    assert_eq!(s.edits("i", e).await.0, 200);
+    // The same instance (in either case): resumed.
+    for name in [first.clone(), first.to_uppercase()] {
+        let mut ws = s
+            .ws_with("i", Format::Json, &format!("&instance={name}"))
+            .await
+            .unwrap();
+        ws.send(&subscribe(None, Some(held))).await;
+        let m = ws.recv().await;
+        assert!(matches!(m, ServerMsg::Delta { resumed: true, .. }), "{m:?}");
+    }
+    // The room deleted and created again: a new instance, and the old one named in the
+    // upgrade turns the same `since` into a snapshot.
+    assert_eq!(s.req("DELETE", "/rooms/i", None).await.0, 204);
+    s.create_room("i", 60).await;
+    assert_eq!(s.edits("i", json!([{"op":"add","id":1}])).await.0, 200);
+    for x in 0..3 {
+        let e = json!([{"op":"set_local","node":1,"t":[x as f32, 0, 0]}]);
+        assert_eq!(s.edits("i", e).await.0, 200);
+    }
+    let (_, detail) = s.req("GET", "/rooms/i", None).await;
+    assert_ne!(detail["instance"].as_str().unwrap(), first);
+    let mut ws = s
+        .ws_with("i", Format::Json, &format!("&instance={first}"))
+        .await
+        .unwrap();
+    ws.send(&subscribe(None, Some(held))).await;
+    let m = ws.recv().await;
+    assert!(matches!(m, ServerMsg::Snapshot { .. }), "{m:?}");
+    // A malformed instance is refused at the upgrade.
+    for bad in ["xyz", "0123456789abcdef0", "0123456789abcdeg", ""] {
+        let got = s
+            .ws_with("i", Format::Json, &format!("&instance={bad}"))
+            .await;
+        assert_eq!(got.err(), Some(400), "instance={bad:?}");
+    }
+    s.stop().await;
+}

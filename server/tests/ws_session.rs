@@ -101,6 +101,7 @@ fn session(app: &AppState, room: &str, broken: bool) -> (Peer, tokio::task::Join
         format: Format::Json,
         conn: app.next_conn_id(),
         caller: Caller::open("test"),
+        resume_allowed: true,
     };
     let pipe = Pipe {
         incoming,

@@ -14,6 +14,13 @@
 //   answer) replaces it, published as the difference. Either way `resynced` follows and
 //   the mirror is right again without the caller's help. The same happens when a frame
 //   cannot be decoded or names a node the mirror lacks (then without `since`).
+// * Resuming never crosses room instances (a room deleted and created again, a server
+//   restarted): a browser cannot read the upgrade's `canopy-room-instance` header, so
+//   before each socket the connection asks `GET /rooms/{room}` for the instance, and a
+//   resuming upgrade names the instance its copy came from (`instance=`); the server
+//   honours `since` only on that instance and answers a snapshot otherwise. The GET
+//   comes before the upgrade, so a mismatch can only cost a snapshot, never a wrong
+//   delta. A server that does not name its instance is never resumed from.
 // * `closed` "room deleted" stops the connection; any other end reconnects. A reconnect
 //   refused with a 4xx (other than 408 and 429) stops it too, since retrying cannot
 //   change the answer: a browser cannot see the upgrade's status, so the connection
@@ -111,6 +118,10 @@ export class Connection {
   #heldTick: number | null = null;
   /** Whether the subscribe in flight asked to resume. */
   #resuming = false;
+  /** The room instance `GET /rooms/{room}` named just before this socket was opened. */
+  #sockInstance: string | null = null;
+  /** The instance of the socket whose copy `heldTick` describes. */
+  #heldInstance: string | null = null;
   #closedReason: string | null = null;
   #lastError = '';
   #lastHeard = 0;
@@ -293,7 +304,12 @@ export class Connection {
 
   /** Opens a socket and checks the protocol version (see socket.ts). */
   async #dial(): Promise<WebSocketLike> {
-    const url = this.#endpoint.ws(this.room, this.format, this.#opts.token);
+    this.#sockInstance = await this.#http.getRoom(this.room).then(
+      (r) => (typeof r.instance === 'string' && /^[0-9a-f]{16}$/i.test(r.instance) ? r.instance : null),
+      () => null,
+    );
+    const resumeFrom = this.#heldTick !== null ? this.#heldInstance ?? undefined : undefined;
+    const url = this.#endpoint.ws(this.room, this.format, this.#opts.token, resumeFrom);
     const { WebSocket: Ctor, connectTimeoutMs: timeout } = this.#opts;
     if (!this.#legacy) {
       const ws = await openSocket(url, Ctor, [WS_SUBPROTOCOL], timeout).catch(() => null);
@@ -352,8 +368,10 @@ export class Connection {
     if (reconnected) this.#events.emit('reconnected');
     if (this.#wanted) {
       this.#pending.addResync();
-      this.#resuming = this.#heldTick !== null;
-      this.#send(this.#subscribeMsg(this.#wanted, this.#heldTick ?? undefined));
+      // Resume only with an instance to name (see the header comment).
+      const since = this.#heldInstance !== null ? this.#heldTick ?? undefined : undefined;
+      this.#resuming = since !== undefined;
+      this.#send(this.#subscribeMsg(this.#wanted, since));
     } else this.#attempt = 0;
   }
 
@@ -362,7 +380,10 @@ export class Connection {
     this.#ws = null;
     clearInterval(this.#keepalive);
     this.#pending.failAll(error);
-    if (this.#synced && this.#wanted) this.#heldTick = this.mirror.tick;
+    if (this.#synced && this.#wanted) {
+      this.#heldTick = this.mirror.tick;
+      this.#heldInstance = this.#sockInstance;
+    }
     this.#synced = false;
   }
 

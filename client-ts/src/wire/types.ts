@@ -223,6 +223,8 @@ export interface RoomSummary {
 /** `GET /rooms/{room}`: the summary, `tick_ms` and the server's further statistics. */
 export interface RoomDetail extends RoomSummary {
   tick_ms: number;
+  /** The room's instance (16 hex digits); a resume names it (see connection.ts). */
+  instance?: string;
   [stat: string]: unknown;
 }
 export interface EditsResult {

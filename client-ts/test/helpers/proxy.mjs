@@ -8,7 +8,9 @@ import { createServer, connect } from 'node:net';
 export async function startProxy(targetPort) {
   const sockets = new Set();
   const pairs = new Set();
+  let blocked = false;
   const server = createServer((client) => {
+    if (blocked) return void client.destroy();
     const upstream = connect(targetPort, '127.0.0.1');
     const pair = { client, upstream };
     pairs.add(pair);
@@ -40,6 +42,13 @@ export async function startProxy(targetPort) {
         upstream.unpipe(client);
         upstream.pause();
       }
+    },
+    /** New connections are dropped at once (the server unreachable) until `unblock()`. */
+    block() {
+      blocked = true;
+    },
+    unblock() {
+      blocked = false;
     },
     cut() {
       for (const s of sockets) s.destroy();

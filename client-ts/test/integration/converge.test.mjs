@@ -23,9 +23,13 @@ before(async () => {
 });
 after(() => server.stop());
 
-/** A `ws` WebSocket that records every message the client sends, decoded. */
-function spyWebSocket(log) {
+/** A `ws` WebSocket that records every message the client sends, decoded (and every URL it opens). */
+function spyWebSocket(log, urls = []) {
   return class extends WebSocket {
+    constructor(url, ...rest) {
+      super(url, ...rest);
+      urls.push(new URL(url));
+    }
     send(data) {
       log.push(typeof data === 'string' ? decodeClientJson(data) : decodeClientBincode(new Uint8Array(data)));
       super.send(data);
@@ -120,3 +124,49 @@ for (const format of ['bincode', 'json']) {
     await conn.ping();
   });
 }
+
+test('a resume never crosses room instances: a room deleted and created again while away gets a snapshot', async (t) => {
+  const room = 'reborn';
+  const place = (xs) => xs.map((x, i) => ({ op: 'add', id: i + 1, local: { t: [x, 0, 0] } }));
+  await http.createRoom({ id: room });
+  await http.edit(room, place([1, 2, 3, 4, 5]));
+  const proxy = await startProxy(server.port);
+  const sent = [];
+  const urls = [];
+  const conn = await new Client(proxy.url).connect(room, {
+    WebSocket: spyWebSocket(sent, urls),
+    backoff: { initialMs: 20, maxMs: 100 },
+  });
+  t.after(() => Promise.all([conn.close(), proxy.close()]));
+  await conn.subscribe();
+  await until('the nodes', () => conn.mirror.size === 5);
+  const before = (await http.getRoom(room)).instance;
+  assert.match(before, /^[0-9a-f]{16}$/);
+  assert.equal(urls[0].searchParams.get('instance'), null, 'nothing to resume on the first socket');
+
+  // While the client cannot hear the server (and cannot reconnect), its room is
+  // deleted and created again with the same ids elsewhere, ticked past the held tick.
+  proxy.block();
+  proxy.hold();
+  const resynced = nextEvent(conn, 'resynced');
+  await http.deleteRoom(room);
+  await http.createRoom({ id: room });
+  await http.edit(room, place([10, 20, 30]));
+  const heldTick = conn.mirror.tick;
+  while ((await http.getRoom(room)).tick <= heldTick + 2) {
+    await http.edit(room, [{ op: 'set_local', node: 1, t: [10, 1, 0] }]);
+  }
+  const after = (await http.getRoom(room)).instance;
+  assert.notEqual(after, before);
+  proxy.cut();
+  proxy.unblock();
+
+  const [info] = await resynced;
+  // The client asked to resume from its tick on the old instance; the server saw the
+  // instance had changed and sent a snapshot, so the mirror is the new room's.
+  assert.equal(urls.at(-1).searchParams.get('instance'), before);
+  assert.equal(sent.filter((m) => m.type === 'subscribe').at(-1).since, heldTick);
+  assert.equal(info.resumed, false);
+  await converged(conn, () => serverNodes(http, room));
+  assert.equal(conn.mirror.size, 3);
+});

@@ -1,7 +1,8 @@
-// v1.1 resume, against a fake server (the real one answers `since` with a snapshot
-// until it implements resuming): after a drop the client resubscribes with `since: N`,
-// N being the tick its mirror held; a `delta` with `resumed: true` applies on top of the
-// mirror, a snapshot replaces it, and either way `resynced` tells the caller.
+// v1.1 resume, against a fake server that answers exactly as scripted: after a drop the
+// client resubscribes with `since: N`, N being the tick its mirror held, naming in the
+// upgrade the room instance its copy came from; a `delta` with `resumed: true` applies
+// on top of the mirror, a snapshot replaces it, and either way `resynced` tells the
+// caller. A server that names no instance is never asked to resume.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ const noRows = () => ({ ids: new Uint32Array(0), world: new Float32Array(0) });
 test('resume with since: a resumed delta applies on top, a snapshot replaces', async (t) => {
   const subscribes = [];
   const sockets = [];
+  const upgrades = [];
   // What the fake answers to the n-th subscribe.
   const answers = [
     () => ({ type: 'snapshot', tick: 10, time: 1, nodes: [node(1, 0), node(2, 0)] }),
@@ -29,9 +31,16 @@ test('resume with since: a resumed delta applies on top, a snapshot replaces', a
     () => ({ type: 'snapshot', tick: 20, time: 3, nodes: [node(3, 4)] }),
   ];
   const wss = new WebSocketServer({ noServer: true, handleProtocols: (p) => [...p][0] ?? false });
-  const http = createServer((req, res) => res.end('ok'));
+  // `GET /rooms/r` names the instance, which changes before the third socket.
+  const instances = ['00000000000000aa', '00000000000000aa', '00000000000000bb'];
+  let gets = 0;
+  const http = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ id: 'r', tick: 0, nodes: 0, subscribers: 0, tick_hz: 30, tick_ms: 0, instance: instances[gets++] }));
+  });
   http.on('upgrade', (req, socket, head) =>
     wss.handleUpgrade(req, socket, head, (ws) => {
+      upgrades.push(new URL(req.url, 'http://x').searchParams.get('instance'));
       sockets.push(ws);
       ws.on('message', (data) => {
         const msg = decodeClientBincode(new Uint8Array(data));
@@ -41,7 +50,12 @@ test('resume with since: a resumed delta applies on top, a snapshot replaces', a
       });
     }));
   await new Promise((r) => http.listen(0, '127.0.0.1', r));
-  t.after(() => new Promise((r) => http.close(r)));
+  t.after(() => new Promise((r) => {
+    // The fake's sockets end with it (its hooks run before the client's close).
+    for (const ws of wss.clients) ws.terminate();
+    http.close(r);
+    http.closeAllConnections();
+  }));
 
   const conn = await Connection.open(`http://127.0.0.1:${http.address().port}`, 'r', { WebSocket, backoff: { initialMs: 10 } });
   t.after(() => conn.close());
@@ -62,7 +76,44 @@ test('resume with since: a resumed delta applies on top, a snapshot replaces', a
   sockets.at(-1).terminate();
   [info] = await resynced;
   assert.equal(subscribes[2].since, 12);
+  // The upgrades named the instance of the copy: none, then aa twice (the third GET
+  // saw bb, but the copy came from aa: the server is the one to refuse the resume).
+  assert.deepEqual(upgrades, [null, '00000000000000aa', '00000000000000aa']);
   assert.equal(info.resumed, false);
   assert.deepEqual(conn.mirror.toSortedArray(), [node(3, 4)]);
   assert.equal(conn.mirror.tick, 20);
+});
+
+test('a server that names no instance is never asked to resume', async (t) => {
+  const subscribes = [];
+  const sockets = [];
+  const wss = new WebSocketServer({ noServer: true, handleProtocols: (p) => [...p][0] ?? false });
+  const http = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ id: 'r', tick: 0, nodes: 0, subscribers: 0, tick_hz: 30, tick_ms: 0 }));
+  });
+  http.on('upgrade', (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.push(ws);
+      ws.on('message', (data) => {
+        const msg = decodeClientBincode(new Uint8Array(data));
+        if (msg.type !== 'subscribe') return;
+        subscribes.push(msg);
+        ws.send(encodeServerBincode({ type: 'snapshot', tick: 10 + subscribes.length, time: 1, nodes: [node(1, 0)] }));
+      });
+    }));
+  await new Promise((r) => http.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise((r) => {
+    // The fake's sockets end with it (its hooks run before the client's close).
+    for (const ws of wss.clients) ws.terminate();
+    http.close(r);
+    http.closeAllConnections();
+  }));
+  const conn = await Connection.open(`http://127.0.0.1:${http.address().port}`, 'r', { WebSocket, backoff: { initialMs: 10 } });
+  t.after(() => conn.close());
+  await conn.subscribe();
+  const resynced = nextEvent(conn, 'resynced');
+  sockets.at(-1).terminate();
+  await resynced;
+  assert.deepEqual(subscribes.map((m) => m.since), [undefined, undefined]);
 });

@@ -90,6 +90,7 @@ pub async fn get_room(
         octree_cells: s.octree_cells,
         pending_merge_entries_peak: s.pending_merge_entries_peak,
         merged_frames: s.merged_frames,
+        instance: r.instance.to_header(),
     }))
 }
 

@@ -57,7 +57,7 @@ use outbox::{ConnId, Outbox};
 pub use record::TickReport;
 pub use scene_state::SceneState;
 use scope::Scope;
-pub use shared::{EditLimits, RoomShared};
+pub use shared::{EditLimits, RoomInstance, RoomShared};
 pub use stats::RoomStats;
 use subscribe::SubscribeQueue;
 

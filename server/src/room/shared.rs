@@ -271,4 +271,11 @@ impl RoomInstance {
     pub fn to_header(self) -> String {
         format!("{:016x}", self.0)
     }
+
+    /// Reads the header form back: exactly 16 hex digits (either case).
+    pub fn parse(text: &str) -> Option<Self> {
+        (text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u64::from_str_radix(text, 16).ok().map(RoomInstance))
+            .flatten()
+    }
 }

@@ -33,6 +33,7 @@ use crate::access::Caller;
 use crate::admission::ConnPermit;
 use crate::refusal::Refusal;
 use crate::registry::AppState;
+use crate::room::RoomInstance;
 
 /// The socket library's read buffer per connection: small, since client messages are
 /// small except for edit batches, which grow it only while they arrive.
@@ -96,6 +97,20 @@ pub async fn upgrade(
             Refusal::bad_request(format!("format must be bincode or json, got {f:?}"))
         })?,
     };
+    // `instance`: the room instance the client's copy came from. A `since` on this
+    // connection is honoured only when it is the room's current one, so a client that
+    // cannot read the upgrade's headers (a browser) still never resumes across instances.
+    let resume_allowed = match params.get("instance") {
+        None => true,
+        Some(text) => {
+            RoomInstance::parse(text).ok_or_else(|| {
+                Refusal::new(
+                    ErrorCode::InvalidValue,
+                    format!("instance must be 16 hex digits, got {text:?}"),
+                )
+            })? == room.instance
+        }
+    };
     let accept = derive_accept_key(handshake_key(headers)?.as_bytes());
     let subprotocol = has_token(headers, header::SEC_WEBSOCKET_PROTOCOL, WS_SUBPROTOCOL);
     let on_upgrade = req
@@ -126,6 +141,7 @@ pub async fn upgrade(
         format,
         conn,
         caller,
+        resume_allowed,
     };
     tasks.spawn(tracing::Instrument::instrument(
         async move {

@@ -72,7 +72,7 @@ impl Session {
                 let req = SubscribeRequest {
                     outbox: Arc::clone(&self.outbox),
                     scope: Scope { region, mask },
-                    since,
+                    since: since.filter(|_| self.resume_allowed),
                     encoding,
                 };
                 if !self.room.send(RoomCommand::Subscribe(req)) {

@@ -34,6 +34,9 @@ pub struct SessionParams {
     pub format: Format,
     pub conn: ConnId,
     pub caller: Caller,
+    /// False when the upgrade named another room instance than the room's: `since` is
+    /// then ignored (answered with a snapshot).
+    pub resume_allowed: bool,
 }
 
 /// The state the request handlers share.
@@ -42,6 +45,8 @@ pub(super) struct Session {
     pub room: Arc<RoomShared>,
     pub outbox: Arc<Outbox>,
     pub caller: Caller,
+    /// See [`SessionParams::resume_allowed`].
+    pub resume_allowed: bool,
 }
 
 /// Serves one connection until either side closes it. The room's connection count was
@@ -56,6 +61,7 @@ where
         format,
         conn,
         caller,
+        resume_allowed,
     } = params;
     app.metrics.connections.inc();
     tracing::info!(role = ?caller.role, "ws open");
@@ -74,6 +80,7 @@ where
         room: Arc::clone(&room),
         outbox: Arc::clone(&outbox),
         caller,
+        resume_allowed,
     };
     let ping_every = Duration::from_secs(app.config.ws_ping_secs);
     let idle_limit = Duration::from_secs(app.config.ws_idle_secs);

@@ -113,13 +113,22 @@ impl TestServer {
     }
 
     pub async fn ws(&self, room: &str, format: Format) -> Ws {
+        self.ws_with(room, format, "").await.unwrap()
+    }
+
+    /// A WebSocket whose upgrade URL carries `extra` query parameters (`&k=v...`), or
+    /// the upgrade's refusal status.
+    pub async fn ws_with(&self, room: &str, format: Format, extra: &str) -> Result<Ws, u16> {
         let url = format!(
-            "{}/rooms/{room}/ws?format={}",
+            "{}/rooms/{room}/ws?format={}{extra}",
             self.ws_base,
             format.as_str()
         );
-        let (stream, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-        Ws { stream, format }
+        match tokio_tungstenite::connect_async(url).await {
+            Ok((stream, _)) => Ok(Ws { stream, format }),
+            Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// Sends the shutdown signal without waiting for the server to stop.
