@@ -12,14 +12,14 @@ use crate::error::{ClientError, Result};
 
 /// The base URL of a server, normalised to `http` or `https`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Endpoint {
+pub(crate) struct Endpoint {
     base: Url,
 }
 
 impl Endpoint {
     /// Parses a base URL. `ws://` and `wss://` are accepted too and mapped to their HTTP
     /// scheme, since both protocols are served on the same port.
-    pub fn parse(url: &str) -> Result<Self> {
+    pub(crate) fn parse(url: &str) -> Result<Self> {
         let invalid = |reason: &str| ClientError::InvalidUrl {
             url: url.to_string(),
             reason: reason.to_string(),
@@ -41,12 +41,12 @@ impl Endpoint {
     }
 
     /// The normalised base URL.
-    pub fn base(&self) -> &Url {
+    pub(crate) fn base(&self) -> &Url {
         &self.base
     }
 
     /// The HTTP URL of `segments` under the base, each segment percent-encoded.
-    pub fn http(&self, segments: &[&str]) -> Url {
+    pub(crate) fn http(&self, segments: &[&str]) -> Url {
         let mut url = self.base.clone();
         {
             // `cannot_be_a_base` was ruled out in `parse`, so this cannot fail.
@@ -58,7 +58,7 @@ impl Endpoint {
     }
 
     /// The WebSocket URL of a room: `/rooms/{room}/ws?format=..&token=..`.
-    pub fn ws(&self, room: &str, format: Format, token: Option<&str>) -> Url {
+    pub(crate) fn ws(&self, room: &str, format: Format, token: Option<&str>) -> Url {
         let mut url = self.http(&["rooms", room, "ws"]);
         let scheme = if url.scheme() == "https" { "wss" } else { "ws" };
         url.set_scheme(scheme)

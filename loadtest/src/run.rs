@@ -44,7 +44,7 @@ const QUERY_CONNS_PER_ROOM: usize = 2;
 
 /// Where the run points.
 #[derive(Clone, Debug)]
-pub struct Target {
+pub(crate) struct Target {
     pub url: String,
     /// Shown in the report.
     pub label: String,
@@ -53,7 +53,7 @@ pub struct Target {
 }
 
 /// Runs the scenario against `target` and returns its report (checks included).
-pub async fn run(s: Scenario, target: Target) -> anyhow::Result<Report> {
+pub(crate) async fn run(s: Scenario, target: Target) -> anyhow::Result<Report> {
     let mut client = Client::new(&target.url)?;
     if let Some(token) = &s.token {
         client = client.with_token(token.clone());
@@ -282,7 +282,7 @@ async fn load_and_check(
 }
 
 /// Connects the editors, each with its share of its room's leaves.
-pub async fn connect_editors(
+pub(crate) async fn connect_editors(
     s: &Scenario,
     client: &Client,
     world: &World,

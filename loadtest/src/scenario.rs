@@ -22,13 +22,13 @@ use crate::soak::hostile::runner::{HOLD_BEYOND_BOUND, Sizes};
 /// The wire format of every WebSocket the harness opens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum FormatArg {
+pub(crate) enum FormatArg {
     Bincode,
     Json,
 }
 
 impl FormatArg {
-    pub fn format(self) -> Format {
+    pub(crate) fn format(self) -> Format {
         match self {
             FormatArg::Bincode => Format::Bincode,
             FormatArg::Json => Format::Json,
@@ -39,7 +39,7 @@ impl FormatArg {
 /// How queries reach the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum QueryVia {
+pub(crate) enum QueryVia {
     /// `query` messages on WebSocket connections (in `--format`).
     Ws,
     /// `POST /rooms/{room}/query/{kind}` with JSON bodies.
@@ -55,7 +55,7 @@ pub enum QueryVia {
              delta throughput, query latency and server tick time, then checks that every \
              subscriber's mirror converged to the server's state."
 )]
-pub struct Scenario {
+pub(crate) struct Scenario {
     /// Start a server inside this process on 127.0.0.1 (an ephemeral port).
     #[arg(long, conflicts_with_all = ["url", "server_bin"], required_unless_present_any = ["url", "server_bin"])]
     pub spawn: bool,
@@ -308,7 +308,7 @@ pub struct Scenario {
 
 impl Scenario {
     /// Refuses scenarios the harness cannot run meaningfully.
-    pub fn validate(&self) -> anyhow::Result<()> {
+    pub(crate) fn validate(&self) -> anyhow::Result<()> {
         ensure!(self.rooms >= 1, "--rooms must be at least 1");
         ensure!(self.nodes >= 1, "--nodes must be at least 1");
         ensure!(self.fanout >= 1, "--fanout must be at least 1");
@@ -410,7 +410,7 @@ impl Scenario {
 
     /// Parses the command line, then applies soak mode's and the benchmarks' defaults to
     /// the flags that were not given, so every such default stays overridable.
-    pub fn parse_with_mode_defaults() -> Self {
+    pub(crate) fn parse_with_mode_defaults() -> Self {
         use clap::{CommandFactory, FromArgMatches};
         let matches = Scenario::command().get_matches();
         let mut s = match Scenario::from_arg_matches(&matches) {
@@ -437,7 +437,7 @@ impl Scenario {
     }
 
     /// The hostile kinds this run starts: none outside a soak or with `--no-hostile`.
-    pub fn hostile_kinds(&self) -> Vec<Kind> {
+    pub(crate) fn hostile_kinds(&self) -> Vec<Kind> {
         if !self.soak || self.no_hostile {
             return Vec::new();
         }
@@ -448,7 +448,7 @@ impl Scenario {
     }
 
     /// The sizes of the hostile attacks.
-    pub fn hostile_sizes(&self) -> Sizes {
+    pub(crate) fn hostile_sizes(&self) -> Sizes {
         Sizes {
             flood_subscribes: self.flood_subscribes,
             flood_pings: self.flood_pings,
@@ -461,19 +461,19 @@ impl Scenario {
     }
 
     /// How long a stalled reader stops reading.
-    pub fn stall_secs(&self) -> f64 {
+    pub(crate) fn stall_secs(&self) -> f64 {
         self.stall_secs.unwrap_or(self.write_deadline as f64 + 40.0)
     }
 
     /// The soak's warm-up, before the RSS baseline.
-    pub fn warmup_secs(&self) -> f64 {
+    pub(crate) fn warmup_secs(&self) -> f64 {
         self.warmup
             .unwrap_or_else(|| (self.duration * 0.1).max(60.0).min(self.duration / 2.0))
     }
 
     /// Whether subscriber `index` stalls in soak mode (spread like slow readers, but
     /// never on a slow reader, so the two kinds stay apart).
-    pub fn is_stalled(&self, index: usize) -> bool {
+    pub(crate) fn is_stalled(&self, index: usize) -> bool {
         let f = self.stalled_readers;
         self.soak
             && !self.is_slow(index)
@@ -481,18 +481,18 @@ impl Scenario {
     }
 
     /// One tick of the rooms the harness creates.
-    pub fn tick(&self) -> Duration {
+    pub(crate) fn tick(&self) -> Duration {
         Duration::from_secs_f64(1.0 / f64::from(self.tick_hz))
     }
 
     /// The load phase's length.
-    pub fn load_duration(&self) -> Duration {
+    pub(crate) fn load_duration(&self) -> Duration {
         Duration::from_secs_f64(self.duration)
     }
 
     /// Whether subscriber `index` of a kind with `count` members reads slowly. The slow
     /// ones are spread evenly over the indices, so each room gets its share.
-    pub fn is_slow(&self, index: usize) -> bool {
+    pub(crate) fn is_slow(&self, index: usize) -> bool {
         let f = self.slow_readers;
         ((index + 1) as f64 * f).floor() > (index as f64 * f).floor()
     }

@@ -9,28 +9,28 @@ use tokio::sync::watch;
 
 /// The raising side.
 #[derive(Debug)]
-pub struct StopSender(watch::Sender<bool>);
+pub(crate) struct StopSender(watch::Sender<bool>);
 
 /// The waiting side; cheap to clone.
 #[derive(Clone, Debug)]
-pub struct Stop(watch::Receiver<bool>);
+pub(crate) struct Stop(watch::Receiver<bool>);
 
 /// A fresh, lowered signal.
-pub fn channel() -> (StopSender, Stop) {
+pub(crate) fn channel() -> (StopSender, Stop) {
     let (tx, rx) = watch::channel(false);
     (StopSender(tx), Stop(rx))
 }
 
 impl StopSender {
     /// Raises the signal for every holder.
-    pub fn raise(&self) {
+    pub(crate) fn raise(&self) {
         self.0.send_replace(true);
     }
 }
 
 impl Stop {
     /// Completes once the signal is raised (or its sender is gone).
-    pub async fn raised(&mut self) {
+    pub(crate) async fn raised(&mut self) {
         let _ = self.0.wait_for(|s| *s).await;
     }
 }

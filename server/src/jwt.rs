@@ -219,6 +219,6 @@ impl JwtVerifier {
 
 /// True when `token` has the shape of a JWT (three dot-separated parts), so it is
 /// verified as one rather than compared with the static tokens.
-pub fn looks_like_jwt(token: &str) -> bool {
+pub(crate) fn looks_like_jwt(token: &str) -> bool {
     token.split('.').count() == 3
 }

@@ -1,38 +1,41 @@
 //! The Canopy server as a library.
 //!
-//! * Scene core, no networking: [`scene`] (the transform hierarchy), [`octree`] (the
-//!   spatial index).
-//! * Rooms: [`room`] (synchronous state and tick), [`ticker`] (the async loop that drives
-//!   a room), [`registry`] (the rooms of a server and the shared application state).
-//! * Edges: [`http`] (the HTTP API and `app()`), [`ws`] (WebSocket connections),
-//!   [`server`] (`run(listener, state, shutdown)`), [`metrics`], [`config`], [`demo`].
+//! **API boundary.** What the `canopy` binary, embedders and the tests use is public:
+//! [`app`] (the router), [`run`] (serve a listener until shutdown), [`AppState`] and
+//! [`config`]; the scene core, [`scene`] (the transform hierarchy) and [`octree`] (the
+//! spatial index); [`room`] (a room's synchronous state and its `tick`); [`persist`] and
+//! [`durability`] (the storage layer and recovery); the edges [`http`] and [`ws`]; and
+//! [`metrics`], [`access`], [`demo`], [`state`] and [`server`]. The edges' machinery
+//! (admission, rate limits, origins, proxies, JWT, TLS, the tick threads, refusals) is
+//! `pub(crate)`: reachable only through that API, free to change.
 //!
 //! See ARCHITECTURE.md at the repository root for the data flow of a tick.
 
 pub mod access;
-pub mod admission;
 pub mod config;
 pub mod demo;
 pub mod durability;
 pub mod http;
-pub mod jwt;
 pub mod metrics;
 pub mod octree;
-pub mod origin;
 pub mod persist;
-pub mod proxy;
-pub mod queries;
-pub mod rate;
-pub mod refusal;
-pub mod registry;
 pub mod room;
 pub mod scene;
 pub mod server;
-pub mod storage_metrics;
-pub mod tick_pool;
-pub mod tls;
+pub mod state;
 pub mod ws;
 
+pub(crate) mod admission;
+pub(crate) mod jwt;
+pub(crate) mod origin;
+pub(crate) mod proxy;
+pub(crate) mod queries;
+pub(crate) mod rate;
+pub(crate) mod refusal;
+pub(crate) mod storage_metrics;
+pub(crate) mod tick_pool;
+pub(crate) mod tls;
+
 pub use http::app;
-pub use registry::AppState;
 pub use server::run;
+pub use state::AppState;

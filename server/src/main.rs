@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 
 use anyhow::Context;
 use canopy_server::config::{Cli, ConfigAction, LogFormat, ServerConfig, Tool};
-use canopy_server::registry::AppState;
+use canopy_server::state::AppState;
 
 /// mimalloc returns freed memory to the system far more readily than glibc's allocator,
 /// whose per-thread arenas kept snapshot and frame buffers resident across reconnect

@@ -53,7 +53,7 @@ impl OriginPolicy {
 
 /// True when `origin` (`scheme://authority`) names the authority the request was sent
 /// to (its `Host` header), allowing for a default port written on one side only.
-pub fn same_origin(origin: &str, host: Option<&str>) -> bool {
+pub(crate) fn same_origin(origin: &str, host: Option<&str>) -> bool {
     let Some(host) = host else { return false };
     let Some((scheme, authority)) = origin.split_once("://") else {
         return false;
@@ -69,7 +69,7 @@ pub fn same_origin(origin: &str, host: Option<&str>) -> bool {
 
 /// True when `host` (a `Host` header) names the machine itself or an IP address, which
 /// a DNS-rebinding page cannot send: it would have to name its own domain.
-pub fn is_local_or_ip_host(host: &str) -> bool {
+pub(crate) fn is_local_or_ip_host(host: &str) -> bool {
     let name = match host.strip_prefix('[') {
         Some(v6) => {
             return v6

@@ -68,7 +68,7 @@ fn parse_node(v: &str) -> Option<IpAddr> {
 }
 
 /// Parses `--trusted-proxies` entries: CIDRs, or single addresses.
-pub fn parse_net(s: &str) -> Result<IpNet, String> {
+pub(crate) fn parse_net(s: &str) -> Result<IpNet, String> {
     s.parse::<IpNet>()
         .or_else(|_| s.parse::<IpAddr>().map(IpNet::from))
         .map_err(|_| format!("{s:?} is not a CIDR (10.0.0.0/8) or an address"))

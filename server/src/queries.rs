@@ -14,19 +14,19 @@ use canopy_protocol::{ErrorCode, Query};
 
 use crate::access::Caller;
 use crate::refusal::Refusal;
-use crate::registry::AppState;
 use crate::room::RoomShared;
 use crate::room::query::{self, QueryOutput};
+use crate::state::AppState;
 
 /// A query's answer with the tick it was computed at.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
+pub(crate) struct Answer {
     pub tick: u64,
     pub output: QueryOutput,
 }
 
 /// Validates, rate-limits and answers `q` against `room`'s latest tick.
-pub async fn answer(
+pub(crate) async fn answer(
     app: &AppState,
     caller: &Caller,
     room: &Arc<RoomShared>,

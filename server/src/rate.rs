@@ -16,7 +16,7 @@ use std::time::Instant;
 use dashmap::DashMap;
 
 /// Items of an answer that cost one more token.
-pub const ITEMS_PER_TOKEN: usize = 1000;
+pub(crate) const ITEMS_PER_TOKEN: usize = 1000;
 
 #[derive(Debug, Clone, Copy)]
 struct Bucket {

@@ -91,8 +91,8 @@ impl From<crate::room::query::QueryError> for Refusal {
     }
 }
 
-impl From<crate::registry::RegistryError> for Refusal {
-    fn from(e: crate::registry::RegistryError) -> Self {
+impl From<crate::state::RegistryError> for Refusal {
+    fn from(e: crate::state::RegistryError) -> Self {
         Refusal::new(e.code(), e.to_string())
     }
 }

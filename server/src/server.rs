@@ -20,7 +20,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 
 use crate::http::app;
-use crate::registry::AppState;
+use crate::state::AppState;
 
 /// Applies the per-connection socket options.
 fn tune(tcp: &TcpStream, send_buffer: usize) {

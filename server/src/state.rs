@@ -1,8 +1,9 @@
-//! The server's rooms: creation (which starts the room's tick task), lookup and
-//! deletion, and the state every HTTP and WebSocket handler shares.
+//! The state every HTTP and WebSocket handler shares ([`AppState`]), with the server's
+//! registry of rooms: creation (which hands the room to a tick thread), lookup and
+//! deletion.
 //!
-//! Invariant: a room is in the map exactly while its task runs; deleting it removes it
-//! from the map first, so no new request reaches it, then tells its task to close.
+//! Invariant: a room is in the map exactly while a tick thread runs it; deleting it
+//! removes it from the map first, so no new request reaches it, then tells it to close.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -61,13 +62,18 @@ pub fn valid_room_id(id: &str) -> bool {
 /// Shared by every handler: the rooms, the configuration, metrics and shutdown.
 #[derive(Debug)]
 pub struct Inner {
+    /// Every knob, fixed at start (flags, `CANOPY_*`, the config file).
     pub config: ServerConfig,
+    /// The live rooms by id: the handlers' only way to a room. Each entry's
+    /// [`RoomShared`] is the room's inbox and statistics; its scene is owned by its tick.
     pub rooms: DashMap<String, Arc<RoomShared>>,
+    /// Counters and histograms for `/metrics`.
     pub metrics: Arc<Metrics>,
     /// Cancelled when the server begins to shut down.
     pub shutdown: CancellationToken,
-    /// Room tasks and WebSocket connections, awaited on shutdown.
+    /// WebSocket sessions and other spawned tasks, awaited on shutdown.
     pub tasks: TaskTracker,
+    /// `/readyz` answers 200 while set: after start-up, before the drain.
     pub ready: AtomicBool,
     /// Query rate limits per caller.
     pub query_limiter: crate::rate::QueryLimiter,
@@ -93,7 +99,9 @@ pub struct Inner {
     pub draining: AtomicBool,
     /// The storage layer, unless the server runs `--in-memory`.
     pub persist: Option<Arc<crate::persist::Persist>>,
+    /// The id of the next WebSocket connection (for logs and outboxes).
     next_conn: AtomicU64,
+    /// The number in the next generated room id (`room-N`).
     next_room: AtomicU64,
 }
 

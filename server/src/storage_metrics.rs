@@ -11,7 +11,7 @@ use crate::persist::{PersistError, PersistObserver, RecoveryReport};
 
 /// The collectors, registered with the server's [`Metrics`].
 #[derive(Clone, Debug)]
-pub struct StorageMetrics {
+pub(crate) struct StorageMetrics {
     fsync_seconds: Histogram,
     log_bytes: IntCounter,
     snapshot_seconds: Histogram,
@@ -22,7 +22,7 @@ pub struct StorageMetrics {
 }
 
 impl StorageMetrics {
-    pub fn new(metrics: &Metrics) -> Self {
+    pub(crate) fn new(metrics: &Metrics) -> Self {
         let histogram = |name: &str, help: &str, buckets: Vec<f64>| {
             Histogram::with_opts(HistogramOpts::new(name, help).buckets(buckets))
                 .expect("valid histogram")
@@ -75,7 +75,7 @@ impl StorageMetrics {
     }
 
     /// Records what recovery did.
-    pub fn recovered(&self, report: &RecoveryReport) {
+    pub(crate) fn recovered(&self, report: &RecoveryReport) {
         self.recovery_seconds.set(report.took.as_secs_f64());
         self.recovered_records.inc_by(report.records_replayed);
     }

@@ -24,7 +24,7 @@ use parking_lot::Mutex;
 use crate::room::Room;
 
 /// Milliseconds since the Unix epoch.
-pub fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)

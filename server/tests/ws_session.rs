@@ -10,7 +10,7 @@ use std::time::Duration;
 use canopy_protocol::{ClientMsg, Format, ServerMsg, codec};
 use canopy_server::access::Caller;
 use canopy_server::config::ServerConfig;
-use canopy_server::registry::AppState;
+use canopy_server::state::AppState;
 use canopy_server::ws::{SessionParams, serve};
 use futures_channel::mpsc;
 use futures_util::{Sink, Stream, StreamExt};

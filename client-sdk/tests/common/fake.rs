@@ -18,7 +18,7 @@ use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
 use super::PATIENCE;
 
 /// One accepted connection and the URL it asked for.
-pub struct FakeConn {
+pub(crate) struct FakeConn {
     pub ws: WebSocketStream<TcpStream>,
     pub uri: String,
     pub format: Format,
@@ -26,7 +26,7 @@ pub struct FakeConn {
 
 impl FakeConn {
     /// The next client message (pings and pongs skipped).
-    pub async fn recv(&mut self) -> ClientMsg {
+    pub(crate) async fn recv(&mut self) -> ClientMsg {
         loop {
             let frame = tokio::time::timeout(PATIENCE, self.ws.next())
                 .await
@@ -46,7 +46,7 @@ impl FakeConn {
         }
     }
 
-    pub async fn send(&mut self, msg: &ServerMsg) {
+    pub(crate) async fn send(&mut self, msg: &ServerMsg) {
         let bytes = codec::encode_server(msg, self.format);
         let frame = match self.format {
             Format::Json => Message::text(String::from_utf8(bytes).unwrap()),
@@ -56,7 +56,7 @@ impl FakeConn {
     }
 
     /// Reads a `subscribe` and answers it with a snapshot of `nodes` at `tick`.
-    pub async fn answer_subscribe(&mut self, tick: u64, nodes: Vec<Node>) {
+    pub(crate) async fn answer_subscribe(&mut self, tick: u64, nodes: Vec<Node>) {
         assert!(matches!(self.recv().await, ClientMsg::Subscribe { .. }));
         self.send(&ServerMsg::snapshot(tick, 0, nodes)).await;
     }
@@ -65,7 +65,7 @@ impl FakeConn {
 /// A listener that hands every accepted WebSocket to the test.
 // The handshake callback's error type is tungstenite's, large or not.
 #[allow(clippy::result_large_err)]
-pub async fn fake_server() -> (SocketAddr, mpsc::UnboundedReceiver<FakeConn>) {
+pub(crate) async fn fake_server() -> (SocketAddr, mpsc::UnboundedReceiver<FakeConn>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (tx, rx) = mpsc::unbounded_channel();
@@ -96,7 +96,7 @@ pub async fn fake_server() -> (SocketAddr, mpsc::UnboundedReceiver<FakeConn>) {
 }
 
 /// The next connection the client opens.
-pub async fn accept(conns: &mut mpsc::UnboundedReceiver<FakeConn>) -> FakeConn {
+pub(crate) async fn accept(conns: &mut mpsc::UnboundedReceiver<FakeConn>) -> FakeConn {
     tokio::time::timeout(Duration::from_secs(10), conns.recv())
         .await
         .expect("a connection in time")
@@ -104,7 +104,7 @@ pub async fn accept(conns: &mut mpsc::UnboundedReceiver<FakeConn>) -> FakeConn {
 }
 
 /// A root node at the identity with a unit box.
-pub fn node(id: u32) -> Node {
+pub(crate) fn node(id: u32) -> Node {
     Node {
         id,
         parent: None,

@@ -7,8 +7,8 @@
 //! allowance below; everything here is used by at least one test.
 #![allow(dead_code)]
 
-pub mod fake;
-pub mod random_edits;
+pub(crate) mod fake;
+pub(crate) mod random_edits;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -18,8 +18,8 @@ use std::time::Duration;
 use canopy_client::protocol::Node;
 use canopy_client::{Client, Connection, Event, Events, Op, Transform};
 use canopy_server::config::ServerConfig;
-use canopy_server::registry::AppState;
 use canopy_server::server::run;
+use canopy_server::state::AppState;
 use parking_lot::Mutex;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -27,10 +27,10 @@ use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 
 /// The longest any single wait in a test may take; a test that needs longer is broken.
-pub const PATIENCE: Duration = Duration::from_secs(20);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(20);
 
 /// A server running in this process.
-pub struct TestServer {
+pub(crate) struct TestServer {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
@@ -38,12 +38,12 @@ pub struct TestServer {
 
 impl TestServer {
     /// Starts a server with the default configuration on a free port.
-    pub async fn start() -> Self {
+    pub(crate) async fn start() -> Self {
         Self::start_with(ServerConfig::default()).await
     }
 
     /// Starts a server with `config` on a free port.
-    pub async fn start_with(config: ServerConfig) -> Self {
+    pub(crate) async fn start_with(config: ServerConfig) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("local addr");
         let (stop, stopped) = oneshot::channel::<()>();
@@ -58,17 +58,17 @@ impl TestServer {
         }
     }
 
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
-    pub fn client(&self) -> Client {
+    pub(crate) fn client(&self) -> Client {
         Client::new(&self.url()).expect("client")
     }
 
     /// Shuts the server down gracefully (subscribers get `closed`, reason
     /// `server shutting down`) and waits for it to stop.
-    pub async fn shutdown(&mut self) {
+    pub(crate) async fn shutdown(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -89,7 +89,7 @@ impl Drop for TestServer {
 /// A TCP proxy between the client and a server. It can stop forwarding the server's
 /// bytes (`freeze`, to hold answers back), drop every live connection (`cut`) and
 /// forward new connections elsewhere (`set_upstream`).
-pub struct Proxy {
+pub(crate) struct Proxy {
     pub addr: SocketAddr,
     upstream: Arc<Mutex<SocketAddr>>,
     live: Arc<Mutex<Vec<JoinHandle<()>>>>,
@@ -98,7 +98,7 @@ pub struct Proxy {
 }
 
 impl Proxy {
-    pub async fn start(upstream: SocketAddr) -> Self {
+    pub(crate) async fn start(upstream: SocketAddr) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("local addr");
         let upstream = Arc::new(Mutex::new(upstream));
@@ -128,24 +128,24 @@ impl Proxy {
         }
     }
 
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
     /// Drops every live connection; new ones are still accepted.
-    pub fn cut(&self) {
+    pub(crate) fn cut(&self) {
         for task in self.live.lock().drain(..) {
             task.abort();
         }
     }
 
     /// Stops (or resumes) forwarding bytes from servers to clients.
-    pub fn freeze(&self, frozen: bool) {
+    pub(crate) fn freeze(&self, frozen: bool) {
         self.frozen.send_replace(frozen);
     }
 
     /// Forwards connections made from now on to `addr`.
-    pub fn set_upstream(&self, addr: SocketAddr) {
+    pub(crate) fn set_upstream(&self, addr: SocketAddr) {
         *self.upstream.lock() = addr;
     }
 }
@@ -197,14 +197,14 @@ async fn forward(mut client: TcpStream, target: SocketAddr, mut frozen: watch::R
 }
 
 /// Runs a test body with an overall time limit, so a hang fails instead of blocking CI.
-pub async fn within<F: Future>(limit: Duration, body: F) -> F::Output {
+pub(crate) async fn within<F: Future>(limit: Duration, body: F) -> F::Output {
     tokio::time::timeout(limit, body)
         .await
         .expect("the test took too long")
 }
 
 /// Reads events until one satisfies `want`, returning it and every event before it.
-pub async fn wait_for(
+pub(crate) async fn wait_for(
     events: &mut Events,
     what: &str,
     mut want: impl FnMut(&Event) -> bool,
@@ -230,7 +230,7 @@ pub async fn wait_for(
 /// Reads events until the mirror is right again after a reconnect: a `Resynced` (a
 /// fresh snapshot) or, when the server resumed from the mirror's tick, the `Tick` that
 /// ends the resumed delta after `Reconnected`. Returns the marker and the events before.
-pub async fn wait_for_catch_up(events: &mut Events) -> (Event, Vec<Event>) {
+pub(crate) async fn wait_for_catch_up(events: &mut Events) -> (Event, Vec<Event>) {
     let mut reconnected = false;
     wait_for(events, "the resync or resumed delta", |e| {
         reconnected |= matches!(e, Event::Reconnected);
@@ -240,7 +240,7 @@ pub async fn wait_for_catch_up(events: &mut Events) -> (Event, Vec<Event>) {
 }
 
 /// Reads events until those read so far satisfy `done`, and returns them all.
-pub async fn collect_until(
+pub(crate) async fn collect_until(
     events: &mut Events,
     what: &str,
     mut done: impl FnMut(&[Event]) -> bool,
@@ -261,7 +261,7 @@ pub async fn collect_until(
 }
 
 /// Polls until the mirror of `conn` equals `expected()` (fetched anew each round).
-pub async fn converge<F, Fut>(conn: &Connection, mut expected: F) -> Vec<Node>
+pub(crate) async fn converge<F, Fut>(conn: &Connection, mut expected: F) -> Vec<Node>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Vec<Node>>,
@@ -286,14 +286,14 @@ where
 }
 
 /// The server's whole room, sorted by id.
-pub async fn server_nodes(client: &Client, room: &str) -> Vec<Node> {
+pub(crate) async fn server_nodes(client: &Client, room: &str) -> Vec<Node> {
     let mut nodes = client.nodes(room).await.expect("GET nodes").nodes;
     nodes.sort_unstable_by_key(|n| n.id);
     nodes
 }
 
 /// An `add` of a root or child at translation `t` with a half-extent and mask.
-pub fn add(id: u32, parent: Option<u32>, t: [f32; 3], extent: f32, mask: u32) -> Op {
+pub(crate) fn add(id: u32, parent: Option<u32>, t: [f32; 3], extent: f32, mask: u32) -> Op {
     Op::Add {
         id: Some(id),
         parent,
@@ -307,7 +307,7 @@ pub fn add(id: u32, parent: Option<u32>, t: [f32; 3], extent: f32, mask: u32) ->
 }
 
 /// A `set_local` that moves a node to `t`.
-pub fn move_to(node: u32, t: [f32; 3]) -> Op {
+pub(crate) fn move_to(node: u32, t: [f32; 3]) -> Op {
     Op::SetLocal {
         node,
         t: Some(t),
@@ -317,7 +317,7 @@ pub fn move_to(node: u32, t: [f32; 3]) -> Op {
 }
 
 /// Creates a room with a fresh name and the given tick rate; returns its id.
-pub async fn new_room(client: &Client, name: &str, tick_hz: u32) -> String {
+pub(crate) async fn new_room(client: &Client, name: &str, tick_hz: u32) -> String {
     assert!(
         client
             .ensure_room(name, Some(tick_hz))

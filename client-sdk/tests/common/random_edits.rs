@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 /// The model: live node id to parent.
 type Tree = HashMap<u32, Option<u32>>;
 
-pub struct RandomEditor {
+pub(crate) struct RandomEditor {
     rng: SmallRng,
     live: Tree,
     used: HashSet<u32>,
@@ -20,7 +20,7 @@ pub struct RandomEditor {
 }
 
 /// A batch and the model it leads to once acked.
-pub struct Planned {
+pub(crate) struct Planned {
     pub ops: Vec<Op>,
     after: Tree,
     /// The parent of the batch's trailing server-numbered `add`, if it has one.
@@ -28,7 +28,7 @@ pub struct Planned {
 }
 
 impl RandomEditor {
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         RandomEditor {
             rng: SmallRng::seed_from_u64(seed),
             live: Tree::new(),
@@ -37,7 +37,7 @@ impl RandomEditor {
         }
     }
 
-    pub fn live(&self) -> usize {
+    pub(crate) fn live(&self) -> usize {
         self.live.len()
     }
 
@@ -83,7 +83,7 @@ impl RandomEditor {
     }
 
     /// A batch of 1 to `max_ops` ops, valid in order against the model.
-    pub fn plan(&mut self, max_ops: usize) -> Planned {
+    pub(crate) fn plan(&mut self, max_ops: usize) -> Planned {
         let mut tree = self.live.clone();
         let mut ops = Vec::new();
         let n = self.rng.random_range(1..=max_ops);
@@ -164,7 +164,7 @@ impl RandomEditor {
     }
 
     /// Records an acked batch: its model, and the id the server gave its trailing add.
-    pub fn commit(&mut self, planned: Planned, ids: &[u32]) {
+    pub(crate) fn commit(&mut self, planned: Planned, ids: &[u32]) {
         self.live = planned.after;
         self.used.extend(ids.iter().copied());
         if let (Some(parent), Some(&id)) = (planned.anonymous_parent, ids.last()) {

@@ -44,7 +44,7 @@ const P99_LIMIT_MS: f64 = 10.0;
 /// to count as over budget (when no tick ran long).
 const OVER_BUDGET_PERIODS: f64 = 2.0;
 
-pub async fn run(s: &Scenario, url: &str) -> anyhow::Result<BenchReport> {
+pub(crate) async fn run(s: &Scenario, url: &str) -> anyhow::Result<BenchReport> {
     let mut report = BenchReport::new(
         "healthz",
         format!(

@@ -20,15 +20,15 @@ use serde::Serialize;
 use crate::scenario::{FormatArg, Scenario};
 use crate::target::fd_limit::FdLimit;
 
-pub mod healthz;
-pub mod server_rss;
-pub mod subscriber_memory;
-pub mod table;
+pub(crate) mod healthz;
+pub(crate) mod server_rss;
+pub(crate) mod subscriber_memory;
+pub(crate) mod table;
 
 /// The benchmarks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum BenchName {
+pub(crate) enum BenchName {
     /// Server RSS per whole-room subscriber (20,000 nodes, 500 subscribers).
     RssPerSubscriber,
     /// 5,000 bincode subscribers: RSS and p99 edit-to-delta.
@@ -39,7 +39,7 @@ pub enum BenchName {
 
 /// Applies a benchmark's workload to the flags that were not given (`given` tells which
 /// were), so every figure of the workload stays overridable.
-pub fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
+pub(crate) fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
     let Some(bench) = s.bench else { return };
     let mut set = |id: &str, apply: &mut dyn FnMut(&mut Scenario)| {
         if !given(id) {
@@ -80,7 +80,7 @@ pub fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
 
 /// Runs benchmark `bench` against `url` and prints its table; returns whether every
 /// bound held.
-pub async fn run(
+pub(crate) async fn run(
     s: &Scenario,
     url: &str,
     label: &str,

@@ -16,7 +16,7 @@ use crate::observe::metrics_scrape;
 const CONNECTIONS_METRIC: &str = "canopy_ws_connections";
 
 /// The median of `n` RSS samples `every` apart, in bytes.
-pub async fn median_rss(client: &Client, n: usize, every: Duration) -> anyhow::Result<f64> {
+pub(crate) async fn median_rss(client: &Client, n: usize, every: Duration) -> anyhow::Result<f64> {
     let mut samples = Vec::with_capacity(n);
     for i in 0..n {
         if i > 0 {
@@ -36,7 +36,7 @@ pub async fn median_rss(client: &Client, n: usize, every: Duration) -> anyhow::R
 }
 
 /// One RSS sample, in bytes.
-pub async fn rss(client: &Client) -> anyhow::Result<f64> {
+pub(crate) async fn rss(client: &Client) -> anyhow::Result<f64> {
     let s = metrics_scrape::scrape(client).await?;
     if s.rss_bytes <= 0.0 {
         bail!("/metrics has no canopy_process_resident_memory_bytes");
@@ -45,7 +45,7 @@ pub async fn rss(client: &Client) -> anyhow::Result<f64> {
 }
 
 /// The server's open WebSocket connections.
-pub async fn connections(client: &Client) -> anyhow::Result<f64> {
+pub(crate) async fn connections(client: &Client) -> anyhow::Result<f64> {
     let text = client.metrics().await.context("GET /metrics")?;
     metrics_scrape::value(&metrics_scrape::parse(&text), CONNECTIONS_METRIC)
         .with_context(|| format!("/metrics has no {CONNECTIONS_METRIC}"))
@@ -53,7 +53,7 @@ pub async fn connections(client: &Client) -> anyhow::Result<f64> {
 
 /// Waits until the server counts at most `target` WebSocket connections, for at most
 /// `within`; returns whether it did.
-pub async fn wait_connections(client: &Client, target: f64, within: Duration) -> bool {
+pub(crate) async fn wait_connections(client: &Client, target: f64, within: Duration) -> bool {
     let started = tokio::time::Instant::now();
     while started.elapsed() < within {
         if connections(client).await.is_ok_and(|n| n <= target) {

@@ -58,7 +58,7 @@ const AFTER_LEAVE: Duration = Duration::from_secs(8);
 /// RSS after leaving may exceed the room alone by this fraction.
 const RELEASE_SLACK: f64 = 0.10;
 
-pub async fn run(
+pub(crate) async fn run(
     s: &Scenario,
     bench: BenchName,
     url: &str,

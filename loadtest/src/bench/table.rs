@@ -13,7 +13,7 @@ use crate::report::checks::Check;
 
 /// One benchmark's result.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct BenchReport {
+pub(crate) struct BenchReport {
     pub bench: String,
     /// The workload in one line.
     pub workload: String,
@@ -27,7 +27,7 @@ pub struct BenchReport {
 }
 
 impl BenchReport {
-    pub fn new(bench: &str, workload: String) -> BenchReport {
+    pub(crate) fn new(bench: &str, workload: String) -> BenchReport {
         BenchReport {
             bench: bench.to_string(),
             workload,
@@ -36,17 +36,17 @@ impl BenchReport {
     }
 
     /// Adds a measured row.
-    pub fn row(&mut self, label: &str, value: String) {
+    pub(crate) fn row(&mut self, label: &str, value: String) {
         self.rows.push((label.to_string(), value));
     }
 
     /// Records a figure for `--json`.
-    pub fn figure(&mut self, name: &str, value: f64) {
+    pub(crate) fn figure(&mut self, name: &str, value: f64) {
         self.figures.push((name.to_string(), value));
     }
 
     /// Adds a bound.
-    pub fn check(&mut self, name: &str, passed: bool, detail: String) {
+    pub(crate) fn check(&mut self, name: &str, passed: bool, detail: String) {
         self.checks.push(Check {
             name: name.to_string(),
             passed,
@@ -55,7 +55,7 @@ impl BenchReport {
     }
 
     /// The table: the benchmark and its workload, then rows, bounds and the result.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut rows: Vec<(String, String)> = vec![("target".into(), self.target.clone())];
         rows.extend(self.rows.iter().cloned());
         for c in &self.checks {
@@ -80,7 +80,7 @@ impl BenchReport {
 }
 
 /// Mebibytes of `bytes`.
-pub fn mib(bytes: f64) -> f64 {
+pub(crate) fn mib(bytes: f64) -> f64 {
     bytes / (1024.0 * 1024.0)
 }
 

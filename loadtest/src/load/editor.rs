@@ -29,11 +29,11 @@ use crate::soak::invalid::{self, Invalid, InvalidEdits};
 use crate::stop::Stop;
 
 /// How far (in each ground-plane axis) an edit moves a leaf from its home position.
-pub const EDIT_JITTER: f32 = 1.0;
+pub(crate) const EDIT_JITTER: f32 = 1.0;
 
 /// Counters shared by all editors.
 #[derive(Debug)]
-pub struct EditStats {
+pub(crate) struct EditStats {
     pub batches_sent: AtomicU64,
     pub ops_sent: AtomicU64,
     pub acks: AtomicU64,
@@ -54,7 +54,7 @@ impl Default for EditStats {
 
 /// One editor's connection and the leaves it owns (id and home local translation).
 #[derive(Debug)]
-pub struct Editor {
+pub(crate) struct Editor {
     pub conn: Connection,
     pub leaves: Vec<(NodeId, [f32; 3])>,
     pub stamps: Arc<Stamps>,
@@ -62,7 +62,7 @@ pub struct Editor {
 
 /// What every editor shares.
 #[derive(Clone, Debug)]
-pub struct EditorContext {
+pub(crate) struct EditorContext {
     pub rate: f64,
     pub batch_size: usize,
     pub clock: Clock,
@@ -73,7 +73,10 @@ pub struct EditorContext {
 }
 
 /// Shares `leaves` out round robin among `editors` editors.
-pub fn share_out(leaves: &[(NodeId, [f32; 3])], editors: usize) -> Vec<Vec<(NodeId, [f32; 3])>> {
+pub(crate) fn share_out(
+    leaves: &[(NodeId, [f32; 3])],
+    editors: usize,
+) -> Vec<Vec<(NodeId, [f32; 3])>> {
     let mut shares = vec![Vec::new(); editors];
     if editors == 0 {
         return shares;
@@ -99,7 +102,7 @@ fn edit_op(rng: &mut SmallRng, id: NodeId, home: [f32; 3], scale: f32) -> Op {
 }
 
 /// Sends batches until `stop` turns true, then waits for every answer in flight.
-pub async fn run(editor: Editor, ctx: EditorContext, seed: u64, mut stop: Stop) {
+pub(crate) async fn run(editor: Editor, ctx: EditorContext, seed: u64, mut stop: Stop) {
     let batch = ctx.batch_size.min(editor.leaves.len());
     if ctx.rate <= 0.0 || batch == 0 {
         return;

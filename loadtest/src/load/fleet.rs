@@ -29,7 +29,7 @@ const SYNC_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The subscribers of a scenario: whole-room ones first, then region ones, each kind
 /// spread round robin over the rooms, with regions placed at random in the world.
-pub fn specs(s: &Scenario, world: &World) -> Vec<SubSpec> {
+pub(crate) fn specs(s: &Scenario, world: &World) -> Vec<SubSpec> {
     let mut rng = SmallRng::seed_from_u64(s.seed ^ 0x5eed_5ab5);
     let mut specs = Vec::with_capacity(s.subscribers + s.region_subscribers);
     for i in 0..s.subscribers {
@@ -74,14 +74,14 @@ fn random_region(rng: &mut SmallRng, world: &World, size: f32) -> Region {
 }
 
 /// The running fleet.
-pub struct Fleet {
+pub(crate) struct Fleet {
     pub subs: Vec<Arc<SubShared>>,
     tasks: Vec<JoinHandle<()>>,
     stop: StopSender,
 }
 
 /// Everything connecting needs.
-pub struct Connect<'a> {
+pub(crate) struct Connect<'a> {
     pub client: &'a Client,
     pub rooms: &'a [String],
     pub stamps: &'a [Arc<Stamps>],
@@ -95,7 +95,7 @@ pub struct Connect<'a> {
 impl Fleet {
     /// Connects every subscriber of `specs`, `concurrency` at a time, and waits until
     /// each has applied its snapshot.
-    pub async fn connect(specs: Vec<SubSpec>, c: Connect<'_>) -> anyhow::Result<Fleet> {
+    pub(crate) async fn connect(specs: Vec<SubSpec>, c: Connect<'_>) -> anyhow::Result<Fleet> {
         let (stop, stop_rx) = stop::channel();
         let mut fleet = Fleet {
             subs: Vec::with_capacity(specs.len()),
@@ -158,7 +158,7 @@ impl Fleet {
     }
 
     /// Stops every subscriber and waits for their tasks.
-    pub async fn stop(self) {
+    pub(crate) async fn stop(self) {
         self.stop.raise();
         for task in self.tasks {
             let _ = task.await;

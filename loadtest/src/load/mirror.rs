@@ -19,7 +19,7 @@ use canopy_protocol::{Node, NodeId, UpdateRow};
 
 /// The nodes in scope, by id.
 #[derive(Clone, Debug, Default)]
-pub struct DenseMirror {
+pub(crate) struct DenseMirror {
     slots: Vec<Option<Node>>,
     len: usize,
     /// Entries that named a node the copy did not hold (0 against a correct server).
@@ -28,7 +28,7 @@ pub struct DenseMirror {
 
 impl DenseMirror {
     /// An empty mirror for ids `0..capacity`.
-    pub fn new(capacity: usize) -> Self {
+    pub(crate) fn new(capacity: usize) -> Self {
         DenseMirror {
             slots: vec![None; capacity],
             ..DenseMirror::default()
@@ -36,17 +36,17 @@ impl DenseMirror {
     }
 
     /// The node with this id, if it is in scope.
-    pub fn get(&self, id: NodeId) -> Option<&Node> {
+    pub(crate) fn get(&self, id: NodeId) -> Option<&Node> {
         self.slots.get(id as usize)?.as_ref()
     }
 
     /// The number of nodes in scope.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
     /// Replaces the copy with a snapshot's nodes; returns whether every id was in range.
-    pub fn apply_snapshot(&mut self, nodes: &[Node]) -> bool {
+    pub(crate) fn apply_snapshot(&mut self, nodes: &[Node]) -> bool {
         let before = self.inconsistencies;
         self.slots.iter_mut().for_each(|s| *s = None);
         self.len = 0;
@@ -57,7 +57,7 @@ impl DenseMirror {
     }
 
     /// Applies a delta; returns whether it was consistent with the copy.
-    pub fn apply_delta(
+    pub(crate) fn apply_delta(
         &mut self,
         upsert: &[Node],
         update: &[UpdateRow],

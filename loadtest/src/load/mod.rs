@@ -5,13 +5,13 @@
 //! Invariant: nothing in this group judges the server; it offers the scenario's load
 //! and records what came back, and `observe` and `report` turn that into verdicts.
 
-pub mod editor;
-pub mod fleet;
-pub mod mirror;
-pub mod queries;
-pub mod query_mix;
-pub mod setup;
-pub mod stamps;
-pub mod subscriber;
-pub mod world;
-pub mod wsopen;
+pub(crate) mod editor;
+pub(crate) mod fleet;
+pub(crate) mod mirror;
+pub(crate) mod queries;
+pub(crate) mod query_mix;
+pub(crate) mod setup;
+pub(crate) mod stamps;
+pub(crate) mod subscriber;
+pub(crate) mod world;
+pub(crate) mod wsopen;

@@ -30,7 +30,7 @@ use crate::stop::Stop;
 /// The four spatial query kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum QueryKind {
+pub(crate) enum QueryKind {
     Region,
     Sphere,
     Ray,
@@ -38,18 +38,18 @@ pub enum QueryKind {
 }
 
 impl QueryKind {
-    pub const ALL: [QueryKind; 4] = [
+    pub(crate) const ALL: [QueryKind; 4] = [
         QueryKind::Region,
         QueryKind::Sphere,
         QueryKind::Ray,
         QueryKind::Nearest,
     ];
 
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             QueryKind::Region => "region",
             QueryKind::Sphere => "sphere",
@@ -61,14 +61,14 @@ impl QueryKind {
 
 /// Answers and latency (microseconds) of one kind.
 #[derive(Debug)]
-pub struct KindStats {
+pub(crate) struct KindStats {
     pub answered: AtomicU64,
     pub latency: Mutex<Histogram<u64>>,
 }
 
 /// Per-kind statistics, indexed by [`QueryKind::index`].
 #[derive(Debug)]
-pub struct QueryStats {
+pub(crate) struct QueryStats {
     pub sent: AtomicU64,
     pub kinds: [KindStats; 4],
 }
@@ -88,13 +88,18 @@ impl Default for QueryStats {
 /// Where queries go: per room, WebSocket connections (used round robin) or the HTTP
 /// client and the room ids.
 #[derive(Debug)]
-pub enum QueryTarget {
+pub(crate) enum QueryTarget {
     Ws(Vec<Vec<Connection>>),
     Http(Client, Vec<String>),
 }
 
 /// A random, valid query of `kind` within `[min, max]`.
-pub fn make_query(kind: QueryKind, rng: &mut SmallRng, min: [f32; 3], max: [f32; 3]) -> Query {
+pub(crate) fn make_query(
+    kind: QueryKind,
+    rng: &mut SmallRng,
+    min: [f32; 3],
+    max: [f32; 3],
+) -> Query {
     let mut point = || -> [f32; 3] { std::array::from_fn(|a| rng.random_range(min[a]..=max[a])) };
     let p = point();
     match kind {
@@ -131,7 +136,7 @@ pub fn make_query(kind: QueryKind, rng: &mut SmallRng, min: [f32; 3], max: [f32;
 
 /// Everything the query runner needs.
 #[derive(Debug)]
-pub struct QueryPlan {
+pub(crate) struct QueryPlan {
     pub rate: f64,
     pub mix: QueryMix,
     pub seed: u64,
@@ -144,7 +149,7 @@ pub struct QueryPlan {
 
 /// Sends queries at `plan.rate` until `stop` turns true, then waits for the answers in
 /// flight.
-pub async fn run(target: QueryTarget, plan: QueryPlan, mut stop: Stop) {
+pub(crate) async fn run(target: QueryTarget, plan: QueryPlan, mut stop: Stop) {
     let rooms = match &target {
         QueryTarget::Ws(conns) => conns.len(),
         QueryTarget::Http(_, rooms) => rooms.len(),

@@ -13,7 +13,7 @@ use crate::load::queries::QueryKind;
 
 /// Relative weights of the four query kinds, parsed from `region=1,sphere=1,ray=1,nearest=1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct QueryMix {
+pub(crate) struct QueryMix {
     /// Indexed by [`QueryKind::index`].
     pub weights: [u32; 4],
 }
@@ -26,12 +26,12 @@ impl Default for QueryMix {
 
 impl QueryMix {
     /// The sum of the weights; a mix that is all zeros sends no queries.
-    pub fn total(&self) -> u32 {
+    pub(crate) fn total(&self) -> u32 {
         self.weights.iter().sum()
     }
 
     /// The kind that a uniform draw `r` in `0..total()` lands on.
-    pub fn pick(&self, mut r: u32) -> QueryKind {
+    pub(crate) fn pick(&self, mut r: u32) -> QueryKind {
         for kind in QueryKind::ALL {
             let w = self.weights[kind.index()];
             if r < w {
@@ -67,7 +67,10 @@ impl FromStr for QueryMix {
 }
 
 /// `--query-mix` as it was given (`region=1,sphere=1,...`), for the report's JSON.
-pub fn serialize_display<S: serde::Serializer>(mix: &QueryMix, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize_display<S: serde::Serializer>(
+    mix: &QueryMix,
+    s: S,
+) -> Result<S::Ok, S::Error> {
     let text = QueryKind::ALL
         .iter()
         .map(|k| format!("{}={}", k.name(), mix.weights[k.index()]))

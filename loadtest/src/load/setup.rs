@@ -17,7 +17,7 @@ use crate::load::world::World;
 const ADD_CHUNK: usize = 10_000;
 
 /// The ids of the rooms of this run.
-pub fn room_ids(rooms: usize, seed: u64) -> Vec<String> {
+pub(crate) fn room_ids(rooms: usize, seed: u64) -> Vec<String> {
     let pid = std::process::id();
     (0..rooms)
         .map(|i| format!("loadtest-{seed}-{pid}-{i}"))
@@ -25,7 +25,7 @@ pub fn room_ids(rooms: usize, seed: u64) -> Vec<String> {
 }
 
 /// Waits until the server answers `/healthz`.
-pub async fn wait_healthy(client: &Client, within: Duration) -> anyhow::Result<()> {
+pub(crate) async fn wait_healthy(client: &Client, within: Duration) -> anyhow::Result<()> {
     let deadline = tokio::time::Instant::now() + within;
     loop {
         match client.health().await {
@@ -39,7 +39,7 @@ pub async fn wait_healthy(client: &Client, within: Duration) -> anyhow::Result<(
 }
 
 /// Creates every room with `tick_hz` and fills it with `world`.
-pub async fn create_rooms(
+pub(crate) async fn create_rooms(
     client: &Client,
     rooms: &[String],
     tick_hz: u32,
@@ -75,7 +75,7 @@ pub async fn create_rooms(
 }
 
 /// Deletes the rooms of the run, logging (not failing on) any that cannot be deleted.
-pub async fn delete_rooms(client: &Client, rooms: &[String]) {
+pub(crate) async fn delete_rooms(client: &Client, rooms: &[String]) {
     for room in rooms {
         if let Err(e) = client.delete_room(room).await {
             tracing::warn!(%room, error = %e, "could not delete the room");

@@ -19,19 +19,19 @@ use canopy_protocol::NodeId;
 
 /// The run's monotonic clock, shared by editors and subscribers (one process).
 #[derive(Clone, Copy, Debug)]
-pub struct Clock {
+pub(crate) struct Clock {
     start: Instant,
 }
 
 impl Clock {
-    pub fn start() -> Self {
+    pub(crate) fn start() -> Self {
         Clock {
             start: Instant::now(),
         }
     }
 
     /// Microseconds since the clock started.
-    pub fn now_us(&self) -> u64 {
+    pub(crate) fn now_us(&self) -> u64 {
         self.start.elapsed().as_micros() as u64
     }
 }
@@ -42,13 +42,13 @@ const CODES: u32 = (1 << 23) - 1;
 
 /// The scale that carries sequence number `seq`: `1 + (seq mod CODES) + 1` ulps, a
 /// value in `(1, 2)` that is exact in `f32` and survives JSON and bincode unchanged.
-pub fn scale_code(seq: u32) -> f32 {
+pub(crate) fn scale_code(seq: u32) -> f32 {
     f32::from_bits(1.0f32.to_bits() + seq % CODES + 1)
 }
 
 /// The latest code sent per node of one room, with its send time.
 #[derive(Debug)]
-pub struct Stamps {
+pub(crate) struct Stamps {
     /// High 32 bits: the scale's bits; low 32 bits: the send time in microseconds
     /// (modulo 2^32, about 71 minutes, far beyond any latency).
     slots: Vec<AtomicU64>,
@@ -57,7 +57,7 @@ pub struct Stamps {
 
 impl Stamps {
     /// A table for ids `0..nodes`.
-    pub fn new(nodes: usize) -> Self {
+    pub(crate) fn new(nodes: usize) -> Self {
         Stamps {
             slots: (0..nodes).map(|_| AtomicU64::new(0)).collect(),
             next_seq: AtomicU32::new(0),
@@ -65,12 +65,12 @@ impl Stamps {
     }
 
     /// A fresh scale code, unique within the run (up to 8 million edits).
-    pub fn next_scale(&self) -> f32 {
+    pub(crate) fn next_scale(&self) -> f32 {
         scale_code(self.next_seq.fetch_add(1, Ordering::Relaxed))
     }
 
     /// Records that `scale` is about to be sent for `id` at `now_us`.
-    pub fn stamp(&self, id: NodeId, scale: f32, now_us: u64) {
+    pub(crate) fn stamp(&self, id: NodeId, scale: f32, now_us: u64) {
         if let Some(slot) = self.slots.get(id as usize) {
             let packed = (u64::from(scale.to_bits()) << 32) | (now_us & 0xFFFF_FFFF);
             slot.store(packed, Ordering::Release);
@@ -79,7 +79,7 @@ impl Stamps {
 
     /// The latency in microseconds of a row showing `scale` for `id`, when it is the
     /// latest value sent for that node.
-    pub fn latency_us(&self, id: NodeId, scale: f32, now_us: u64) -> Option<u64> {
+    pub(crate) fn latency_us(&self, id: NodeId, scale: f32, now_us: u64) -> Option<u64> {
         let packed = self.slots.get(id as usize)?.load(Ordering::Acquire);
         if packed == 0 || (packed >> 32) as u32 != scale.to_bits() {
             return None;

@@ -38,7 +38,7 @@ use crate::stop::Stop;
 
 /// What a subscriber is.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SubSpec {
+pub(crate) struct SubSpec {
     pub index: usize,
     /// Index into the run's rooms.
     pub room: usize,
@@ -51,7 +51,7 @@ pub struct SubSpec {
 
 /// The mirror and the latency samples, behind one lock taken once per frame.
 #[derive(Debug)]
-pub struct SubState {
+pub(crate) struct SubState {
     pub mirror: DenseMirror,
     pub synced: bool,
     /// Edit-to-delta latency samples, microseconds.
@@ -63,7 +63,7 @@ pub struct SubState {
 /// One subscriber's live counters and state, shared with the progress display, the
 /// report and the final check.
 #[derive(Debug)]
-pub struct SubShared {
+pub(crate) struct SubShared {
     pub spec: SubSpec,
     pub delta_frames: AtomicU64,
     pub delta_bytes: AtomicU64,
@@ -86,7 +86,7 @@ pub struct SubShared {
 
 impl SubShared {
     /// A subscriber of a room whose ids are `0..room_nodes`.
-    pub fn new(spec: SubSpec, room_nodes: usize) -> Self {
+    pub(crate) fn new(spec: SubSpec, room_nodes: usize) -> Self {
         SubShared {
             spec,
             delta_frames: AtomicU64::new(0),
@@ -108,7 +108,7 @@ impl SubShared {
     }
 
     /// Its counters now.
-    pub fn counters(&self) -> Counters {
+    pub(crate) fn counters(&self) -> Counters {
         Counters {
             delta_frames: self.delta_frames.load(Ordering::Relaxed),
             delta_bytes: self.delta_bytes.load(Ordering::Relaxed),
@@ -116,7 +116,7 @@ impl SubShared {
         }
     }
 
-    pub fn lock(&self) -> std::sync::MutexGuard<'_, SubState> {
+    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, SubState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -124,7 +124,7 @@ impl SubShared {
 /// One subscriber's traffic counters at one moment; the report takes the difference
 /// of two readings (see [`Counters::since`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
+pub(crate) struct Counters {
     pub delta_frames: u64,
     pub delta_bytes: u64,
     /// Time spent not reading (pauses and stalls), microseconds.
@@ -133,12 +133,12 @@ pub struct Counters {
 
 impl Counters {
     /// The counters of every subscriber of `subs`, in order.
-    pub fn of_all(subs: &[Arc<SubShared>]) -> Vec<Counters> {
+    pub(crate) fn of_all(subs: &[Arc<SubShared>]) -> Vec<Counters> {
         subs.iter().map(|s| s.counters()).collect()
     }
 
     /// What was counted between `earlier` and `self`.
-    pub fn since(&self, earlier: &Counters) -> Counters {
+    pub(crate) fn since(&self, earlier: &Counters) -> Counters {
         Counters {
             delta_frames: self.delta_frames - earlier.delta_frames,
             delta_bytes: self.delta_bytes - earlier.delta_bytes,
@@ -149,7 +149,7 @@ impl Counters {
 
 /// What every subscriber shares.
 #[derive(Debug)]
-pub struct SubContext {
+pub(crate) struct SubContext {
     pub format: Format,
     pub clock: Clock,
     pub errors: Arc<ErrorTally>,
@@ -168,7 +168,7 @@ pub struct SubContext {
 
 /// What a soak changes for subscribers.
 #[derive(Debug)]
-pub struct SoakSub {
+pub(crate) struct SoakSub {
     /// How long a stalled reader stops reading, once per `stall_every`.
     pub stall: Duration,
     pub stall_every: Duration,
@@ -178,7 +178,7 @@ pub struct SoakSub {
 
 /// Where a subscriber reconnects to.
 #[derive(Clone, Debug)]
-pub struct Reopen {
+pub(crate) struct Reopen {
     pub url: String,
     pub recv_buffer: Option<u32>,
 }
@@ -204,12 +204,12 @@ const REOPEN_ATTEMPTS: u32 = 20;
 
 impl SubContext {
     /// Slow readers start taking pauses.
-    pub fn start_pauses(&self) {
+    pub(crate) fn start_pauses(&self) {
         self.pausing.store(true, Ordering::Release);
     }
 
     /// Slow readers stop pausing, at once, even in the middle of a pause.
-    pub fn end_pauses(&self) {
+    pub(crate) fn end_pauses(&self) {
         self.pausing.store(false, Ordering::Release);
         self.resume.notify_waiters();
     }
@@ -219,7 +219,7 @@ impl SubContext {
 /// `synced` is told when the first snapshot has been applied. In a soak, a storm or
 /// the server's resubscribe close makes it reconnect to `reopen` and resubscribe; its
 /// next snapshot replaces its mirror, as the contract says.
-pub async fn run(
+pub(crate) async fn run(
     socket: RawSocket,
     me: Arc<SubShared>,
     ctx: Arc<SubContext>,

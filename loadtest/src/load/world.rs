@@ -19,7 +19,7 @@ const HALF_EXTENT: f32 = 0.5;
 
 /// One node of the layout.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NodeSpec {
+pub(crate) struct NodeSpec {
     pub id: NodeId,
     pub parent: Option<NodeId>,
     /// Local translation (its parent's frame, which is only translated).
@@ -31,14 +31,14 @@ pub struct NodeSpec {
 
 /// A room's layout and the box that holds every node's world AABB.
 #[derive(Clone, Debug)]
-pub struct World {
+pub(crate) struct World {
     pub nodes: Vec<NodeSpec>,
     pub min: [f32; 3],
     pub max: [f32; 3],
 }
 
 /// The number of nodes in one full tree.
-pub fn tree_size(fanout: usize, depth: usize) -> usize {
+pub(crate) fn tree_size(fanout: usize, depth: usize) -> usize {
     let mut total = 0usize;
     let mut level = 1usize;
     for _ in 0..depth {
@@ -51,7 +51,7 @@ pub fn tree_size(fanout: usize, depth: usize) -> usize {
 impl World {
     /// Builds `nodes` nodes as full trees of `fanout` and `depth` (the last tree may be
     /// partial), roots on a square grid on the ground plane.
-    pub fn build(nodes: usize, fanout: usize, depth: usize) -> World {
+    pub(crate) fn build(nodes: usize, fanout: usize, depth: usize) -> World {
         let per_tree = tree_size(fanout, depth).max(1);
         let trees = nodes.div_ceil(per_tree).max(1);
         let side = (trees as f64).sqrt().ceil() as usize;
@@ -124,19 +124,19 @@ impl World {
 
     /// An interior node and a leaf under it: parenting the first under the second is
     /// a cycle (the soak's invalid batches use it). `None` for a flat world.
-    pub fn cycle_pair(&self) -> Option<(NodeId, NodeId)> {
+    pub(crate) fn cycle_pair(&self) -> Option<(NodeId, NodeId)> {
         self.leaves()
             .find_map(|n| n.parent.map(|parent| (parent, n.id)))
     }
 
     /// The leaves, which the editors share out.
-    pub fn leaves(&self) -> impl Iterator<Item = &NodeSpec> {
+    pub(crate) fn leaves(&self) -> impl Iterator<Item = &NodeSpec> {
         self.nodes.iter().filter(|n| n.leaf)
     }
 
     /// The `add` ops that build the room, in chunks of at most `chunk` ops (each chunk
     /// only names parents added by itself or an earlier chunk).
-    pub fn add_batches(&self, chunk: usize) -> Vec<Vec<Op>> {
+    pub(crate) fn add_batches(&self, chunk: usize) -> Vec<Vec<Op>> {
         self.nodes
             .chunks(chunk.max(1))
             .map(|c| {

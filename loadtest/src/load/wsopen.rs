@@ -23,10 +23,10 @@ const MAX_MESSAGE_BYTES: usize = 512 * 1024 * 1024;
 const READ_BUFFER_BYTES: usize = 16 * 1024;
 
 /// An open subscriber socket.
-pub type RawSocket = WebSocketStream<TcpStream>;
+pub(crate) type RawSocket = WebSocketStream<TcpStream>;
 
 /// The WebSocket URL of `room` on the server of `client`.
-pub fn ws_url(client: &Client, room: &str, format: Format) -> anyhow::Result<String> {
+pub(crate) fn ws_url(client: &Client, room: &str, format: Format) -> anyhow::Result<String> {
     let mut url = client.base_url().clone();
     let scheme = match url.scheme() {
         "http" => "ws",
@@ -50,7 +50,7 @@ pub fn ws_url(client: &Client, room: &str, format: Format) -> anyhow::Result<Str
 }
 
 /// Connects to `url`, with `recv_buffer` bytes of socket receive buffer when given.
-pub async fn open(url: &str, recv_buffer: Option<u32>) -> anyhow::Result<RawSocket> {
+pub(crate) async fn open(url: &str, recv_buffer: Option<u32>) -> anyhow::Result<RawSocket> {
     let parsed: tokio_tungstenite::tungstenite::http::Uri = url.parse().context("bad ws URL")?;
     let host = parsed.host().context("the ws URL has no host")?;
     let port = parsed.port_u16().unwrap_or(80);

@@ -19,14 +19,14 @@ const TICKS_PER_SECOND: f64 = 100.0;
 
 /// CPU and run-queue wait of one thread group, in seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct GroupTimes {
+pub(crate) struct GroupTimes {
     pub cpu_s: f64,
     pub wait_s: f64,
 }
 
 /// Cumulative times of this process's thread groups and of the machine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct CpuTimes {
+pub(crate) struct CpuTimes {
     pub server: GroupTimes,
     pub harness: GroupTimes,
     pub other: GroupTimes,
@@ -36,7 +36,7 @@ pub struct CpuTimes {
 
 impl CpuTimes {
     /// Reads the current totals; zeros where there is no procfs.
-    pub fn now() -> CpuTimes {
+    pub(crate) fn now() -> CpuTimes {
         let mut times = CpuTimes {
             machine_busy_s: std::fs::read_to_string("/proc/stat")
                 .ok()
@@ -70,7 +70,7 @@ impl CpuTimes {
     }
 
     /// The times spent between `earlier` and `self`.
-    pub fn since(&self, earlier: &CpuTimes) -> CpuTimes {
+    pub(crate) fn since(&self, earlier: &CpuTimes) -> CpuTimes {
         let d = |a: GroupTimes, b: GroupTimes| GroupTimes {
             cpu_s: a.cpu_s - b.cpu_s,
             wait_s: a.wait_s - b.wait_s,
@@ -84,13 +84,13 @@ impl CpuTimes {
     }
 
     /// CPU seconds of this whole process.
-    pub fn process_s(&self) -> f64 {
+    pub(crate) fn process_s(&self) -> f64 {
         self.server.cpu_s + self.harness.cpu_s + self.other.cpu_s
     }
 }
 
 /// On-CPU time and run-queue wait of one `schedstat` line (nanoseconds on the wire).
-pub fn parse_schedstat(line: &str) -> Option<GroupTimes> {
+pub(crate) fn parse_schedstat(line: &str) -> Option<GroupTimes> {
     let mut fields = line.split_whitespace();
     let cpu: f64 = fields.next()?.parse().ok()?;
     let wait: f64 = fields.next()?.parse().ok()?;
@@ -102,7 +102,7 @@ pub fn parse_schedstat(line: &str) -> Option<GroupTimes> {
 
 /// Busy seconds of all cores from the `cpu` line of `/proc/stat`: everything but idle
 /// and iowait. Guest time is already counted in user time, so it is not added.
-pub fn machine_busy_seconds(stat: &str) -> Option<f64> {
+pub(crate) fn machine_busy_seconds(stat: &str) -> Option<f64> {
     let line = stat.lines().find(|l| l.starts_with("cpu "))?;
     let v: Vec<f64> = line
         .split_whitespace()

@@ -12,26 +12,26 @@ use canopy_client::ClientError;
 
 /// Errors by code, shared by every task of the run.
 #[derive(Debug, Default)]
-pub struct ErrorTally {
+pub(crate) struct ErrorTally {
     counts: Mutex<BTreeMap<String, u64>>,
 }
 
 impl ErrorTally {
     /// Counts one error under `code`.
-    pub fn record(&self, code: &str) {
+    pub(crate) fn record(&self, code: &str) {
         let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         *counts.entry(code.to_string()).or_default() += 1;
     }
 
     /// Counts a client error under its code (see [`client_error_code`]) and logs it.
-    pub fn record_client(&self, what: &str, error: &ClientError) {
+    pub(crate) fn record_client(&self, what: &str, error: &ClientError) {
         let code = client_error_code(error);
         tracing::debug!(%code, %error, "{what} failed");
         self.record(&code);
     }
 
     /// The counts so far.
-    pub fn snapshot(&self) -> BTreeMap<String, u64> {
+    pub(crate) fn snapshot(&self) -> BTreeMap<String, u64> {
         self.counts
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -39,7 +39,7 @@ impl ErrorTally {
     }
 
     /// The number of errors so far.
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.counts
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -49,7 +49,7 @@ impl ErrorTally {
 }
 
 /// The code a client error is counted under.
-pub fn client_error_code(error: &ClientError) -> String {
+pub(crate) fn client_error_code(error: &ClientError) -> String {
     match error {
         ClientError::Api { code, .. } => code.as_str().to_string(),
         ClientError::Timeout(_) => "timeout".into(),

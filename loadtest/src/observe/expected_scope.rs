@@ -15,7 +15,7 @@ use canopy_protocol::message::Region;
 
 /// Whether a node is in a region scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Membership {
+pub(crate) enum Membership {
     In,
     Out,
     /// Too close to the region's boundary to tell from `f32` rounding.
@@ -48,7 +48,7 @@ fn rotation(q: [f32; 4]) -> [[f64; 3]; 3] {
 }
 
 /// The node's world AABB `(min, max)`.
-pub fn world_aabb(node: &Node) -> ([f64; 3], [f64; 3]) {
+pub(crate) fn world_aabb(node: &Node) -> ([f64; 3], [f64; 3]) {
     let r = rotation(node.world.r);
     let s = f64::from(node.world.s);
     let mut min = [0.0; 3];
@@ -66,7 +66,7 @@ pub fn world_aabb(node: &Node) -> ([f64; 3], [f64; 3]) {
 }
 
 /// Whether `node` is in the scope of `region` with `mask`.
-pub fn classify(node: &Node, region: &Region, mask: u32) -> Membership {
+pub(crate) fn classify(node: &Node, region: &Region, mask: u32) -> Membership {
     if node.mask & mask == 0 {
         return Membership::Out;
     }

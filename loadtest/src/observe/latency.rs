@@ -11,25 +11,25 @@ use serde::Serialize;
 const MAX_US: u64 = 3_600_000_000;
 
 /// A fresh histogram of microseconds.
-pub fn histogram() -> Histogram<u64> {
+pub(crate) fn histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, MAX_US, 3).expect("static bounds are valid")
 }
 
 /// Records `us`, clamped into the histogram's range.
-pub fn record(h: &mut Histogram<u64>, us: u64) {
+pub(crate) fn record(h: &mut Histogram<u64>, us: u64) {
     h.saturating_record(us.clamp(1, MAX_US));
 }
 
 /// Records `us` from a probe meant to run every `interval_us`, adding the samples a
 /// stalled probe could not take (hdrhistogram's coordinated-omission correction), so a
 /// one-second stall counts as a second's worth of slow answers, not as one.
-pub fn record_corrected(h: &mut Histogram<u64>, us: u64, interval_us: u64) {
+pub(crate) fn record_corrected(h: &mut Histogram<u64>, us: u64, interval_us: u64) {
     let _ = h.record_correct(us.clamp(1, MAX_US), interval_us.max(1));
 }
 
 /// Percentiles of a histogram, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub count: u64,
     pub mean_ms: f64,
     pub p50_ms: f64,
@@ -39,7 +39,7 @@ pub struct Summary {
 }
 
 impl Summary {
-    pub fn of(h: &Histogram<u64>) -> Self {
+    pub(crate) fn of(h: &Histogram<u64>) -> Self {
         if h.is_empty() {
             return Summary::default();
         }

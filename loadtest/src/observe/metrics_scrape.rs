@@ -12,7 +12,7 @@ use serde::Serialize;
 
 /// One sample line of the Prometheus text format.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
+pub(crate) struct Sample {
     pub name: String,
     pub labels: Vec<(String, String)>,
     pub value: f64,
@@ -29,7 +29,7 @@ impl Sample {
 
 /// Parses the Prometheus text exposition format (comments and malformed lines are
 /// skipped; label values may hold escaped quotes).
-pub fn parse(text: &str) -> Vec<Sample> {
+pub(crate) fn parse(text: &str) -> Vec<Sample> {
     text.lines().filter_map(parse_line).collect()
 }
 
@@ -97,7 +97,7 @@ fn parse_labels(s: &str) -> Option<Vec<(String, String)>> {
 
 /// A Prometheus histogram: cumulative `(le, count)` buckets, sum and count.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct PromHistogram {
+pub(crate) struct PromHistogram {
     pub buckets: Vec<(f64, f64)>,
     pub sum: f64,
     pub count: f64,
@@ -105,7 +105,7 @@ pub struct PromHistogram {
 
 impl PromHistogram {
     /// The histogram `name` (its `_bucket`, `_sum` and `_count` series).
-    pub fn find(samples: &[Sample], name: &str) -> Option<Self> {
+    pub(crate) fn find(samples: &[Sample], name: &str) -> Option<Self> {
         let bucket = format!("{name}_bucket");
         let mut buckets: Vec<(f64, f64)> = samples
             .iter()
@@ -130,7 +130,7 @@ impl PromHistogram {
     }
 
     /// What was observed between `earlier` and `self`.
-    pub fn since(&self, earlier: &PromHistogram) -> PromHistogram {
+    pub(crate) fn since(&self, earlier: &PromHistogram) -> PromHistogram {
         let buckets = self
             .buckets
             .iter()
@@ -151,7 +151,7 @@ impl PromHistogram {
     }
 
     /// The mean observation, or 0 without observations.
-    pub fn mean(&self) -> f64 {
+    pub(crate) fn mean(&self) -> f64 {
         if self.count > 0.0 {
             self.sum / self.count
         } else {
@@ -161,7 +161,7 @@ impl PromHistogram {
 
     /// The upper bound of the bucket that holds quantile `q` (an upper estimate, as
     /// precise as the server's buckets), or 0 without observations.
-    pub fn quantile_upper(&self, q: f64) -> f64 {
+    pub(crate) fn quantile_upper(&self, q: f64) -> f64 {
         let total = self.buckets.last().map_or(0.0, |b| b.1);
         if total <= 0.0 {
             return 0.0;
@@ -175,13 +175,13 @@ impl PromHistogram {
 }
 
 /// The value of the first series called `name`.
-pub fn value(samples: &[Sample], name: &str) -> Option<f64> {
+pub(crate) fn value(samples: &[Sample], name: &str) -> Option<f64> {
     samples.iter().find(|s| s.name == name).map(|s| s.value)
 }
 
 /// The server-wide numbers of one scrape.
 #[derive(Clone, Debug, Default)]
-pub struct ServerScrape {
+pub(crate) struct ServerScrape {
     pub tick_seconds: PromHistogram,
     pub merged_frames: f64,
     pub delta_frames: f64,
@@ -191,7 +191,7 @@ pub struct ServerScrape {
 }
 
 /// Scrapes `GET /metrics`.
-pub async fn scrape(client: &Client) -> anyhow::Result<ServerScrape> {
+pub(crate) async fn scrape(client: &Client) -> anyhow::Result<ServerScrape> {
     let text = client.metrics().await.context("GET /metrics")?;
     let samples = parse(&text);
     let get = |name: &str| value(&samples, name).unwrap_or(0.0);
@@ -208,7 +208,7 @@ pub async fn scrape(client: &Client) -> anyhow::Result<ServerScrape> {
 
 /// The server's numbers over the load window, for the report.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct ServerWindow {
+pub(crate) struct ServerWindow {
     pub ticks: u64,
     pub tick_mean_ms: f64,
     /// Upper bound of the bucket holding the 99th percentile.
@@ -228,7 +228,7 @@ pub struct ServerWindow {
 impl ServerWindow {
     /// The window between two scrapes, with a scrape after the final check and the
     /// rooms' own statistics.
-    pub fn between(
+    pub(crate) fn between(
         start: &ServerScrape,
         end: &ServerScrape,
         after_check: &ServerScrape,

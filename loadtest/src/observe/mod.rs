@@ -6,10 +6,10 @@
 //! Invariant: observers only read: none of them sends load, so what they measure is
 //! the scenario's load and nothing else.
 
-pub mod cpu;
-pub mod errors;
-pub mod expected_scope;
-pub mod latency;
-pub mod metrics_scrape;
-pub mod tcp_state;
-pub mod verify;
+pub(crate) mod cpu;
+pub(crate) mod errors;
+pub(crate) mod expected_scope;
+pub(crate) mod latency;
+pub(crate) mod metrics_scrape;
+pub(crate) mod tcp_state;
+pub(crate) mod verify;

@@ -14,7 +14,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
 /// The TCP states of the kernel's table that the verdict uses (`include/net/tcp_states.h`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TcpState {
+pub(crate) enum TcpState {
     Established,
     SynSent,
     FinWait1,
@@ -45,7 +45,7 @@ impl TcpState {
 
 /// Whether the server still holds a connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Held {
+pub(crate) enum Held {
     /// Both ends established (or the client's end is, and the server's is not visible).
     Open,
     /// The server closed its end (`how` says what showed it).
@@ -56,13 +56,13 @@ pub enum Held {
 
 /// One reading of the kernel's TCP tables: state by (local, remote) address.
 #[derive(Debug, Default)]
-pub struct TcpTable {
+pub(crate) struct TcpTable {
     states: HashMap<(SocketAddr, SocketAddr), TcpState>,
 }
 
 impl TcpTable {
     /// Reads `/proc/net/tcp` and `/proc/net/tcp6`; empty where there is no procfs.
-    pub fn read() -> TcpTable {
+    pub(crate) fn read() -> TcpTable {
         let mut table = TcpTable::default();
         for path in ["/proc/net/tcp", "/proc/net/tcp6"] {
             if let Ok(text) = std::fs::read_to_string(path) {
@@ -73,7 +73,7 @@ impl TcpTable {
     }
 
     /// Adds the lines of one table file (the header is skipped).
-    pub fn add(&mut self, text: &str) {
+    pub(crate) fn add(&mut self, text: &str) {
         for line in text.lines().skip(1) {
             if let Some((local, remote, state)) = parse_line(line) {
                 self.states.insert((local, remote), state);
@@ -82,13 +82,13 @@ impl TcpTable {
     }
 
     /// The state of the socket bound to `local` and connected to `remote`.
-    pub fn state(&self, local: SocketAddr, remote: SocketAddr) -> Option<TcpState> {
+    pub(crate) fn state(&self, local: SocketAddr, remote: SocketAddr) -> Option<TcpState> {
         self.states.get(&(local, remote)).copied()
     }
 
     /// Whether the server at `server` still holds the connection whose client end is
     /// `client` (a socket this process holds open).
-    pub fn verdict(&self, client: SocketAddr, server: SocketAddr) -> Held {
+    pub(crate) fn verdict(&self, client: SocketAddr, server: SocketAddr) -> Held {
         if self.states.is_empty() {
             return Held::Unknown;
         }

@@ -27,7 +27,7 @@ const MAX_FAILURES: usize = 10;
 
 /// The outcome of the final check.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct VerifyOutcome {
+pub(crate) struct VerifyOutcome {
     pub subscribers: usize,
     pub converged: usize,
     pub mismatched: usize,
@@ -41,7 +41,7 @@ pub struct VerifyOutcome {
 
 /// Compares a mirror with the server's nodes (sorted by id) for a whole-room scope or
 /// a region. Returns the borderline nodes accepted, or the first difference.
-pub fn compare(
+pub(crate) fn compare(
     mirror: &DenseMirror,
     server: &[Node],
     region: Option<&Region>,
@@ -85,7 +85,7 @@ pub fn compare(
 }
 
 /// Checks every subscriber against the server until all match or `timeout` passes.
-pub async fn verify(
+pub(crate) async fn verify(
     client: &Client,
     rooms: &[String],
     subs: &[Arc<SubShared>],

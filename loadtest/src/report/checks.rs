@@ -16,7 +16,7 @@ const MIN_RATE_SHARE: f64 = 0.95;
 
 /// One rule's verdict.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Check {
+pub(crate) struct Check {
     pub name: String,
     pub passed: bool,
     pub detail: String,
@@ -31,7 +31,7 @@ fn check(name: &str, passed: bool, detail: String) -> Check {
 }
 
 /// Evaluates every rule against a finished report.
-pub fn evaluate(r: &Report) -> Vec<Check> {
+pub(crate) fn evaluate(r: &Report) -> Vec<Check> {
     let s = &r.scenario;
     let mut checks = Vec::new();
     let tick_ms = 1000.0 / f64::from(s.tick_hz);

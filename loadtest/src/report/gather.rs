@@ -20,7 +20,7 @@ use crate::report::run_report::{
 use crate::scenario::Scenario;
 
 /// Edits sent and acknowledged over the window.
-pub fn edit_report(stats: &EditStats, window: f64) -> EditReport {
+pub(crate) fn edit_report(stats: &EditStats, window: f64) -> EditReport {
     let batches_sent = stats.batches_sent.load(Ordering::Relaxed);
     let ops_sent = stats.ops_sent.load(Ordering::Relaxed);
     let acks = stats.acks.load(Ordering::Relaxed);
@@ -36,7 +36,7 @@ pub fn edit_report(stats: &EditStats, window: f64) -> EditReport {
 }
 
 /// Edit-to-delta latency of the fast subscribers, and of the others apart.
-pub fn latency_report(subs: &[Arc<SubShared>], s: &Scenario) -> LatencyReport {
+pub(crate) fn latency_report(subs: &[Arc<SubShared>], s: &Scenario) -> LatencyReport {
     let mut fast = latency::histogram();
     let mut slow = latency::histogram();
     let mut fast_subscribers = 0;
@@ -67,7 +67,7 @@ pub fn latency_report(subs: &[Arc<SubShared>], s: &Scenario) -> LatencyReport {
 /// stalled) are split by scope; slow and stalled readers are reported apart, since
 /// their pauses are the point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DeltaGroupKind {
+pub(crate) enum DeltaGroupKind {
     Room,
     Region,
     Slow,
@@ -75,7 +75,7 @@ pub enum DeltaGroupKind {
 }
 
 impl DeltaGroupKind {
-    pub const ALL: [DeltaGroupKind; 4] = [
+    pub(crate) const ALL: [DeltaGroupKind; 4] = [
         DeltaGroupKind::Room,
         DeltaGroupKind::Region,
         DeltaGroupKind::Slow,
@@ -83,7 +83,7 @@ impl DeltaGroupKind {
     ];
 
     /// The group's name in the report.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             DeltaGroupKind::Room => "room",
             DeltaGroupKind::Region => "region",
@@ -93,7 +93,7 @@ impl DeltaGroupKind {
     }
 
     /// Whether `spec` is reported in this group.
-    pub fn includes(self, spec: &SubSpec) -> bool {
+    pub(crate) fn includes(self, spec: &SubSpec) -> bool {
         let fast = !spec.slow && !spec.stalled;
         match self {
             DeltaGroupKind::Room => fast && spec.region.is_none(),
@@ -106,7 +106,7 @@ impl DeltaGroupKind {
 
 /// Delta traffic per group over the window, from each subscriber's counters at its
 /// start and its end (indexed like `subs`).
-pub fn delta_groups(
+pub(crate) fn delta_groups(
     subs: &[Arc<SubShared>],
     start: &[Counters],
     end: &[Counters],
@@ -134,7 +134,7 @@ pub fn delta_groups(
 }
 
 /// Queries sent and answered over the window, by kind.
-pub fn query_report(stats: &QueryStats, window: f64) -> QueryReport {
+pub(crate) fn query_report(stats: &QueryStats, window: f64) -> QueryReport {
     let sent = stats.sent.load(Ordering::Relaxed);
     let kinds: Vec<KindReport> = QueryKind::ALL
         .iter()

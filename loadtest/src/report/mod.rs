@@ -4,7 +4,7 @@
 //!
 //! Invariant: the verdict printed and the exit status come from the same checks.
 
-pub mod checks;
-pub mod gather;
-pub mod progress;
-pub mod run_report;
+pub(crate) mod checks;
+pub(crate) mod gather;
+pub(crate) mod progress;
+pub(crate) mod run_report;

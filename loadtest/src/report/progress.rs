@@ -18,7 +18,7 @@ use crate::observe::errors::ErrorTally;
 use crate::stop::Stop;
 
 /// The counters the display reads.
-pub struct Sources {
+pub(crate) struct Sources {
     pub edits: Arc<EditStats>,
     pub queries: Arc<QueryStats>,
     pub errors: Arc<ErrorTally>,
@@ -54,7 +54,7 @@ impl Sources {
 }
 
 /// Shows progress over `window` until `stop` turns true.
-pub async fn run(sources: Sources, window: Duration, mut stop: Stop) {
+pub(crate) async fn run(sources: Sources, window: Duration, mut stop: Stop) {
     let bar = ProgressBar::with_draw_target(
         Some(window.as_millis() as u64),
         ProgressDrawTarget::stderr(),

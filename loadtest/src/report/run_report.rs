@@ -19,7 +19,7 @@ use crate::scenario::Scenario;
 
 /// Edits sent, acknowledged, and their ack latency.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct EditReport {
+pub(crate) struct EditReport {
     pub batches_sent: u64,
     pub ops_sent: u64,
     pub acks: u64,
@@ -32,7 +32,7 @@ pub struct EditReport {
 /// Edit-to-delta latency: from an editor's send to a subscriber applying the frame
 /// that shows the value.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct LatencyReport {
+pub(crate) struct LatencyReport {
     pub tick_ms: f64,
     /// Subscribers that read at full speed; the check applies to them.
     pub fast_subscribers: usize,
@@ -44,14 +44,14 @@ pub struct LatencyReport {
 
 /// min / mean / max of a per-subscriber rate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Spread {
+pub(crate) struct Spread {
     pub min: f64,
     pub mean: f64,
     pub max: f64,
 }
 
 impl Spread {
-    pub fn of(values: &[f64]) -> Spread {
+    pub(crate) fn of(values: &[f64]) -> Spread {
         if values.is_empty() {
             return Spread::default();
         }
@@ -65,7 +65,7 @@ impl Spread {
 
 /// Delta traffic of one group of subscribers, per subscriber.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct DeltaGroup {
+pub(crate) struct DeltaGroup {
     pub group: String,
     pub subscribers: usize,
     pub frames_per_s: Spread,
@@ -76,7 +76,7 @@ pub struct DeltaGroup {
 
 /// One query kind.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct KindReport {
+pub(crate) struct KindReport {
     pub kind: String,
     pub answered: u64,
     pub per_s: f64,
@@ -85,7 +85,7 @@ pub struct KindReport {
 
 /// Queries sent and answered.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct QueryReport {
+pub(crate) struct QueryReport {
     pub sent: u64,
     pub answered: u64,
     pub per_s: f64,
@@ -94,7 +94,7 @@ pub struct QueryReport {
 
 /// CPU used during the load window, by thread group and machine-wide.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct CpuReport {
+pub(crate) struct CpuReport {
     pub seconds: CpuTimes,
     /// Whether the server's threads were this process's (`--spawn`).
     pub server_in_process: bool,
@@ -110,7 +110,12 @@ pub struct CpuReport {
 }
 
 impl CpuReport {
-    pub fn new(seconds: CpuTimes, window_s: f64, cores: usize, server_in_process: bool) -> Self {
+    pub(crate) fn new(
+        seconds: CpuTimes,
+        window_s: f64,
+        cores: usize,
+        server_in_process: bool,
+    ) -> Self {
         let per = |s: f64| s / window_s.max(1e-9);
         CpuReport {
             seconds,
@@ -126,7 +131,7 @@ impl CpuReport {
 
 /// Everything a run measured.
 #[derive(Clone, Debug, Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     pub scenario: Scenario,
     pub target: String,
     pub setup_s: f64,
@@ -166,7 +171,7 @@ fn bytes(b: f64) -> String {
 }
 
 /// The scenario in one line.
-pub fn describe(s: &Scenario) -> String {
+pub(crate) fn describe(s: &Scenario) -> String {
     format!(
         "{} room(s) x {} nodes (fanout {}, depth {}), {} room + {} region subscribers \
          ({:.0}% slow), {} editors x {}/s x {} ops, {} queries/s via {:?}, {} s at {} Hz, {:?}",
@@ -190,7 +195,7 @@ pub fn describe(s: &Scenario) -> String {
 }
 
 /// The rows of the table, label and value.
-pub fn rows(r: &Report) -> Vec<(String, String)> {
+pub(crate) fn rows(r: &Report) -> Vec<(String, String)> {
     let mut rows: Vec<(String, String)> = Vec::new();
     let mut row = |k: &str, v: String| rows.push((k.to_string(), v));
     row(
@@ -325,7 +330,7 @@ pub fn rows(r: &Report) -> Vec<(String, String)> {
 }
 
 /// The report as an aligned two-column table, headed by the scenario.
-pub fn render_table(r: &Report) -> String {
+pub(crate) fn render_table(r: &Report) -> String {
     let rows = rows(r);
     let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let mut out = String::new();

@@ -15,11 +15,11 @@ use canopy_protocol::{ErrorCode, NodeId, Op, Transform};
 use crate::observe::errors::ErrorTally;
 
 /// The scale only invalid batches write.
-pub const POISON_SCALE: f32 = 7.0;
+pub(crate) const POISON_SCALE: f32 = 7.0;
 
 /// The ways an invalid batch breaks the contract, used in turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Invalid {
+pub(crate) enum Invalid {
     UnknownNode,
     NotANumber,
     Cycle,
@@ -27,7 +27,7 @@ pub enum Invalid {
 }
 
 impl Invalid {
-    pub const ALL: [Invalid; 4] = [
+    pub(crate) const ALL: [Invalid; 4] = [
         Invalid::UnknownNode,
         Invalid::NotANumber,
         Invalid::Cycle,
@@ -37,7 +37,7 @@ impl Invalid {
 
 /// What an editor needs to build invalid batches.
 #[derive(Clone, Copy, Debug)]
-pub struct InvalidPlan {
+pub(crate) struct InvalidPlan {
     /// An interior node and one of its descendants: parenting the first under the
     /// second is a cycle. `None` when the world is flat.
     pub cycle: Option<(NodeId, NodeId)>,
@@ -47,7 +47,7 @@ pub struct InvalidPlan {
 }
 
 /// The batch for `kind` on `leaf` and the error code the server must answer with.
-pub fn batch(kind: Invalid, leaf: NodeId, plan: &InvalidPlan) -> (Vec<Op>, ErrorCode) {
+pub(crate) fn batch(kind: Invalid, leaf: NodeId, plan: &InvalidPlan) -> (Vec<Op>, ErrorCode) {
     let poison = Op::SetLocal {
         node: leaf,
         t: None,
@@ -97,7 +97,7 @@ pub fn batch(kind: Invalid, leaf: NodeId, plan: &InvalidPlan) -> (Vec<Op>, Error
 
 /// An editor's invalid batches: how often, how to build them, where they are counted.
 #[derive(Clone, Debug)]
-pub struct InvalidEdits {
+pub(crate) struct InvalidEdits {
     /// Per editor tick, the chance of an invalid batch besides the valid one.
     pub share: f64,
     pub plan: InvalidPlan,
@@ -107,7 +107,7 @@ pub struct InvalidEdits {
 
 /// Sends one invalid batch and counts its answer: the expected code is expected, an
 /// ack or any other answer is an error of the run.
-pub async fn send(
+pub(crate) async fn send(
     conn: Connection,
     ops: Vec<Op>,
     want: ErrorCode,

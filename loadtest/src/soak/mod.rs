@@ -6,10 +6,10 @@
 //! Invariant: everything the soak provokes on purpose is counted as expected, never as
 //! an error of the run, and each provoked behaviour has a check that it happened.
 
-pub mod hostile;
-pub mod invalid;
-pub mod overquota;
-pub mod rss;
-pub mod session;
-pub mod storm;
-pub mod verdict;
+pub(crate) mod hostile;
+pub(crate) mod invalid;
+pub(crate) mod overquota;
+pub(crate) mod rss;
+pub(crate) mod session;
+pub(crate) mod storm;
+pub(crate) mod verdict;

@@ -30,14 +30,14 @@ const MAX_IN_FLIGHT: usize = 64;
 
 /// What the over-quota caller saw.
 #[derive(Debug, Default, Serialize)]
-pub struct QuotaStats {
+pub(crate) struct QuotaStats {
     pub sent: AtomicU64,
     pub answered: AtomicU64,
     pub rate_limited: AtomicU64,
 }
 
 /// A client of the server at `url` from its own address when the server is local.
-pub fn client(url: &str, token: Option<&str>) -> anyhow::Result<Client> {
+pub(crate) fn client(url: &str, token: Option<&str>) -> anyhow::Result<Client> {
     let mut client = Client::new(url)?;
     let local = matches!(
         client.base_url().host_str(),
@@ -54,7 +54,7 @@ pub fn client(url: &str, token: Option<&str>) -> anyhow::Result<Client> {
 }
 
 /// Sends `rate` cheap queries per second to `room` until `stop` is raised.
-pub async fn run(
+pub(crate) async fn run(
     client: Client,
     room: String,
     rate: f64,

@@ -25,13 +25,13 @@ use crate::stop::Stop;
 const RSS_METRIC: &str = "canopy_process_resident_memory_bytes";
 
 /// Seconds after warm-up whose largest sample is the baseline.
-pub const BASELINE_SECS: f64 = 30.0;
+pub(crate) const BASELINE_SECS: f64 = 30.0;
 /// Seconds at the end of the run whose largest sample is compared with the baseline.
-pub const TAIL_SECS: f64 = 60.0;
+pub(crate) const TAIL_SECS: f64 = 60.0;
 
 /// The series: (seconds since the load started, bytes).
 #[derive(Debug, Default)]
-pub struct RssSeries {
+pub(crate) struct RssSeries {
     pub samples: Mutex<Vec<(f64, u64)>>,
     /// The harness process's own resident memory at the same moments (Linux only):
     /// with `--url` that tells the two apart; with `--spawn` it is the same process.
@@ -40,7 +40,7 @@ pub struct RssSeries {
 }
 
 /// Samples every second until `stop` is raised.
-pub async fn sample(client: Client, series: Arc<RssSeries>, mut stop: Stop) {
+pub(crate) async fn sample(client: Client, series: Arc<RssSeries>, mut stop: Stop) {
     let started = Instant::now();
     let mut every = tokio::time::interval(Duration::from_secs(1));
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -80,7 +80,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// The verdict of the growth rule, with the series' summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RssVerdict {
+pub(crate) struct RssVerdict {
     pub samples: usize,
     pub warmup_s: f64,
     pub min_mib: f64,
@@ -98,7 +98,7 @@ const MIB: f64 = 1024.0 * 1024.0;
 
 /// Applies the growth rule to `samples` (time-ordered); `None` when there is no sample
 /// after warm-up to judge by.
-pub fn judge(samples: &[(f64, u64)], warmup_s: f64, max_growth: f64) -> Option<RssVerdict> {
+pub(crate) fn judge(samples: &[(f64, u64)], warmup_s: f64, max_growth: f64) -> Option<RssVerdict> {
     let end = samples.last()?.0;
     let max_in = |from: f64, to: f64| {
         samples

@@ -31,7 +31,7 @@ use crate::soak::storm;
 use crate::stop::Stop;
 
 /// The soak's tasks while the load runs.
-pub struct Soak {
+pub(crate) struct Soak {
     series: Arc<RssSeries>,
     storms: Arc<AtomicU64>,
     quota: Arc<QuotaStats>,
@@ -41,7 +41,7 @@ pub struct Soak {
 
 /// What the soak saw.
 #[derive(Clone, Debug, Serialize)]
-pub struct SoakReport {
+pub(crate) struct SoakReport {
     pub storms: u64,
     pub storm_reconnects: u64,
     pub stalled_subscribers: usize,
@@ -68,7 +68,7 @@ pub struct SoakReport {
 impl Soak {
     /// Starts the storms, the over-quota caller, the RSS watch and the hostile clients;
     /// they end with `stop`.
-    pub fn start(
+    pub(crate) fn start(
         s: &Scenario,
         client: &Client,
         rooms: &[String],
@@ -112,7 +112,7 @@ impl Soak {
     }
 
     /// Waits for the soak's tasks (after the load's stop) and gathers the report.
-    pub async fn finish(
+    pub(crate) async fn finish(
         self,
         s: &Scenario,
         subs: &[Arc<SubShared>],

@@ -17,7 +17,7 @@ use crate::load::subscriber::SubShared;
 use crate::stop::Stop;
 
 /// Kicks a batch of subscribers every `every` until `stop`; counts the storms.
-pub async fn run(
+pub(crate) async fn run(
     subs: Vec<Arc<SubShared>>,
     every: Duration,
     fraction: f64,

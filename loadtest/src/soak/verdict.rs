@@ -18,7 +18,7 @@ fn check(name: &str, passed: bool, detail: String) -> Check {
 }
 
 /// The soak's own checks.
-pub fn checks(s: &Scenario, r: &SoakReport) -> Vec<Check> {
+pub(crate) fn checks(s: &Scenario, r: &SoakReport) -> Vec<Check> {
     let mut out = Vec::new();
     out.push(match &r.rss {
         Some(v) => check(
@@ -98,7 +98,7 @@ pub fn checks(s: &Scenario, r: &SoakReport) -> Vec<Check> {
 }
 
 /// The soak's rows of the table.
-pub fn rows(r: &SoakReport) -> Vec<(String, String)> {
+pub(crate) fn rows(r: &SoakReport) -> Vec<(String, String)> {
     let mut rows = vec![
         (
             "soak: storms".to_string(),

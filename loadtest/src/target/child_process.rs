@@ -24,7 +24,7 @@ const STOP_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// A server process the harness started.
 #[derive(Debug)]
-pub struct ChildServer {
+pub(crate) struct ChildServer {
     pub addr: SocketAddr,
     pub log: PathBuf,
     child: Option<Child>,
@@ -33,7 +33,7 @@ pub struct ChildServer {
 impl ChildServer {
     /// Starts `bin --addr 127.0.0.1:PORT --tick-hz TICK_HZ [--in-memory] ARGS..` and
     /// waits until it accepts connections.
-    pub fn start(bin: &Path, args: &[String], tick_hz: u32) -> anyhow::Result<ChildServer> {
+    pub(crate) fn start(bin: &Path, args: &[String], tick_hz: u32) -> anyhow::Result<ChildServer> {
         // A port the kernel just handed out and took back: free unless another process
         // races for it within the next milliseconds.
         let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
@@ -86,17 +86,17 @@ impl ChildServer {
     }
 
     /// The base URL of the server.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
     /// The server's process id.
-    pub fn pid(&self) -> Option<u32> {
+    pub(crate) fn pid(&self) -> Option<u32> {
         self.child.as_ref().map(Child::id)
     }
 
     /// Stops the server: SIGTERM, then SIGKILL if it has not exited in time.
-    pub fn stop(mut self) -> anyhow::Result<()> {
+    pub(crate) fn stop(mut self) -> anyhow::Result<()> {
         self.shutdown()
     }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 /// The open-files limit before and after raising it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct FdLimit {
+pub(crate) struct FdLimit {
     pub soft_before: Option<u64>,
     pub soft: Option<u64>,
     pub hard: Option<u64>,
@@ -17,13 +17,13 @@ pub struct FdLimit {
 
 impl FdLimit {
     /// Whether `needed` descriptors fit under the soft limit (`None`: unlimited).
-    pub fn allows(&self, needed: u64) -> bool {
+    pub(crate) fn allows(&self, needed: u64) -> bool {
         self.soft.is_none_or(|soft| needed <= soft)
     }
 }
 
 /// Raises this process's soft `RLIMIT_NOFILE` to its hard limit and says what it is.
-pub fn raise_to_hard() -> FdLimit {
+pub(crate) fn raise_to_hard() -> FdLimit {
     let before = getrlimit(Resource::Nofile);
     if before.current != before.maximum {
         let raised = Rlimit {

@@ -13,7 +13,7 @@ use std::thread::JoinHandle;
 
 use anyhow::Context;
 use canopy_server::config::ServerConfig;
-use canopy_server::registry::AppState;
+use canopy_server::state::AppState;
 use clap::Parser;
 use tokio::sync::oneshot;
 
@@ -25,7 +25,7 @@ fn server_workers() -> usize {
 
 /// A running in-process server.
 #[derive(Debug)]
-pub struct SpawnedServer {
+pub(crate) struct SpawnedServer {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<anyhow::Result<()>>>,
@@ -34,7 +34,7 @@ pub struct SpawnedServer {
 impl SpawnedServer {
     /// Starts a server with the default configuration changed by `args` (flags as on
     /// `canopy`'s command line) and `tick_hz`, and waits until it listens.
-    pub fn start(args: &[String], tick_hz: u32) -> anyhow::Result<Self> {
+    pub(crate) fn start(args: &[String], tick_hz: u32) -> anyhow::Result<Self> {
         // No drain before the shutdown: nothing balances load onto a harness's server.
         let mut argv = vec![
             "canopy".to_string(),
@@ -85,12 +85,12 @@ impl SpawnedServer {
     }
 
     /// The base URL of the server.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
     /// Shuts the server down gracefully and waits for its thread.
-    pub fn stop(mut self) -> anyhow::Result<()> {
+    pub(crate) fn stop(mut self) -> anyhow::Result<()> {
         self.shutdown()
     }
 

@@ -11,12 +11,12 @@
 //! over that directory's lock. To load-test with persistence, pass
 //! `--server-arg=--data-dir=PATH`.
 
-pub mod child_process;
-pub mod fd_limit;
-pub mod in_process;
+pub(crate) mod child_process;
+pub(crate) mod fd_limit;
+pub(crate) mod in_process;
 
 /// `--in-memory`, unless `args` (the server's flags) choose the storage themselves.
-pub fn storage_args(args: &[String]) -> Option<&'static str> {
+pub(crate) fn storage_args(args: &[String]) -> Option<&'static str> {
     let chooses = |a: &String| {
         let flag = a.split('=').next().unwrap_or_default();
         flag == "--data-dir" || flag == "--in-memory"

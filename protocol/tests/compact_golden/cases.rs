@@ -7,7 +7,7 @@ use canopy_protocol::compact::{
 };
 
 /// What a case holds: a block the writer built from values, or bytes written by hand.
-pub struct Case {
+pub(crate) struct Case {
     pub name: &'static str,
     pub description: &'static str,
     pub snapshot: bool,
@@ -94,7 +94,7 @@ fn by_hand(
 const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
 const ID: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
 
-pub fn cases() -> Vec<Case> {
+pub(crate) fn cases() -> Vec<Case> {
     let base = q(
         [1000, -2000, 3000],
         3,

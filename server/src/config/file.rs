@@ -89,7 +89,7 @@ fn flag_id(cmd: &Command, key: &str) -> Option<String> {
 
 /// Parses the command line with the config file's values as defaults (see the module
 /// docs for the order).
-pub fn parse_with_file(args: Vec<OsString>) -> Result<Cli, ConfigError> {
+pub(super) fn parse_with_file(args: Vec<OsString>) -> Result<Cli, ConfigError> {
     use clap::FromArgMatches;
     let mut cmd = Cli::command();
     if let Some(path) = config_path(&args) {

@@ -15,11 +15,11 @@ use canopy_protocol::ErrorCode;
 
 use crate::access::{self, AccessError, Caller, Need, Role};
 use crate::refusal::Refusal;
-use crate::registry::AppState;
+use crate::state::AppState;
 
 /// The access level of a route group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
+pub(super) enum Level {
     /// Server-wide routes: rooms, metrics. The admin token only.
     Admin,
     /// Reading a room (its summary, nodes, queries, subscriptions): its editor or viewer
@@ -128,7 +128,7 @@ fn refusal(e: AccessError) -> Refusal {
 }
 
 /// The admin check, for handlers outside the route groups (the fallbacks).
-pub fn admin_only(app: &AppState, headers: &axum::http::HeaderMap) -> Result<(), Refusal> {
+pub(super) fn admin_only(app: &AppState, headers: &axum::http::HeaderMap) -> Result<(), Refusal> {
     let token = bearer_of(headers);
     access::authorize(
         app.config.admin_token(),
@@ -142,12 +142,12 @@ pub fn admin_only(app: &AppState, headers: &axum::http::HeaderMap) -> Result<(),
 }
 
 /// The layer of the admin routes.
-pub async fn admin(State(app): State<AppState>, req: Request, next: Next) -> Response {
+pub(super) async fn admin(State(app): State<AppState>, req: Request, next: Next) -> Response {
     check(app, Level::Admin, None, req, next).await
 }
 
 /// The layer of the routes that read a room (`{room}` in the path).
-pub async fn room_read(
+pub(super) async fn room_read(
     State(app): State<AppState>,
     Path(params): Path<HashMap<String, String>>,
     req: Request,
@@ -158,7 +158,7 @@ pub async fn room_read(
 }
 
 /// The layer of the routes that edit a room.
-pub async fn room_write(
+pub(super) async fn room_write(
     State(app): State<AppState>,
     Path(params): Path<HashMap<String, String>>,
     req: Request,

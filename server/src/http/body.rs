@@ -10,12 +10,12 @@ use axum::extract::{FromRequest, Request};
 use serde::de::DeserializeOwned;
 
 use crate::refusal::Refusal;
-use crate::registry::AppState;
+use crate::state::AppState;
 
 /// A JSON body decoded into `T`. An empty body decodes as `{}`, so that bodies whose
 /// fields are all optional may be left out.
 #[derive(Debug)]
-pub struct JsonBody<T>(pub T);
+pub(super) struct JsonBody<T>(pub T);
 
 impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
     type Rejection = Refusal;

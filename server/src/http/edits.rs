@@ -19,9 +19,9 @@ use tokio::sync::oneshot;
 use super::body::JsonBody;
 use super::error::InBatch;
 use crate::refusal::Refusal;
-use crate::registry::AppState;
 use crate::room::edit::check_batch_size;
 use crate::room::{EditReply, EditTicket};
+use crate::state::AppState;
 
 /// Withdraws the batch if the request is dropped before the tick takes it.
 struct Withdraw(Arc<EditTicket>);
@@ -43,7 +43,7 @@ impl Drop for Withdraw {
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
         (status = 503, description = "overloaded: refused, never applied", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn post_edits(
+pub(super) async fn post_edits(
     State(app): State<AppState>,
     Path(room): Path<String>,
     JsonBody(batch): JsonBody<Batch>,

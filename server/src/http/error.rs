@@ -1,4 +1,4 @@
-//! The one place where a [`Refusal`] becomes the contract's HTTP error: the body
+//! The one place where a `Refusal` becomes the contract's HTTP error: the body
 //! `{"error":{"code","message","op"?}}` with the status of its code. `unknown_node` is
 //! 404 for a read and 400 inside a batch; [`InBatch`] says which.
 

@@ -16,11 +16,11 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::origin::{OriginPolicy, is_local_or_ip_host};
 use crate::refusal::Refusal;
-use crate::registry::AppState;
+use crate::state::AppState;
 
 /// The CORS layer for the listed origins, or none (same-origin only) when none is
 /// listed.
-pub fn cors(policy: &OriginPolicy) -> Option<CorsLayer> {
+pub(super) fn cors(policy: &OriginPolicy) -> Option<CorsLayer> {
     if !policy.lists_any() {
         return None;
     }
@@ -38,7 +38,11 @@ pub fn cors(policy: &OriginPolicy) -> Option<CorsLayer> {
 }
 
 /// Refuses cross-site requests and, on an open loopback server, rebinding hosts.
-pub async fn origin_and_host(State(app): State<AppState>, req: Request, next: Next) -> Response {
+pub(super) async fn origin_and_host(
+    State(app): State<AppState>,
+    req: Request,
+    next: Next,
+) -> Response {
     let headers = req.headers();
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
     if app.guard_hosts

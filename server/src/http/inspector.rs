@@ -18,7 +18,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 
-use crate::registry::AppState;
+use crate::state::AppState;
 
 const INDEX: &[u8] = include_bytes!("../../inspector-dist/index.html");
 const APP_JS: &[u8] = include_bytes!("../../inspector-dist/app.js");
@@ -28,7 +28,7 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-
     connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// The inspector's routes, for the open (tokenless) route group.
-pub fn routes() -> Router<AppState> {
+pub(super) fn routes() -> Router<AppState> {
     Router::new()
         // Relative, so that a server mounted under a path prefix still lands right.
         .route("/", get(|| async { Redirect::temporary("inspector/") }))
@@ -142,7 +142,7 @@ mod tests {
             admin_token: Some(crate::config::Secret("admin".into())),
             ..Default::default()
         };
-        crate::http::app(crate::registry::AppState::new(config))
+        crate::http::app(crate::state::AppState::new(config))
     }
 
     async fn get(path: &str, etag: Option<&str>) -> Response {

@@ -12,7 +12,7 @@ use canopy_protocol::ErrorCode;
 use canopy_protocol::http::Health;
 
 use crate::refusal::Refusal;
-use crate::registry::AppState;
+use crate::state::AppState;
 
 /// Liveness: 200 while the process serves requests, with the server's and the wire
 /// contract's versions.

@@ -37,7 +37,7 @@ use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 
 use crate::refusal::Refusal;
-use crate::registry::AppState;
+use crate::state::AppState;
 
 /// The OpenAPI document, assembled from the handlers' annotations.
 #[derive(OpenApi)]

@@ -20,8 +20,8 @@ use canopy_protocol::{ErrorCode, Node};
 
 use crate::access::Caller;
 use crate::refusal::Refusal;
-use crate::registry::AppState;
 use crate::room::RoomShared;
+use crate::state::AppState;
 
 /// Whole-room reads served at once; more wait their turn.
 pub const DUMPS_AT_ONCE: usize = 2;
@@ -56,7 +56,7 @@ fn rate_limited(app: &AppState) -> Refusal {
         (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
         (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn list_nodes(
+pub(super) async fn list_nodes(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
@@ -110,7 +110,7 @@ pub async fn list_nodes(
         (status = 400, description = "The id is not a u32", body = canopy_protocol::ErrorBody),
         (status = 404, description = "unknown_room or unknown_node", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn get_node(
+pub(super) async fn get_node(
     State(app): State<AppState>,
     Path((room, id)): Path<(String, String)>,
 ) -> Result<Json<NodeDetail>, Refusal> {
@@ -153,7 +153,7 @@ pub async fn get_node(
         (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
         (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn octree(
+pub(super) async fn octree(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,

@@ -11,17 +11,17 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use crate::registry::AppState;
+use crate::state::AppState;
 
 /// The route label of a request: its matched template, or `unmatched`.
-pub fn route_of(req: &Request) -> String {
+pub(super) fn route_of(req: &Request) -> String {
     req.extensions()
         .get::<MatchedPath>()
         .map_or_else(|| "unmatched".to_string(), |m| m.as_str().to_string())
 }
 
 /// Records one request (as a route layer, so the route is known).
-pub async fn observe(State(app): State<AppState>, req: Request, next: Next) -> Response {
+pub(super) async fn observe(State(app): State<AppState>, req: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = req.method().clone();
     let route = route_of(&req);
@@ -37,7 +37,7 @@ pub async fn observe(State(app): State<AppState>, req: Request, next: Next) -> R
 }
 
 /// Writes the access line and the metrics of one answered request.
-pub fn record(app: &AppState, method: &str, route: &str, status: u16, started: Instant) {
+pub(super) fn record(app: &AppState, method: &str, route: &str, status: u16, started: Instant) {
     let secs = started.elapsed().as_secs_f64();
     app.metrics
         .http_requests

@@ -12,8 +12,8 @@ use super::body::JsonBody;
 use crate::access::Caller;
 use crate::queries::Answer;
 use crate::refusal::Refusal;
-use crate::registry::AppState;
 use crate::room::query::QueryOutput;
+use crate::state::AppState;
 
 async fn answer(app: &AppState, caller: &Caller, room: &str, q: Query) -> Result<Answer, Refusal> {
     let room = app.room(room)?;
@@ -40,7 +40,7 @@ fn nodes(a: Answer) -> Json<NodesResult> {
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
         (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn region(
+pub(super) async fn region(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
@@ -61,7 +61,7 @@ pub async fn region(
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
         (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn sphere(
+pub(super) async fn sphere(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
@@ -82,7 +82,7 @@ pub async fn sphere(
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
         (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn ray(
+pub(super) async fn ray(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
@@ -105,7 +105,7 @@ pub async fn ray(
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
         (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn nearest(
+pub(super) async fn nearest(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,

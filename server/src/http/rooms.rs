@@ -7,7 +7,7 @@ use canopy_protocol::http::{CreateRoom, RoomCreated, RoomDetail, RoomList, RoomS
 
 use super::body::JsonBody;
 use crate::refusal::Refusal;
-use crate::registry::AppState;
+use crate::state::AppState;
 
 /// Creates a room; without an id the server picks one (`room-N`).
 #[utoipa::path(post, path = "/rooms", request_body(content = CreateRoom, description = "Both fields optional"),
@@ -18,7 +18,7 @@ use crate::registry::AppState;
         (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
         (status = 503, description = "overloaded: too many rooms", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn create_room(
+pub(super) async fn create_room(
     State(app): State<AppState>,
     JsonBody(body): JsonBody<CreateRoom>,
 ) -> Result<(StatusCode, Json<RoomCreated>), Refusal> {
@@ -43,7 +43,7 @@ pub async fn create_room(
 
 /// Every room with its tick, node and subscriber counts.
 #[utoipa::path(get, path = "/rooms", responses((status = 200, description = "The rooms", body = RoomList)))]
-pub async fn list_rooms(State(app): State<AppState>) -> Json<RoomList> {
+pub(super) async fn list_rooms(State(app): State<AppState>) -> Json<RoomList> {
     let mut rooms: Vec<RoomSummary> = app
         .rooms
         .iter()
@@ -68,7 +68,7 @@ pub async fn list_rooms(State(app): State<AppState>) -> Json<RoomList> {
         (status = 200, description = "The room", body = RoomDetail),
         (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn get_room(
+pub(super) async fn get_room(
     State(app): State<AppState>,
     Path(room): Path<String>,
 ) -> Result<Json<RoomDetail>, Refusal> {
@@ -100,7 +100,7 @@ pub async fn get_room(
         (status = 204, description = "Deleted"),
         (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
     ))]
-pub async fn delete_room(
+pub(super) async fn delete_room(
     State(app): State<AppState>,
     Path(room): Path<String>,
 ) -> Result<StatusCode, Refusal> {

@@ -30,57 +30,57 @@ pub(crate) struct CellIdx(u32);
 
 impl CellIdx {
     /// The root is always cell 0; blocks of children start at 1.
-    pub const ROOT: CellIdx = CellIdx(0);
+    pub(crate) const ROOT: CellIdx = CellIdx(0);
     /// "No cell" in child and parent links.
-    pub const NONE: CellIdx = CellIdx(u32::MAX);
+    pub(crate) const NONE: CellIdx = CellIdx(u32::MAX);
     /// The cell index that, in an object's location, names the outside list.
-    pub const OUTSIDE: CellIdx = CellIdx(u32::MAX - 1);
+    pub(crate) const OUTSIDE: CellIdx = CellIdx(u32::MAX - 1);
 
     /// The cell at `index` of the cell vectors.
     #[inline(always)]
-    pub fn at(index: usize) -> CellIdx {
+    pub(crate) fn at(index: usize) -> CellIdx {
         debug_assert!(index < CellIdx::OUTSIDE.0 as usize);
         CellIdx(index as u32)
     }
 
     #[inline(always)]
-    pub const fn index(self) -> usize {
+    pub(crate) const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The raw value, for the packed keys of the nearest-neighbour search.
     #[inline(always)]
-    pub const fn raw(self) -> u32 {
+    pub(crate) const fn raw(self) -> u32 {
         self.0
     }
 
     #[inline(always)]
-    pub const fn from_raw(raw: u32) -> CellIdx {
+    pub(crate) const fn from_raw(raw: u32) -> CellIdx {
         CellIdx(raw)
     }
 
     /// The cell in octant `k` of the block whose first cell is `self`.
     #[inline(always)]
-    pub fn octant(self, k: usize) -> CellIdx {
+    pub(crate) fn octant(self, k: usize) -> CellIdx {
         debug_assert!(k < 8);
         CellIdx(self.0 + k as u32)
     }
 
     /// The eight cells, in octant order, of the block whose first cell is `self`.
     #[inline]
-    pub fn octants(self) -> impl DoubleEndedIterator<Item = CellIdx> {
+    pub(crate) fn octants(self) -> impl DoubleEndedIterator<Item = CellIdx> {
         (self.0..self.0 + 8).map(CellIdx)
     }
 
     /// Which block holds the bounds of this cell (not the root), and at which slot.
     #[inline(always)]
-    pub fn block_slot(self) -> (usize, usize) {
+    pub(crate) fn block_slot(self) -> (usize, usize) {
         let i = self.0 as usize - 1;
         (i / 8, i % 8)
     }
 
     /// Whether this is the first cell of a block (blocks start at 1, eight cells each).
-    pub fn starts_block(self) -> bool {
+    pub(crate) fn starts_block(self) -> bool {
         self.0 >= 1 && (self.0 - 1).is_multiple_of(8)
     }
 }
@@ -137,7 +137,7 @@ pub(crate) struct Entry {
 impl Entry {
     /// The point that picks the child octant of an object: its AABB centre.
     #[inline]
-    pub fn mid(&self) -> Vec3 {
+    pub(crate) fn mid(&self) -> Vec3 {
         (self.min + self.max) * 0.5
     }
 }
@@ -162,19 +162,19 @@ impl Default for Link {
 }
 
 impl Link {
-    pub const VACANT: Self = Self {
+    pub(super) const VACANT: Self = Self {
         first_child: CellIdx::NONE,
         start: 0,
         len: 0,
     };
 
     #[inline]
-    pub fn is_leaf(&self) -> bool {
+    pub(super) fn is_leaf(&self) -> bool {
         self.first_child == CellIdx::NONE
     }
 
     #[inline]
-    pub fn range(&self) -> std::ops::Range<usize> {
+    pub(super) fn range(&self) -> std::ops::Range<usize> {
         self.start as usize..(self.start + self.len) as usize
     }
 }
@@ -195,7 +195,7 @@ pub(crate) struct Block {
 }
 
 impl Block {
-    pub const VACANT: Self = Self {
+    pub(super) const VACANT: Self = Self {
         min: [[f32::INFINITY; 8]; 3],
         max: [[f32::NEG_INFINITY; 8]; 3],
         mask: [0; 8],
@@ -205,7 +205,7 @@ impl Block {
     };
 
     #[inline]
-    pub fn link(&self, k: usize) -> Link {
+    pub(super) fn link(&self, k: usize) -> Link {
         Link {
             first_child: self.first_child[k],
             start: self.start[k],
@@ -214,14 +214,14 @@ impl Block {
     }
 
     #[inline]
-    pub fn set_link(&mut self, k: usize, link: Link) {
+    pub(super) fn set_link(&mut self, k: usize, link: Link) {
         self.first_child[k] = link.first_child;
         self.start[k] = link.start;
         self.len[k] = link.len;
     }
 
     #[inline]
-    pub fn get(&self, k: usize) -> Bounds {
+    pub(super) fn get(&self, k: usize) -> Bounds {
         Bounds {
             min: Vec3::new(self.min[0][k], self.min[1][k], self.min[2][k]),
             max: Vec3::new(self.max[0][k], self.max[1][k], self.max[2][k]),
@@ -230,7 +230,7 @@ impl Block {
     }
 
     #[inline]
-    pub fn set(&mut self, k: usize, b: Bounds) {
+    pub(super) fn set(&mut self, k: usize, b: Bounds) {
         for axis in 0..3 {
             self.min[axis][k] = b.min[axis];
             self.max[axis][k] = b.max[axis];
@@ -248,7 +248,7 @@ pub(crate) struct Bounds {
 }
 
 impl Bounds {
-    pub const EMPTY: Self = Self {
+    pub(crate) const EMPTY: Self = Self {
         min: EMPTY_MIN,
         max: EMPTY_MAX,
         mask: 0,
@@ -256,7 +256,7 @@ impl Bounds {
 
     /// The bounds grown to cover an entry.
     #[inline]
-    pub fn with(self, e: &Entry) -> Self {
+    pub(crate) fn with(self, e: &Entry) -> Self {
         Self {
             min: self.min.min(e.min),
             max: self.max.max(e.max),
@@ -265,7 +265,7 @@ impl Bounds {
     }
 
     #[inline]
-    pub fn union(self, o: Self) -> Self {
+    pub(crate) fn union(self, o: Self) -> Self {
         Self {
             min: self.min.min(o.min),
             max: self.max.max(o.max),
@@ -315,7 +315,7 @@ pub(crate) struct NewCell {
 
 impl Meta {
     /// An empty cell.
-    pub fn new(cell: NewCell) -> Self {
+    pub(crate) fn new(cell: NewCell) -> Self {
         let (mut lo, mut hi) = loose_bounds(cell.center, cell.half, cell.looseness);
         if let Some((pmin, pmax)) = cell.within {
             lo = lo.max(pmin);
@@ -337,7 +337,7 @@ impl Meta {
 
     /// A placeholder for a cell of a block not handed out yet: a point at the origin with
     /// no parent.
-    pub fn vacant(split_hint: u32) -> Self {
+    pub(crate) fn vacant(split_hint: u32) -> Self {
         Meta::new(NewCell {
             center: Vec3::ZERO,
             half: 0.0,
@@ -351,7 +351,7 @@ impl Meta {
 
     /// Whether the closed box `[min, max]` lies inside the loose bounds.
     #[inline]
-    pub fn holds(&self, min: Vec3, max: Vec3) -> bool {
+    pub(crate) fn holds(&self, min: Vec3, max: Vec3) -> bool {
         box_contains(self.loose_min, self.loose_max, min, max)
     }
 }

@@ -13,7 +13,7 @@
 //!
 //! Loose bounds decide where an object is stored (so a small move rarely changes cells);
 //! the exact subtree bounds decide what a query visits (so it visits little). Queries decide
-//! membership only with the shared narrow-phase functions of [`narrow`] on each object's
+//! membership only with the shared narrow-phase functions of `narrow` on each object's
 //! stored box; cell-level pruning is conservative with respect to them, so answers equal a
 //! brute-force scan that uses the same functions.
 

@@ -14,7 +14,7 @@ impl Block {
     /// Children whose bounds meet the closed box `[qmin, qmax]` and whose mask meets `mask`:
     /// the lane-wise form of `aabb_intersects`, in two four-lane halves.
     #[inline]
-    pub fn overlapping(&self, qmin: Vec3, qmax: Vec3, mask: u32) -> u32 {
+    pub(super) fn overlapping(&self, qmin: Vec3, qmax: Vec3, mask: u32) -> u32 {
         let mut bits = self.masked(mask);
         for axis in 0..3 {
             let (lo, hi) = (Vec4::splat(qmin[axis]), Vec4::splat(qmax[axis]));
@@ -27,7 +27,7 @@ impl Block {
 
     /// Children whose bounds lie inside the closed box `[qmin, qmax]`.
     #[inline]
-    pub fn inside(&self, qmin: Vec3, qmax: Vec3) -> u32 {
+    pub(super) fn inside(&self, qmin: Vec3, qmax: Vec3) -> u32 {
         let mut bits = 0xff;
         for axis in 0..3 {
             let (lo, hi) = (Vec4::splat(qmin[axis]), Vec4::splat(qmax[axis]));
@@ -53,7 +53,7 @@ impl Block {
     /// `t` in `[0, limit]`, with a lower bound on that `t` per child. `inv` is `1 / dir`;
     /// axes flagged in `parallel` are tested by the origin coordinate alone.
     #[inline(always)]
-    pub fn ray_entries(
+    pub(super) fn ray_entries(
         &self,
         origin: Vec3,
         inv: Vec3,
@@ -124,7 +124,7 @@ pub(crate) struct Stack<T: Copy + Default, const N: usize> {
 
 impl<T: Copy + Default, const N: usize> Stack<T, N> {
     #[inline]
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         Self {
             inline: [T::default(); N],
             len: 0,
@@ -133,7 +133,7 @@ impl<T: Copy + Default, const N: usize> Stack<T, N> {
     }
 
     #[inline]
-    pub fn push(&mut self, item: T) {
+    pub(super) fn push(&mut self, item: T) {
         if self.len < N {
             self.inline[self.len] = item;
             self.len += 1;
@@ -143,7 +143,7 @@ impl<T: Copy + Default, const N: usize> Stack<T, N> {
     }
 
     #[inline]
-    pub fn pop(&mut self) -> Option<T> {
+    pub(super) fn pop(&mut self) -> Option<T> {
         if let Some(item) = self.spill.pop() {
             return Some(item);
         }

@@ -46,7 +46,7 @@ pub const SEGMENT_HEADER_LEN: usize = 40;
 /// Record framing before the payload: len, crc, kind, epoch, seq.
 pub const FRAME_LEN: usize = 25;
 /// The largest record payload: what bincode decoding accepts.
-pub const MAX_PAYLOAD: usize = MAX_DECODE_BYTES - 1024;
+pub(super) const MAX_PAYLOAD: usize = MAX_DECODE_BYTES - 1024;
 
 const SEGMENT_MAGIC: &[u8; 8] = b"CANOPYLG";
 const FORMAT_VERSION: u16 = 1;
@@ -140,7 +140,7 @@ pub fn decode_batches(bytes: &[u8]) -> Result<Vec<Vec<Op>>, ReadError> {
 }
 
 /// The payload of a record of `room` with `body`.
-pub fn encode_payload(room: &str, prev: u64, body: &Body) -> Vec<u8> {
+pub(super) fn encode_payload(room: &str, prev: u64, body: &Body) -> Vec<u8> {
     let mut out = Vec::with_capacity(64);
     out.put_str8(room);
     match body {
@@ -171,7 +171,7 @@ pub fn encode_payload(room: &str, prev: u64, body: &Body) -> Vec<u8> {
 }
 
 /// Decodes a payload of `kind`; returns the room, its `prev` and the body.
-pub fn decode_payload(
+pub(super) fn decode_payload(
     kind: Kind,
     seq: u64,
     payload: &[u8],
@@ -221,7 +221,7 @@ pub fn decode_payload(
 }
 
 /// Appends one framed record to `out`.
-pub fn put_frame(out: &mut Vec<u8>, kind: Kind, epoch: u64, seq: u64, payload: &[u8]) {
+pub(super) fn put_frame(out: &mut Vec<u8>, kind: Kind, epoch: u64, seq: u64, payload: &[u8]) {
     let len = (17 + payload.len()) as u32;
     out.put_u32(len);
     let crc_at = out.len();
@@ -250,7 +250,7 @@ pub fn encode_record(record: &Record) -> Vec<u8> {
 
 /// What is at a position of a segment.
 #[derive(Debug)]
-pub enum Frame<'a> {
+pub(super) enum Frame<'a> {
     /// A whole record with a good CRC: its length in the file, and its fields.
     Ok {
         size: usize,
@@ -268,7 +268,7 @@ pub enum Frame<'a> {
 }
 
 /// Reads the frame at the start of `buf`.
-pub fn read_frame(buf: &[u8]) -> Frame<'_> {
+pub(super) fn read_frame(buf: &[u8]) -> Frame<'_> {
     if buf.len() < 8 {
         return Frame::Short;
     }
@@ -322,12 +322,12 @@ pub fn decode_record(buf: &[u8]) -> Result<(Record, usize), ReadError> {
 }
 
 /// The kind for a kind byte, if known.
-pub fn kind_of(v: u8) -> Option<Kind> {
+pub(super) fn kind_of(v: u8) -> Option<Kind> {
     Kind::from_u8(v)
 }
 
 /// A segment's header.
-pub fn segment_header(first_seq: u64, binary_version: &str) -> [u8; SEGMENT_HEADER_LEN] {
+pub(super) fn segment_header(first_seq: u64, binary_version: &str) -> [u8; SEGMENT_HEADER_LEN] {
     let mut out = Vec::with_capacity(SEGMENT_HEADER_LEN);
     out.extend_from_slice(SEGMENT_MAGIC);
     out.put_u16(FORMAT_VERSION);
@@ -345,7 +345,7 @@ pub fn segment_header(first_seq: u64, binary_version: &str) -> [u8; SEGMENT_HEAD
 }
 
 /// Checks a segment header; returns its first seq and binary version.
-pub fn read_segment_header(buf: &[u8]) -> Result<(u64, String), ReadError> {
+pub(super) fn read_segment_header(buf: &[u8]) -> Result<(u64, String), ReadError> {
     let mut r = Reader::new(buf);
     let magic = r.take(8, "segment magic")?;
     if magic != SEGMENT_MAGIC {
@@ -378,7 +378,7 @@ pub fn segment_name(first_seq: u64) -> String {
 }
 
 /// The first seq of a segment file name, if it is one.
-pub fn parse_segment_name(name: &str) -> Option<u64> {
+pub(super) fn parse_segment_name(name: &str) -> Option<u64> {
     let digits = name.strip_suffix(".clog")?;
     (digits.len() == 20 && digits.bytes().all(|b| b.is_ascii_digit()))
         .then(|| digits.parse().ok())

@@ -29,7 +29,7 @@ pub struct Torn {
 
 /// One segment, read.
 #[derive(Debug)]
-pub struct SegmentScan {
+pub(super) struct SegmentScan {
     pub first_seq: u64,
     /// The binary version in its header (empty if the header itself was torn).
     pub binary_version: String,
@@ -45,7 +45,7 @@ pub struct SegmentScan {
 /// Reads segment `bytes` named for `first_seq`. `last` says whether it is the newest
 /// segment (the only one whose end may be torn); `min_epoch` is the epoch of the record
 /// before it.
-pub fn scan(
+pub(super) fn scan(
     path: &Path,
     bytes: &[u8],
     first_seq: u64,

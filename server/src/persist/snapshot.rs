@@ -37,7 +37,7 @@ const FORMAT_VERSION: u16 = 1;
 const CHECKSUM_CRC32C: u8 = 1;
 const HEADER_LEN: usize = 20;
 /// Bytes of one node in a snapshot.
-pub const NODE_LEN: usize = 57;
+pub(super) const NODE_LEN: usize = 57;
 
 /// A live node as a snapshot keeps it.
 #[derive(Clone, Copy, Debug)]
@@ -163,7 +163,7 @@ pub fn encode(snap: &RoomSnapshot) -> Vec<u8> {
 }
 
 /// Whether `bytes` has a snapshot header and a matching checksum (without decoding).
-pub fn checksum_ok(bytes: &[u8]) -> bool {
+pub(super) fn checksum_ok(bytes: &[u8]) -> bool {
     bytes.len() >= HEADER_LEN + 4
         && &bytes[..8] == MAGIC
         && u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) + HEADER_LEN as u64 + 4

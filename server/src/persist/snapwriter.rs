@@ -22,7 +22,7 @@ use super::storage::Storage;
 use super::writer::Cover;
 
 /// The snapshots' directory in the data dir.
-pub const SNAP_DIR: &str = "snap";
+pub(super) const SNAP_DIR: &str = "snap";
 
 /// Work for the snapshot writer.
 #[derive(Debug)]
@@ -56,7 +56,7 @@ fn path_of(room: &str, seq: u64) -> PathBuf {
 }
 
 impl SnapWriter {
-    pub fn new(
+    pub(crate) fn new(
         storage: Arc<dyn Storage>,
         counters: Arc<Counters>,
         observer: Option<Arc<dyn PersistObserver>>,
@@ -88,7 +88,7 @@ impl SnapWriter {
 
     /// Writes `snap`; `wait_durable(seq)` blocks until the log covers `seq`, false if it
     /// never will (the log failed). Returns the coverage change for truncation, if any.
-    pub fn write(
+    pub(crate) fn write(
         &mut self,
         snap: &RoomSnapshot,
         wait_durable: impl FnOnce(u64) -> bool,
@@ -158,7 +158,12 @@ impl SnapWriter {
 
     /// Removes the snapshots of a deleted incarnation (every file of `room` before
     /// `seq`), durably; returns the coverage change.
-    pub fn deleted(&mut self, room: &str, incarnation: u64, seq: u64) -> Result<(u64, Cover)> {
+    pub(crate) fn deleted(
+        &mut self,
+        room: &str,
+        incarnation: u64,
+        seq: u64,
+    ) -> Result<(u64, Cover)> {
         let list = self.installed.entry(room.to_string()).or_default();
         let old: Vec<Installed> = list.iter().copied().filter(|i| i.seq < seq).collect();
         list.retain(|i| i.seq >= seq);

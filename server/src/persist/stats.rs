@@ -40,10 +40,10 @@ pub(crate) struct Counters {
 }
 
 impl Counters {
-    pub fn add(c: &AtomicU64, v: u64) {
+    pub(crate) fn add(c: &AtomicU64, v: u64) {
         c.fetch_add(v, Ordering::Relaxed);
     }
-    pub fn max(c: &AtomicU64, v: u64) {
+    pub(crate) fn max(c: &AtomicU64, v: u64) {
         c.fetch_max(v, Ordering::Relaxed);
     }
 }

@@ -24,7 +24,7 @@ use super::stats::{Counters, PersistObserver};
 use super::storage::{Storage, WriteFile};
 
 /// The log's directory in the data dir.
-pub const LOG_DIR: &str = "log";
+pub(super) const LOG_DIR: &str = "log";
 
 /// A record appended and not yet written.
 #[derive(Debug)]
@@ -38,7 +38,7 @@ pub(crate) struct Pending {
 }
 
 impl Pending {
-    pub fn size(&self) -> u64 {
+    pub(crate) fn size(&self) -> u64 {
         (FRAME_LEN + self.payload.len()) as u64
     }
 }
@@ -94,7 +94,7 @@ pub(crate) struct WriterConfig {
 impl LogWriter {
     /// A writer continuing after `sealed` segments with a new segment at `next_seq`
     /// (created and made durable here).
-    pub fn start(
+    pub(crate) fn start(
         storage: Arc<dyn Storage>,
         counters: Arc<Counters>,
         config: WriterConfig,
@@ -177,7 +177,7 @@ impl LogWriter {
     }
 
     /// Writes `batch` (in seq order) and makes it durable; returns its last seq.
-    pub fn drain(&mut self, batch: &[Pending]) -> Result<u64> {
+    pub(crate) fn drain(&mut self, batch: &[Pending]) -> Result<u64> {
         let mut created = false;
         let mut bytes = 0;
         for p in batch {
@@ -230,7 +230,7 @@ impl LogWriter {
     }
 
     /// Deletes the oldest segments that `cover` makes unneeded; returns how many.
-    pub fn truncate(&mut self, cover: &HashMap<u64, Cover>) -> Result<usize> {
+    pub(crate) fn truncate(&mut self, cover: &HashMap<u64, Cover>) -> Result<usize> {
         let mut deleted = 0;
         while let Some(seg) = self.sealed.front() {
             let needed = seg.rooms.iter().any(|(inc, &last)| match cover.get(inc) {
@@ -262,7 +262,7 @@ impl LogWriter {
     }
 
     /// Incarnations that still have records in some segment.
-    pub fn incarnations(&self) -> impl Iterator<Item = u64> + '_ {
+    pub(crate) fn incarnations(&self) -> impl Iterator<Item = u64> + '_ {
         self.sealed
             .iter()
             .chain(std::iter::once(&self.active.info))

@@ -21,7 +21,7 @@ use super::scene_state::SceneState;
 
 /// The room's compact baseline and its scratch buffers.
 #[derive(Debug, Default)]
-pub struct CompactState {
+pub(super) struct CompactState {
     baseline: FxHashMap<NodeId, CompactValue>,
     active: bool,
     writer: BlockWriter,
@@ -69,14 +69,14 @@ fn delta_message(
 
 /// A compact delta with absolute rows only: for a client not in step (merged frames,
 /// resumed deltas), whose baseline it sets.
-pub fn absolute_delta(parts: &DeltaParts, tick: u64, time: u64, resumed: bool) -> ServerMsg {
+pub(super) fn absolute_delta(parts: &DeltaParts, tick: u64, time: u64, resumed: bool) -> ServerMsg {
     let mut writer = BlockWriter::new();
     write_rows(&mut writer, &mut Vec::new(), parts, |_| None);
     delta_message(parts, tick, time, resumed, &writer)
 }
 
 /// A compact snapshot: the nodes, and one absolute row per node.
-pub fn snapshot(tick: u64, time: u64, nodes: Vec<Node>) -> ServerMsg {
+pub(super) fn snapshot(tick: u64, time: u64, nodes: Vec<Node>) -> ServerMsg {
     let mut writer = BlockWriter::new();
     for n in &nodes {
         writer.absolute(&quantize(&n.world));
@@ -92,7 +92,7 @@ pub fn snapshot(tick: u64, time: u64, nodes: Vec<Node>) -> ServerMsg {
 impl CompactState {
     /// Starts keeping the baseline (the first compact subscriber): every live node's
     /// quantized world transform now.
-    pub fn activate(&mut self, scene: &SceneState) {
+    pub(super) fn activate(&mut self, scene: &SceneState) {
         if self.active {
             return;
         }
@@ -104,13 +104,13 @@ impl CompactState {
     }
 
     /// Stops keeping it (no compact subscriber is left), giving its memory back.
-    pub fn deactivate(&mut self) {
+    pub(super) fn deactivate(&mut self) {
         self.active = false;
         self.baseline = FxHashMap::default();
     }
 
     /// The encoded compact frame of one tick's parts for clients in step.
-    pub fn frame(&mut self, parts: &DeltaParts, tick: u64, time: u64) -> Bytes {
+    pub(super) fn frame(&mut self, parts: &DeltaParts, tick: u64, time: u64) -> Bytes {
         let baseline = &self.baseline;
         write_rows(&mut self.writer, &mut self.order, parts, |id| {
             baseline.get(&id)
@@ -120,7 +120,7 @@ impl CompactState {
     }
 
     /// After the tick's frames are built: the baseline follows the tick's changes.
-    pub fn advance(&mut self, diff: &TickDiff, scene: &SceneState) {
+    pub(super) fn advance(&mut self, diff: &TickDiff, scene: &SceneState) {
         if !self.active {
             return;
         }

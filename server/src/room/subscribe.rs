@@ -28,17 +28,17 @@ pub(super) struct SubscribeQueue {
 
 impl SubscribeQueue {
     /// Queues a subscription, dropping one of the same connection still waiting.
-    pub fn push(&mut self, req: SubscribeRequest) {
+    pub(super) fn push(&mut self, req: SubscribeRequest) {
         self.cancel(req.outbox.conn);
         self.queue.push_back(req);
     }
 
     /// Drops the waiting subscription of `conn`, if any.
-    pub fn cancel(&mut self, conn: ConnId) {
+    pub(super) fn cancel(&mut self, conn: ConnId) {
         self.queue.retain(|r| r.outbox.conn != conn);
     }
 
-    pub fn drain(&mut self) -> impl Iterator<Item = SubscribeRequest> + '_ {
+    pub(super) fn drain(&mut self) -> impl Iterator<Item = SubscribeRequest> + '_ {
         self.queue.drain(..)
     }
 }

@@ -39,7 +39,7 @@ pub(crate) struct Touch {
 }
 
 impl Touch {
-    pub fn subtree(slot: Slot, op: u32) -> Touch {
+    pub(crate) fn subtree(slot: Slot, op: u32) -> Touch {
         Touch {
             slot,
             op,
@@ -47,7 +47,7 @@ impl Touch {
         }
     }
 
-    pub fn node(slot: Slot, op: u32) -> Touch {
+    pub(crate) fn node(slot: Slot, op: u32) -> Touch {
         Touch {
             slot,
             op,

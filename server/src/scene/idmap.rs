@@ -38,7 +38,7 @@ pub(crate) struct IdMap {
 impl IdMap {
     /// The value for `id` (a slot, or [`RETIRED`]), if the id was used.
     #[inline]
-    pub fn get(&self, id: NodeId) -> Option<Slot> {
+    pub(crate) fn get(&self, id: NodeId) -> Option<Slot> {
         match self.dense.get(id as usize) {
             Some(&v) if v != VACANT => Some(v),
             Some(_) => None,
@@ -47,14 +47,14 @@ impl IdMap {
     }
 
     #[inline]
-    pub fn contains_key(&self, id: NodeId) -> bool {
+    pub(crate) fn contains_key(&self, id: NodeId) -> bool {
         self.get(id).is_some()
     }
 
     /// True if `id` maps to a slot (a live node). For ids in the table this reads only the
     /// live bits.
     #[inline]
-    pub fn is_live(&self, id: NodeId) -> bool {
+    pub(crate) fn is_live(&self, id: NodeId) -> bool {
         let i = id as usize;
         if i < self.dense.len() {
             self.live[i / 64] & (1 << (i % 64)) != 0
@@ -65,7 +65,7 @@ impl IdMap {
 
     /// The slot of `id` if it is live.
     #[inline]
-    pub fn live(&self, id: NodeId) -> Option<Slot> {
+    pub(crate) fn live(&self, id: NodeId) -> Option<Slot> {
         self.get(id).filter(|&s| s != RETIRED)
     }
 
@@ -79,7 +79,7 @@ impl IdMap {
     }
 
     /// Sets the value of `id`, returning the old one. `value` must not be `VACANT`.
-    pub fn insert(&mut self, id: NodeId, value: Slot) -> Option<Slot> {
+    pub(crate) fn insert(&mut self, id: NodeId, value: Slot) -> Option<Slot> {
         debug_assert!(value != VACANT);
         let i = id as usize;
         if i >= self.dense.len() {
@@ -101,7 +101,7 @@ impl IdMap {
     }
 
     /// Forgets `id` entirely (only undoing an insert does this: ids otherwise retire).
-    pub fn remove(&mut self, id: NodeId) -> Option<Slot> {
+    pub(crate) fn remove(&mut self, id: NodeId) -> Option<Slot> {
         match self.dense.get_mut(id as usize) {
             Some(v) if *v != VACANT => {
                 let old = std::mem::replace(v, VACANT);
@@ -115,7 +115,7 @@ impl IdMap {
     }
 
     /// Moves a live id to another slot (the live bit does not change).
-    pub fn relocate(&mut self, id: NodeId, slot: Slot) {
+    pub(crate) fn relocate(&mut self, id: NodeId, slot: Slot) {
         debug_assert!(slot != VACANT && slot != RETIRED);
         match self.dense.get_mut(id as usize) {
             Some(v) => *v = slot,
@@ -126,7 +126,7 @@ impl IdMap {
     }
 
     /// Every (id, value) pair, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = (NodeId, Slot)> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (NodeId, Slot)> + '_ {
         self.dense
             .iter()
             .enumerate()
@@ -136,7 +136,7 @@ impl IdMap {
     }
 
     /// Ids ever used (live and retired).
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.dense_used + self.sparse.len()
     }
 

@@ -45,7 +45,12 @@ pub(crate) struct PendingLocal {
 }
 
 impl PendingLocal {
-    pub fn new(id: NodeId, t: Option<Vec3>, r: Option<Quat>, s: Option<f32>) -> PendingLocal {
+    pub(crate) fn new(
+        id: NodeId,
+        t: Option<Vec3>,
+        r: Option<Quat>,
+        s: Option<f32>,
+    ) -> PendingLocal {
         let mut parts = Parts::empty();
         parts.set(Parts::T, t.is_some());
         parts.set(Parts::R, r.is_some());
@@ -61,7 +66,7 @@ impl PendingLocal {
         }
     }
 
-    pub fn id(&self) -> NodeId {
+    pub(crate) fn id(&self) -> NodeId {
         self.id
     }
 

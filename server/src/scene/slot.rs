@@ -13,43 +13,43 @@ pub(crate) struct Slot(u32);
 
 impl Slot {
     /// "No slot": the value of every absent link.
-    pub const NONE: Slot = Slot(u32::MAX);
+    pub(crate) const NONE: Slot = Slot(u32::MAX);
 
     #[inline(always)]
-    pub const fn new(index: u32) -> Slot {
+    pub(crate) const fn new(index: u32) -> Slot {
         Slot(index)
     }
 
     /// The slot at `index` of the arrays.
     #[inline(always)]
-    pub fn at(index: usize) -> Slot {
+    pub(crate) fn at(index: usize) -> Slot {
         debug_assert!(index < u32::MAX as usize);
         Slot(index as u32)
     }
 
     #[inline(always)]
-    pub const fn index(self) -> usize {
+    pub(crate) const fn index(self) -> usize {
         self.0 as usize
     }
 
     #[inline(always)]
-    pub const fn is_none(self) -> bool {
+    pub(crate) const fn is_none(self) -> bool {
         self.0 == Slot::NONE.0
     }
 
     #[inline(always)]
-    pub const fn is_some(self) -> bool {
+    pub(crate) const fn is_some(self) -> bool {
         !self.is_none()
     }
 
     /// The raw value, for dumps and for the id map's packed table.
     #[inline(always)]
-    pub const fn raw(self) -> u32 {
+    pub(crate) const fn raw(self) -> u32 {
         self.0
     }
 
     /// Every slot from `self` up to, not including, `end`.
-    pub fn up_to(self, end: Slot) -> impl Iterator<Item = Slot> {
+    pub(crate) fn up_to(self, end: Slot) -> impl Iterator<Item = Slot> {
         (self.0..end.0).map(Slot)
     }
 }
@@ -73,62 +73,62 @@ impl<T> Default for SlotVec<T> {
 
 impl<T> SlotVec<T> {
     #[inline(always)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.0.len()
     }
 
     /// The slot one past the last one.
     #[inline(always)]
-    pub fn end(&self) -> Slot {
+    pub(crate) fn end(&self) -> Slot {
         Slot::at(self.0.len())
     }
 
     /// Appends `value` and returns its slot.
     #[inline]
-    pub fn push(&mut self, value: T) -> Slot {
+    pub(crate) fn push(&mut self, value: T) -> Slot {
         let slot = self.end();
         self.0.push(value);
         slot
     }
 
-    pub fn truncate(&mut self, len: usize) {
+    pub(crate) fn truncate(&mut self, len: usize) {
         self.0.truncate(len);
     }
 
     /// The elements as a plain slice indexed by `Slot::index`, for the linear sweeps that
     /// let the compiler drop the bounds checks.
     #[inline(always)]
-    pub fn as_slice(&self) -> &[T] {
+    pub(crate) fn as_slice(&self) -> &[T] {
         &self.0
     }
 
     #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [T] {
         &mut self.0
     }
 
-    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, T> {
         self.0.iter()
     }
 
-    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+    pub(crate) fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
         self.0.iter_mut()
     }
 
     /// Every (slot, element) pair in slot order.
-    pub fn enumerate(&self) -> impl Iterator<Item = (Slot, &T)> {
+    pub(crate) fn enumerate(&self) -> impl Iterator<Item = (Slot, &T)> {
         self.0.iter().enumerate().map(|(i, v)| (Slot::at(i), v))
     }
 
     /// Every (slot, element) pair in slot order, the elements writable.
-    pub fn enumerate_mut(&mut self) -> impl Iterator<Item = (Slot, &mut T)> {
+    pub(crate) fn enumerate_mut(&mut self) -> impl Iterator<Item = (Slot, &mut T)> {
         self.0.iter_mut().enumerate().map(|(i, v)| (Slot::at(i), v))
     }
 }
 
 impl<T: Clone> SlotVec<T> {
     /// Grows the array to `len` elements, filling with `value` (never shrinks it).
-    pub fn grow_to(&mut self, len: usize, value: T) {
+    pub(crate) fn grow_to(&mut self, len: usize, value: T) {
         if self.0.len() < len {
             self.0.resize(len, value);
         }

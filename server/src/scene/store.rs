@@ -43,25 +43,25 @@ pub(crate) struct Trs {
 }
 
 impl Trs {
-    pub fn new(t: Vec3, r: Quat, s: f32) -> Trs {
+    pub(crate) fn new(t: Vec3, r: Quat, s: f32) -> Trs {
         Trs { r, ts: t.extend(s) }
     }
 
     #[inline(always)]
-    pub fn t(&self) -> Vec3 {
+    pub(crate) fn t(&self) -> Vec3 {
         self.ts.truncate()
     }
 
     #[inline(always)]
-    pub fn s(&self) -> f32 {
+    pub(crate) fn s(&self) -> f32 {
         self.ts.w
     }
 
-    pub fn set_t(&mut self, t: Vec3) {
+    pub(crate) fn set_t(&mut self, t: Vec3) {
         self.ts = t.extend(self.ts.w);
     }
 
-    pub fn set_s(&mut self, s: f32) {
+    pub(crate) fn set_s(&mut self, s: f32) {
         self.ts.w = s;
     }
 
@@ -69,7 +69,7 @@ impl Trs {
     /// transform, exactly as docs/protocol.md §1 defines it:
     /// `s = ps * ls`, `r = normalize(pr * lr)`, `t = pt + rotate(pr, ps * lt)`.
     #[inline(always)]
-    pub fn compose(parent: &Trs, local: &Trs) -> Trs {
+    pub(crate) fn compose(parent: &Trs, local: &Trs) -> Trs {
         // (ps * lt, ps * ls) in one multiply.
         let scaled = local.ts * parent.ts.w;
         let t = Vec3A::from_vec4(parent.ts) + parent.r * Vec3A::from_vec4(scaled);
@@ -84,7 +84,7 @@ impl Trs {
     /// Computed as equal values with equal signs, lane-wise, which is the same thing for
     /// every non-NaN float (a NaN simply counts as a change).
     #[inline(always)]
-    pub fn same_bits(&self, other: &Trs) -> bool {
+    pub(crate) fn same_bits(&self, other: &Trs) -> bool {
         let (a, b) = (Vec4::from(self.r), Vec4::from(other.r));
         a.cmpeq(b).all()
             && self.ts.cmpeq(other.ts).all()
@@ -92,7 +92,7 @@ impl Trs {
             && self.ts.is_negative_bitmask() == other.ts.is_negative_bitmask()
     }
 
-    pub fn to_wire(self) -> Transform {
+    pub(crate) fn to_wire(self) -> Transform {
         Transform {
             t: self.t().to_array(),
             r: self.r.to_array(),
@@ -118,7 +118,7 @@ pub(crate) struct Topo {
 }
 
 impl Topo {
-    pub fn new(id: NodeId, parent: Slot, flags: SlotFlags) -> Topo {
+    pub(crate) fn new(id: NodeId, parent: Slot, flags: SlotFlags) -> Topo {
         Topo {
             id,
             parent,
@@ -132,7 +132,7 @@ impl Topo {
     }
 
     #[inline(always)]
-    pub fn alive(&self) -> bool {
+    pub(crate) fn alive(&self) -> bool {
         self.flags.contains(SlotFlags::ALIVE)
     }
 }
@@ -157,17 +157,24 @@ pub(crate) struct Store {
 }
 
 impl Store {
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.topo.len()
     }
 
     /// The slot the next push takes.
-    pub fn end(&self) -> Slot {
+    pub(crate) fn end(&self) -> Slot {
         self.topo.end()
     }
 
     /// Appends a slot with the given record; the caller links it.
-    pub fn push(&mut self, topo: Topo, local: Trs, world: Trs, extent: Vec3, mask: u32) -> Slot {
+    pub(crate) fn push(
+        &mut self,
+        topo: Topo,
+        local: Trs,
+        world: Trs,
+        extent: Vec3,
+        mask: u32,
+    ) -> Slot {
         let slot = self.topo.push(topo);
         self.xf.push(Xf { local, world });
         self.extent.push(extent);
@@ -177,7 +184,7 @@ impl Store {
 
     /// Copies slot `from` to a new slot at the end, links included (the caller fixes
     /// them), and returns the new slot.
-    pub fn push_copy(&mut self, from: Slot) -> Slot {
+    pub(crate) fn push_copy(&mut self, from: Slot) -> Slot {
         self.push(
             self.topo[from],
             self.xf[from].local,
@@ -188,14 +195,14 @@ impl Store {
     }
 
     /// Moves slot `from` down to slot `to` (`to <= from`), for compaction.
-    pub fn move_down(&mut self, from: Slot, to: Slot) {
+    pub(crate) fn move_down(&mut self, from: Slot, to: Slot) {
         self.topo[to] = self.topo[from];
         self.xf[to] = self.xf[from];
         self.extent[to] = self.extent[from];
         self.mask[to] = self.mask[from];
     }
 
-    pub fn truncate(&mut self, len: usize) {
+    pub(crate) fn truncate(&mut self, len: usize) {
         self.topo.truncate(len);
         self.xf.truncate(len);
         self.extent.truncate(len);

@@ -32,8 +32,8 @@ use super::session::{SessionParams, serve};
 use crate::access::Caller;
 use crate::admission::ConnPermit;
 use crate::refusal::Refusal;
-use crate::registry::AppState;
 use crate::room::RoomInstance;
+use crate::state::AppState;
 
 /// The socket library's read buffer per connection: small, since client messages are
 /// small except for edit batches, which grow it only while they arrive.

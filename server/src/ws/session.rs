@@ -22,9 +22,9 @@ use super::writer;
 use super::{CLOSE_RESUBSCRIBE, CLOSE_TOKEN_EXPIRED, CLOSE_TOO_LARGE};
 use crate::access::Caller;
 use crate::refusal::Refusal;
-use crate::registry::AppState;
 use crate::room::outbox::{ConnId, Outbox};
 use crate::room::{RoomCommand, RoomShared};
+use crate::state::AppState;
 
 /// Who the session serves.
 #[derive(Debug)]

@@ -32,7 +32,7 @@ pub const FRAGMENT_BYTES: usize = 16 * 1024;
 
 /// Why the writer stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriterEnd {
+pub(super) enum WriterEnd {
     /// It sent `closed` and a close frame.
     Closed,
     /// The socket failed or made no progress within the deadline.
@@ -49,7 +49,7 @@ impl Drop for Gone {
 }
 
 /// Runs until the outbox is closed or the socket breaks.
-pub async fn run<W>(
+pub(super) async fn run<W>(
     mut sink: W,
     outbox: Arc<Outbox>,
     metrics: Arc<Metrics>,

@@ -8,7 +8,7 @@ use std::time::Duration;
 use canopy_protocol::codec;
 use canopy_protocol::{ClientMsg, Format, ServerMsg};
 use canopy_server::config::ServerConfig;
-use canopy_server::registry::AppState;
+use canopy_server::state::AppState;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio::net::TcpStream;
@@ -16,7 +16,7 @@ use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-pub struct TestServer {
+pub(crate) struct TestServer {
     pub base: String,
     pub ws_base: String,
     pub state: AppState,
@@ -27,14 +27,14 @@ pub struct TestServer {
 
 /// A config for tests: the defaults (rooms made by tests name their own tick rate),
 /// without the drain before shutdown.
-pub fn config() -> ServerConfig {
+pub(crate) fn config() -> ServerConfig {
     ServerConfig {
         drain_secs: 0,
         ..ServerConfig::default()
     }
 }
 
-pub async fn start(config: ServerConfig) -> TestServer {
+pub(crate) async fn start(config: ServerConfig) -> TestServer {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let state = AppState::new(config);
@@ -58,7 +58,7 @@ pub async fn start(config: ServerConfig) -> TestServer {
 
 impl TestServer {
     /// Sends a JSON request; answers the status and the body (JSON, or a string).
-    pub async fn req(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    pub(crate) async fn req(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
         let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
         let mut r = self.http.request(m, format!("{}{}", self.base, path));
         if let Some(b) = body {
@@ -75,7 +75,7 @@ impl TestServer {
     }
 
     /// Sends raw bytes as a body.
-    pub async fn raw(&self, method: &str, path: &str, body: Vec<u8>) -> (u16, Value) {
+    pub(crate) async fn raw(&self, method: &str, path: &str, body: Vec<u8>) -> (u16, Value) {
         let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
         let resp = self
             .http
@@ -92,7 +92,7 @@ impl TestServer {
         (status, v)
     }
 
-    pub async fn create_room(&self, id: &str, tick_hz: u32) {
+    pub(crate) async fn create_room(&self, id: &str, tick_hz: u32) {
         let (st, b) = self
             .req(
                 "POST",
@@ -103,7 +103,7 @@ impl TestServer {
         assert_eq!(st, 201, "{b}");
     }
 
-    pub async fn edits(&self, room: &str, ops: Value) -> (u16, Value) {
+    pub(crate) async fn edits(&self, room: &str, ops: Value) -> (u16, Value) {
         self.req(
             "POST",
             &format!("/rooms/{room}/edits"),
@@ -112,13 +112,13 @@ impl TestServer {
         .await
     }
 
-    pub async fn ws(&self, room: &str, format: Format) -> Ws {
+    pub(crate) async fn ws(&self, room: &str, format: Format) -> Ws {
         self.ws_with(room, format, "").await.unwrap()
     }
 
     /// A WebSocket whose upgrade URL carries `extra` query parameters (`&k=v...`), or
     /// the upgrade's refusal status.
-    pub async fn ws_with(&self, room: &str, format: Format, extra: &str) -> Result<Ws, u16> {
+    pub(crate) async fn ws_with(&self, room: &str, format: Format, extra: &str) -> Result<Ws, u16> {
         let url = format!(
             "{}/rooms/{room}/ws?format={}{extra}",
             self.ws_base,
@@ -132,13 +132,13 @@ impl TestServer {
     }
 
     /// Sends the shutdown signal without waiting for the server to stop.
-    pub fn signal_stop(&mut self) {
+    pub(crate) fn signal_stop(&mut self) {
         if let Some(tx) = self.stop.take() {
             let _ = tx.send(());
         }
     }
 
-    pub async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         if let Some(tx) = self.stop.take() {
             let _ = tx.send(());
         }
@@ -152,13 +152,13 @@ impl TestServer {
     }
 }
 
-pub struct Ws {
+pub(crate) struct Ws {
     pub stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
     pub format: Format,
 }
 
 impl Ws {
-    pub async fn send(&mut self, msg: &ClientMsg) {
+    pub(crate) async fn send(&mut self, msg: &ClientMsg) {
         let bytes = codec::encode_client(msg, self.format);
         let m = match self.format {
             Format::Json => Message::text(String::from_utf8(bytes).unwrap()),
@@ -167,12 +167,12 @@ impl Ws {
         self.stream.send(m).await.unwrap();
     }
 
-    pub async fn send_raw(&mut self, m: Message) {
+    pub(crate) async fn send_raw(&mut self, m: Message) {
         self.stream.send(m).await.unwrap();
     }
 
     /// The next server message, or None on close or after `secs`.
-    pub async fn recv_within(&mut self, secs: f64) -> Option<ServerMsg> {
+    pub(crate) async fn recv_within(&mut self, secs: f64) -> Option<ServerMsg> {
         loop {
             let next = tokio::time::timeout(Duration::from_secs_f64(secs), self.stream.next())
                 .await
@@ -200,12 +200,12 @@ impl Ws {
         }
     }
 
-    pub async fn recv(&mut self) -> ServerMsg {
+    pub(crate) async fn recv(&mut self) -> ServerMsg {
         self.recv_within(10.0).await.expect("a message within 10 s")
     }
 
     /// Skips messages until one matches.
-    pub async fn recv_until(&mut self, pred: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
+    pub(crate) async fn recv_until(&mut self, pred: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
         loop {
             let m = self.recv().await;
             if pred(&m) {

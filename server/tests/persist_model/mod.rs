@@ -21,7 +21,7 @@ use rand::{Rng, SeedableRng};
 
 /// A room's scene, as the model interprets batches.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ToyScene {
+pub(crate) struct ToyScene {
     /// id -> (parent, translation bits)
     pub nodes: BTreeMap<u32, (Option<u32>, [u32; 3])>,
     pub retired: BTreeSet<u32>,
@@ -29,7 +29,7 @@ pub struct ToyScene {
 }
 
 impl ToyScene {
-    pub fn apply(&mut self, ops: &[Op]) {
+    pub(crate) fn apply(&mut self, ops: &[Op]) {
         for op in ops {
             match op {
                 Op::Add {
@@ -62,7 +62,7 @@ impl ToyScene {
     }
 
     /// As a snapshot takes it: parent before child.
-    pub fn to_nodes(&self) -> Vec<SnapNode> {
+    pub(crate) fn to_nodes(&self) -> Vec<SnapNode> {
         let mut out = Vec::new();
         let mut frontier: Vec<Option<u32>> = vec![None];
         while let Some(parent) = frontier.pop() {
@@ -84,7 +84,7 @@ impl ToyScene {
         out
     }
 
-    pub fn from_state(state: &RoomState) -> Self {
+    pub(crate) fn from_state(state: &RoomState) -> Self {
         let mut scene = ToyScene {
             next_id: state.next_id,
             ..ToyScene::default()
@@ -101,7 +101,7 @@ impl ToyScene {
 
 /// A room as the model sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ToyRoom {
+pub(crate) struct ToyRoom {
     pub meta: RoomMeta,
     pub created_seq: u64,
     pub last_seq: u64,
@@ -111,7 +111,7 @@ pub struct ToyRoom {
 }
 
 impl ToyRoom {
-    pub fn state(&self) -> RoomState {
+    pub(crate) fn state(&self) -> RoomState {
         RoomState {
             tick: self.tick,
             time_ms: self.time_ms,
@@ -122,7 +122,7 @@ impl ToyRoom {
     }
 
     /// The room rebuilt from what recovery returned.
-    pub fn from_recovered(r: &RecoveredRoom) -> Self {
+    pub(crate) fn from_recovered(r: &RecoveredRoom) -> Self {
         let mut room = ToyRoom {
             meta: r.meta.clone(),
             created_seq: r.created_seq,
@@ -162,7 +162,7 @@ impl ToyRoom {
 
 /// A record as the model keeps it.
 #[derive(Clone, Debug)]
-pub enum Entry {
+pub(crate) enum Entry {
     Created(RoomMeta),
     Deleted(String),
     Tick(String, u64, u64, Vec<Vec<Op>>),
@@ -171,17 +171,17 @@ pub enum Entry {
 
 /// Every record appended, by seq, and the rooms they make.
 #[derive(Clone, Debug, Default)]
-pub struct Model {
+pub(crate) struct Model {
     pub entries: BTreeMap<u64, Entry>,
 }
 
 impl Model {
-    pub fn last_seq(&self) -> u64 {
+    pub(crate) fn last_seq(&self) -> u64 {
         self.entries.keys().next_back().copied().unwrap_or(0)
     }
 
     /// The rooms after every record up to `seq`.
-    pub fn rooms_at(&self, seq: u64) -> BTreeMap<String, ToyRoom> {
+    pub(crate) fn rooms_at(&self, seq: u64) -> BTreeMap<String, ToyRoom> {
         let mut rooms = BTreeMap::new();
         for (&s, e) in self.entries.range(..=seq) {
             apply_entry(&mut rooms, s, e);
@@ -190,13 +190,13 @@ impl Model {
     }
 
     /// Forgets records after `seq` (those recovery did not bring back).
-    pub fn cut(&mut self, seq: u64) {
+    pub(crate) fn cut(&mut self, seq: u64) {
         self.entries.retain(|&s, _| s <= seq);
     }
 }
 
 /// Applies one record to the model's rooms.
-pub fn apply_entry(rooms: &mut BTreeMap<String, ToyRoom>, s: u64, e: &Entry) {
+pub(crate) fn apply_entry(rooms: &mut BTreeMap<String, ToyRoom>, s: u64, e: &Entry) {
     match e {
         Entry::Created(meta) => {
             let room = ToyRoom {
@@ -231,7 +231,7 @@ pub fn apply_entry(rooms: &mut BTreeMap<String, ToyRoom>, s: u64, e: &Entry) {
 }
 
 /// Drives a `Persist` (without threads) and the model with one seeded random workload.
-pub struct Driver {
+pub(crate) struct Driver {
     pub model: Model,
     pub rng: SmallRng,
     /// Rooms as the driver knows them now (after every append).
@@ -240,7 +240,7 @@ pub struct Driver {
 }
 
 impl Driver {
-    pub fn new(seed: u64, model: Model) -> Self {
+    pub(crate) fn new(seed: u64, model: Model) -> Self {
         let rooms = model.rooms_at(u64::MAX);
         Driver {
             model,
@@ -296,7 +296,7 @@ impl Driver {
     }
 
     /// One random action; `Err` once the layer refuses (the disk crashed or failed).
-    pub fn act(&mut self, p: &Persist) -> Result<(), String> {
+    pub(crate) fn act(&mut self, p: &Persist) -> Result<(), String> {
         let e = |e: canopy_server::persist::PersistError| e.to_string();
         let live: Vec<String> = self.rooms.keys().cloned().collect();
         let pick = self.rng.random_range(0..100);
@@ -353,7 +353,7 @@ impl Driver {
 }
 
 /// The rooms recovery returned, rebuilt.
-pub fn rebuilt(rooms: &[RecoveredRoom]) -> BTreeMap<String, ToyRoom> {
+pub(crate) fn rebuilt(rooms: &[RecoveredRoom]) -> BTreeMap<String, ToyRoom> {
     rooms
         .iter()
         .map(|r| (r.meta.id.clone(), ToyRoom::from_recovered(r)))

@@ -18,7 +18,7 @@
 
 #![allow(dead_code)]
 
-pub mod num;
+pub(crate) mod num;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -27,10 +27,10 @@ use canopy_server::scene::{Hierarchy, HierarchyLimits, Parent, WORLD_LIMIT};
 use glam::{DQuat, DVec3};
 
 /// An id no test gives or assigns: "unknown" for every lookup.
-pub const UNKNOWN: NodeId = 3_000_000_000;
+pub(crate) const UNKNOWN: NodeId = 3_000_000_000;
 
 #[derive(Clone, Debug)]
-pub struct MNode {
+pub(crate) struct MNode {
     pub parent: Option<NodeId>,
     /// In attachment order: an `add` or a real reparent appends.
     pub children: Vec<NodeId>,
@@ -44,7 +44,7 @@ pub struct MNode {
 
 /// A world transform in f64, plus what tolerances and the guard need.
 #[derive(Clone, Copy, Debug)]
-pub struct MWorld {
+pub(crate) struct MWorld {
     pub t: DVec3,
     pub r: DQuat,
     pub s: f64,
@@ -56,7 +56,7 @@ pub struct MWorld {
 
 /// What one op touched, for the end-of-batch check.
 #[derive(Clone, Copy, Debug)]
-pub struct Touch {
+pub(crate) struct Touch {
     pub node: NodeId,
     pub op: u32,
     pub subtree: bool,
@@ -65,7 +65,7 @@ pub struct Touch {
 /// What the ops applied to a model did, beyond the state, in order: the tests read it to
 /// predict the change lists and the recomputed set, and empty it when they like.
 #[derive(Clone, Debug, Default)]
-pub struct Log {
+pub(crate) struct Log {
     /// For the end-of-batch check.
     pub touched: Vec<Touch>,
     /// Roots of the subtrees whose world transforms an update must recompute.
@@ -78,7 +78,7 @@ pub struct Log {
 
 /// The model's prediction of a batch's result.
 #[derive(Debug)]
-pub enum Expect {
+pub(crate) enum Expect {
     Ok(Vec<NodeId>),
     /// One of these (op, code) pairs: exact for per-op errors, a set for the guard.
     Err(HashSet<(u32, ErrorCode)>),
@@ -87,7 +87,7 @@ pub enum Expect {
 }
 
 #[derive(Clone, Debug)]
-pub struct Model {
+pub(crate) struct Model {
     pub limits: HierarchyLimits,
     pub nodes: BTreeMap<NodeId, MNode>,
     /// Every id ever used, live or retired.
@@ -98,12 +98,12 @@ pub struct Model {
     pub log: Log,
 }
 
-pub fn finite(v: &[f32]) -> bool {
+pub(crate) fn finite(v: &[f32]) -> bool {
     v.iter().all(|x| x.is_finite())
 }
 
 /// The contract's quaternion rule: refused below length 1e-6, else normalized in f64.
-pub fn norm_quat(r: [f32; 4]) -> Option<[f32; 4]> {
+pub(crate) fn norm_quat(r: [f32; 4]) -> Option<[f32; 4]> {
     if !finite(&r) {
         return None;
     }
@@ -112,19 +112,19 @@ pub fn norm_quat(r: [f32; 4]) -> Option<[f32; 4]> {
     (len >= 1e-6).then(|| d.map(|x| (x / len) as f32))
 }
 
-pub fn scale_ok(s: f32) -> bool {
+pub(crate) fn scale_ok(s: f32) -> bool {
     s.is_finite() && s > 0.0
 }
 
-pub fn extent_ok(e: [f32; 3]) -> bool {
+pub(crate) fn extent_ok(e: [f32; 3]) -> bool {
     e.iter().all(|x| x.is_finite() && *x >= 0.0)
 }
 
-pub fn dvec(v: [f32; 3]) -> DVec3 {
+pub(crate) fn dvec(v: [f32; 3]) -> DVec3 {
     DVec3::new(v[0].into(), v[1].into(), v[2].into())
 }
 
-pub fn dquat(r: [f32; 4]) -> DQuat {
+pub(crate) fn dquat(r: [f32; 4]) -> DQuat {
     DQuat::from_xyzw(r[0].into(), r[1].into(), r[2].into(), r[3].into())
 }
 
@@ -133,7 +133,7 @@ fn bits(v: &[f32]) -> Vec<u32> {
 }
 
 impl Model {
-    pub fn new(limits: HierarchyLimits) -> Model {
+    pub(crate) fn new(limits: HierarchyLimits) -> Model {
         Model {
             limits,
             nodes: BTreeMap::new(),
@@ -145,13 +145,13 @@ impl Model {
     }
 
     /// The live ids in creation order.
-    pub fn live(&self) -> Vec<NodeId> {
+    pub(crate) fn live(&self) -> Vec<NodeId> {
         let live = self.created.iter().copied();
         live.filter(|id| self.nodes.contains_key(id)).collect()
     }
 
     /// Live node number `i` (modulo their count), or [`UNKNOWN`] in an empty room.
-    pub fn pick(&self, i: usize) -> NodeId {
+    pub(crate) fn pick(&self, i: usize) -> NodeId {
         let live = self.live();
         if live.is_empty() {
             UNKNOWN
@@ -161,7 +161,7 @@ impl Model {
     }
 
     /// Removed node number `i` (modulo their count), or [`UNKNOWN`] if none was removed.
-    pub fn retired(&self, i: usize) -> NodeId {
+    pub(crate) fn retired(&self, i: usize) -> NodeId {
         let dead: Vec<NodeId> = self
             .created
             .iter()
@@ -176,7 +176,7 @@ impl Model {
     }
 
     /// The subtree of `id` in pre-order, `id` first.
-    pub fn subtree(&self, id: NodeId, out: &mut Vec<NodeId>) {
+    pub(crate) fn subtree(&self, id: NodeId, out: &mut Vec<NodeId>) {
         out.push(id);
         for &c in &self.nodes[&id].children {
             self.subtree(c, out);
@@ -184,7 +184,7 @@ impl Model {
     }
 
     /// The chain from `id` up to its root, `id` first.
-    pub fn chain(&self, id: NodeId) -> Vec<NodeId> {
+    pub(crate) fn chain(&self, id: NodeId) -> Vec<NodeId> {
         let mut out = vec![id];
         let mut cur = id;
         while let Some(p) = self.nodes[&cur].parent {
@@ -194,12 +194,12 @@ impl Model {
         out
     }
 
-    pub fn depth(&self, id: NodeId) -> usize {
+    pub(crate) fn depth(&self, id: NodeId) -> usize {
         self.chain(id).len()
     }
 
     /// The world transform of a node, recursively from its root, in f64.
-    pub fn world(&self, id: NodeId) -> MWorld {
+    pub(crate) fn world(&self, id: NodeId) -> MWorld {
         let n = &self.nodes[&id];
         let (lt, lr, ls) = (dvec(n.t), dquat(n.r), f64::from(n.s));
         match n.parent {
@@ -225,7 +225,7 @@ impl Model {
 
     /// The id the server assigns next: the smallest never-used id at or after the
     /// counter, `None` once ids are exhausted.
-    pub fn next_assigned_id(&self) -> Option<NodeId> {
+    pub(crate) fn next_assigned_id(&self) -> Option<NodeId> {
         let mut n = self.next_id;
         while n <= u64::from(u32::MAX) && self.used.contains(&(n as u32)) {
             n += 1;
@@ -253,7 +253,7 @@ impl Model {
 
     /// Applies op number `i` of a batch; Err is the op's own error code. What it did
     /// goes to [`Model::log`].
-    pub fn apply_op(&mut self, i: u32, op: &Op) -> Result<Option<NodeId>, ErrorCode> {
+    pub(crate) fn apply_op(&mut self, i: u32, op: &Op) -> Result<Option<NodeId>, ErrorCode> {
         use ErrorCode::*;
         match *op {
             Op::Add {
@@ -436,7 +436,7 @@ impl Model {
 
     /// Predicts a batch: the expected result and, when it is accepted, the new model,
     /// whose [`log`](Model::log) is this one's with what the batch did appended.
-    pub fn apply_batch(&self, ops: &[Op]) -> (Expect, Option<Model>) {
+    pub(crate) fn apply_batch(&self, ops: &[Op]) -> (Expect, Option<Model>) {
         let mut trial = self.clone();
         let first_touch = trial.log.touched.len();
         let mut ids = Vec::new();
@@ -457,7 +457,7 @@ impl Model {
     /// Panics unless the hierarchy's state, world transforms aside, equals the model's:
     /// live count, parents, child order, local transforms (rotations within 1e-6),
     /// extents, masks, used ids and the next server-assigned id.
-    pub fn assert_matches(&self, h: &Hierarchy) {
+    pub(crate) fn assert_matches(&self, h: &Hierarchy) {
         assert_eq!(h.len(), self.nodes.len(), "live count");
         for (&id, n) in &self.nodes {
             let parent = Some(Parent::from(n.parent));

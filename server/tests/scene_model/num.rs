@@ -7,7 +7,7 @@
 
 /// A number for a field of an op.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Num {
+pub(crate) enum Num {
     /// The value as it is: small values, fractions, raw bit patterns.
     Plain(f32),
     /// `±2^k`: subnormal below `k = -126`, near `f32::MAX` at 127, infinite from 128.
@@ -17,11 +17,11 @@ pub enum Num {
 }
 
 /// The values that are not finite: every field refuses them.
-pub const NON_FINITE: [f32; 3] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+pub(crate) const NON_FINITE: [f32; 3] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
 
 /// The edges of the f32 range and of the contract's rules (signed zeros, the extremes,
 /// the smallest normal and subnormal values), then the non-finite values.
-pub const SPECIAL: [f32; 11] = [
+pub(crate) const SPECIAL: [f32; 11] = [
     0.0,
     -0.0,
     1.0,
@@ -36,7 +36,7 @@ pub const SPECIAL: [f32; 11] = [
 ];
 
 impl Num {
-    pub fn get(self) -> f32 {
+    pub(crate) fn get(self) -> f32 {
         match self {
             Num::Plain(v) => v,
             Num::Pow(neg, k) => {
@@ -48,10 +48,10 @@ impl Num {
     }
 }
 
-pub fn v3(v: [Num; 3]) -> [f32; 3] {
+pub(crate) fn v3(v: [Num; 3]) -> [f32; 3] {
     v.map(Num::get)
 }
 
-pub fn v4(v: [Num; 4]) -> [f32; 4] {
+pub(crate) fn v4(v: [Num; 4]) -> [f32; 4] {
     v.map(Num::get)
 }

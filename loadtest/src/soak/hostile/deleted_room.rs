@@ -24,10 +24,10 @@ use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
-pub const RULE: &str = "the old socket's query after delete and re-create answered unknown_room or forbidden, or the socket closed";
+pub(crate) const RULE: &str = "the old socket's query after delete and re-create answered unknown_room or forbidden, or the socket closed";
 
 /// How long a query may go unanswered.
-pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The node the re-created room gets, to tell its answers apart.
 const MARKER: NodeId = 4242;
@@ -40,7 +40,7 @@ enum Answer {
     Nothing,
 }
 
-pub async fn run(ctx: &HostileCtx, _stop: Stop) -> Attempt {
+pub(crate) async fn run(ctx: &HostileCtx, _stop: Stop) -> Attempt {
     let kind = Kind::DeletedRoom;
     let id = ctx.fresh_room_id("reuse");
     let result = attack(ctx, &id).await;

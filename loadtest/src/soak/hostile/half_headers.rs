@@ -15,9 +15,9 @@ use crate::soak::hostile::watch;
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
-pub const RULE: &str = "closed by the server within the bound (a header-read timeout)";
+pub(crate) const RULE: &str = "closed by the server within the bound (a header-read timeout)";
 
-pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     let kind = Kind::HalfHeaders;
     let began = Instant::now();
     let mut stream = match raw_ws::connect(ctx.server, None).await {

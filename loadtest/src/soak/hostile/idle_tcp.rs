@@ -17,7 +17,7 @@ use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
-pub const RULE: &str =
+pub(crate) const RULE: &str =
     "every idle socket closed within the bound, and /healthz answered within 1 s meanwhile";
 
 /// Health checks while the sockets are open, and how long each may take.
@@ -27,7 +27,7 @@ const HEALTH_LIMIT: Duration = Duration::from_secs(1);
 /// How often the sockets are looked at.
 const POLL: Duration = Duration::from_secs(1);
 
-pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     let kind = Kind::IdleTcp;
     let began = Instant::now();
     let mut sockets = Vec::with_capacity(ctx.sizes.idle_sockets);

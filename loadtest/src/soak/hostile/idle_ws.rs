@@ -22,11 +22,11 @@ use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
-pub const RULE: &str =
+pub(crate) const RULE: &str =
     "refused or closed within the bound, or kept at <= 64 KiB of server RSS each";
 
 /// The per-connection budget of issue 10.
-pub const BUDGET_BYTES: f64 = 64.0 * 1024.0;
+pub(crate) const BUDGET_BYTES: f64 = 64.0 * 1024.0;
 
 /// RSS samples before and after opening, and their spacing.
 const SAMPLES: usize = 5;
@@ -35,7 +35,7 @@ const SAMPLE_EVERY: Duration = Duration::from_millis(200);
 /// How long after the last open the server is left to settle before measuring.
 const SETTLE: Duration = Duration::from_secs(3);
 
-pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     let kind = Kind::IdleWs;
     let url = match ctx.flood_room.ws_url(&ctx.base_url, ctx.format) {
         Ok(u) => u,

@@ -13,25 +13,25 @@
 use clap::ValueEnum;
 use serde::Serialize;
 
-pub mod deleted_room;
-pub mod half_headers;
-pub mod idle_tcp;
-pub mod idle_ws;
-pub mod noop_batches;
-pub mod ping_flood;
-pub mod raw_ws;
-pub mod rooms;
-pub mod runner;
-pub mod subscribe_flood;
-pub mod tally;
-pub mod trickled_headers;
-pub mod unread_queries;
-pub mod watch;
+pub(crate) mod deleted_room;
+pub(crate) mod half_headers;
+pub(crate) mod idle_tcp;
+pub(crate) mod idle_ws;
+pub(crate) mod noop_batches;
+pub(crate) mod ping_flood;
+pub(crate) mod raw_ws;
+pub(crate) mod rooms;
+pub(crate) mod runner;
+pub(crate) mod subscribe_flood;
+pub(crate) mod tally;
+pub(crate) mod trickled_headers;
+pub(crate) mod unread_queries;
+pub(crate) mod watch;
 
 /// The kinds of hostile client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Kind {
+pub(crate) enum Kind {
     /// One socket sends hundreds of `subscribe` messages and never reads (F1).
     SubscribeFlood,
     /// One socket sends thousands of `ping` messages and never reads (F2).
@@ -53,7 +53,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 9] = [
+    pub(crate) const ALL: [Kind; 9] = [
         Kind::SubscribeFlood,
         Kind::PingFlood,
         Kind::UnreadQueries,
@@ -66,7 +66,7 @@ impl Kind {
     ];
 
     /// The kind's name in the report and on the command line.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kind::SubscribeFlood => "subscribe-flood",
             Kind::PingFlood => "ping-flood",
@@ -81,7 +81,7 @@ impl Kind {
     }
 
     /// What a bounded server must do with this kind, as the verdict applies it.
-    pub fn rule(self) -> &'static str {
+    pub(crate) fn rule(self) -> &'static str {
         match self {
             Kind::SubscribeFlood => subscribe_flood::RULE,
             Kind::PingFlood => ping_flood::RULE,
@@ -98,7 +98,7 @@ impl Kind {
 
 /// One hostile attempt and what the server did with it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Attempt {
+pub(crate) struct Attempt {
     pub kind: Kind,
     /// What the server did, in a few words (`closed`, `kept_open`, `answered_forbidden`).
     pub did: String,
@@ -111,7 +111,12 @@ pub struct Attempt {
 }
 
 impl Attempt {
-    pub fn new(kind: Kind, did: &str, after_s: Option<f64>, bounded: Option<bool>) -> Attempt {
+    pub(crate) fn new(
+        kind: Kind,
+        did: &str,
+        after_s: Option<f64>,
+        bounded: Option<bool>,
+    ) -> Attempt {
         Attempt {
             kind,
             did: did.to_string(),
@@ -122,12 +127,12 @@ impl Attempt {
     }
 
     /// An attempt the harness could not carry out (undecided, with the reason).
-    pub fn harness_error(kind: Kind, error: &anyhow::Error) -> Attempt {
+    pub(crate) fn harness_error(kind: Kind, error: &anyhow::Error) -> Attempt {
         Attempt::new(kind, "harness_error", None, None).with(format!("{error:#}"))
     }
 
     /// The same attempt with `detail`.
-    pub fn with(mut self, detail: String) -> Attempt {
+    pub(crate) fn with(mut self, detail: String) -> Attempt {
         self.detail = detail;
         self
     }

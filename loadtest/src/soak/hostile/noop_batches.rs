@@ -22,13 +22,13 @@ use crate::soak::hostile::runner::{HostileCtx, QUIET_SETTLE};
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
-pub const RULE: &str =
+pub(crate) const RULE: &str =
     "every batch answered within the bound, and the room's slowest tick <= 2 tick periods";
 
 /// The slowest tick allowed, in tick periods.
-pub const SLOWEST_TICK_PERIODS: f64 = 2.0;
+pub(crate) const SLOWEST_TICK_PERIODS: f64 = 2.0;
 
-pub async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
+pub(crate) async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
     let quiet = ctx.quiet.lock().await;
     let attempt = attack(ctx, stop).await;
     tokio::time::sleep(QUIET_SETTLE).await;

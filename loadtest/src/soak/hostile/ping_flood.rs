@@ -17,13 +17,13 @@ use crate::soak::hostile::watch::{self, Watched};
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
-pub const RULE: &str =
+pub(crate) const RULE: &str =
     "closed by the server within the bound (no reads, no pongs: write deadline or idle limit)";
 
 /// How long a write may block before the server is taken to have stopped reading.
 const PATIENCE: Duration = Duration::from_secs(5);
 
-pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     let kind = Kind::PingFlood;
     let path = match ctx.flood_room.ws_path(&ctx.base_url, ctx.format) {
         Ok(p) => p,

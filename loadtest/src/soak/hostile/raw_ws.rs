@@ -18,7 +18,7 @@ use tokio_tungstenite::tungstenite::handshake::client::generate_key;
 
 /// The receive buffer of a socket that never reads: small, so the server's writes back
 /// up into the server rather than into this machine's kernel.
-pub const SMALL_RECV_BUFFER: u32 = 4096;
+pub(crate) const SMALL_RECV_BUFFER: u32 = 4096;
 
 /// How long a handshake may take.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -29,7 +29,7 @@ const FRAMES_PER_WRITE: usize = 64;
 
 /// A WebSocket upgrade's outcome.
 #[derive(Debug)]
-pub enum Upgrade {
+pub(crate) enum Upgrade {
     /// `101`: the socket speaks WebSocket now.
     Open(TcpStream),
     /// Any other answer: the server refused, with this status line.
@@ -38,7 +38,10 @@ pub enum Upgrade {
 
 /// A TCP connection to `server` with `recv_buffer` bytes of receive buffer when given
 /// (set before `connect`: the window scale is fixed by the handshake).
-pub async fn connect(server: SocketAddr, recv_buffer: Option<u32>) -> anyhow::Result<TcpStream> {
+pub(crate) async fn connect(
+    server: SocketAddr,
+    recv_buffer: Option<u32>,
+) -> anyhow::Result<TcpStream> {
     let socket = if server.is_ipv4() {
         TcpSocket::new_v4()?
     } else {
@@ -56,7 +59,7 @@ pub async fn connect(server: SocketAddr, recv_buffer: Option<u32>) -> anyhow::Re
 }
 
 /// Opens a WebSocket to `path` (path and query, `/rooms/r/ws?format=json&token=..`).
-pub async fn open(
+pub(crate) async fn open(
     server: SocketAddr,
     path: &str,
     recv_buffer: Option<u32>,
@@ -97,7 +100,7 @@ async fn read_head(stream: &mut TcpStream) -> anyhow::Result<String> {
 
 /// `payload` as one masked client frame (text or binary), as RFC 6455 requires of a
 /// client.
-pub fn frame(payload: &[u8], binary: bool) -> Vec<u8> {
+pub(crate) fn frame(payload: &[u8], binary: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(payload.len() + 14);
     out.push(0x80 | if binary { 0x2 } else { 0x1 });
     let n = payload.len();
@@ -117,7 +120,7 @@ pub fn frame(payload: &[u8], binary: bool) -> Vec<u8> {
 }
 
 /// `msg` encoded in `format` as one client frame.
-pub fn message(msg: &ClientMsg, format: Format) -> Vec<u8> {
+pub(crate) fn message(msg: &ClientMsg, format: Format) -> Vec<u8> {
     frame(
         &codec::encode_client(msg, format),
         format == Format::Bincode,
@@ -126,7 +129,11 @@ pub fn message(msg: &ClientMsg, format: Format) -> Vec<u8> {
 
 /// Writes the frames of `frames` in order; stops when a write takes longer than
 /// `patience` (the server stopped reading) or fails. Returns how many were written.
-pub async fn send_frames(stream: &mut TcpStream, frames: &[Vec<u8>], patience: Duration) -> usize {
+pub(crate) async fn send_frames(
+    stream: &mut TcpStream,
+    frames: &[Vec<u8>],
+    patience: Duration,
+) -> usize {
     let mut sent = 0;
     for chunk in frames.chunks(FRAMES_PER_WRITE) {
         let bytes: Vec<u8> = chunk.concat();

@@ -23,7 +23,7 @@ const ADD_CHUNK: usize = 10_000;
 
 /// A room and the token a hostile client uses for it.
 #[derive(Clone, Debug)]
-pub struct RoomAccess {
+pub(crate) struct RoomAccess {
     pub id: String,
     /// The room's viewer token, or `None` on an open server.
     pub viewer_token: Option<String>,
@@ -31,7 +31,7 @@ pub struct RoomAccess {
 
 impl RoomAccess {
     /// The WebSocket URL of the room with its viewer token.
-    pub fn ws_url(&self, base_url: &str, format: Format) -> anyhow::Result<String> {
+    pub(crate) fn ws_url(&self, base_url: &str, format: Format) -> anyhow::Result<String> {
         let mut client = Client::new(base_url)?;
         if let Some(token) = &self.viewer_token {
             client = client.with_token(token.clone());
@@ -40,7 +40,7 @@ impl RoomAccess {
     }
 
     /// The path and query of that URL, for a handshake written by hand.
-    pub fn ws_path(&self, base_url: &str, format: Format) -> anyhow::Result<String> {
+    pub(crate) fn ws_path(&self, base_url: &str, format: Format) -> anyhow::Result<String> {
         let url = self.ws_url(base_url, format)?;
         let uri: tokio_tungstenite::tungstenite::http::Uri = url.parse()?;
         Ok(uri
@@ -50,7 +50,7 @@ impl RoomAccess {
 }
 
 /// Creates room `id` (it must not exist) with `tick_hz` and returns its access.
-pub async fn create(admin: &Client, id: &str, tick_hz: u32) -> anyhow::Result<RoomAccess> {
+pub(crate) async fn create(admin: &Client, id: &str, tick_hz: u32) -> anyhow::Result<RoomAccess> {
     let created = admin
         .create_room(&CreateRoom {
             id: Some(id.to_string()),
@@ -65,7 +65,7 @@ pub async fn create(admin: &Client, id: &str, tick_hz: u32) -> anyhow::Result<Ro
 }
 
 /// Creates room `id` holding `world`.
-pub async fn create_with_world(
+pub(crate) async fn create_with_world(
     admin: &Client,
     id: &str,
     tick_hz: u32,
@@ -86,7 +86,7 @@ pub async fn create_with_world(
 
 /// A chain of `depth + 1` nodes, `0` the root and `depth` the deepest (at depth
 /// `depth`), for the no-op batches.
-pub fn chain(depth: u32) -> Vec<Op> {
+pub(crate) fn chain(depth: u32) -> Vec<Op> {
     (0..=depth)
         .map(|id| Op::Add {
             id: Some(id as NodeId),
@@ -99,7 +99,7 @@ pub fn chain(depth: u32) -> Vec<Op> {
 }
 
 /// The address of the server at `base_url`, as a socket would connect to it.
-pub async fn server_addr(base_url: &str) -> anyhow::Result<SocketAddr> {
+pub(crate) async fn server_addr(base_url: &str) -> anyhow::Result<SocketAddr> {
     let uri: tokio_tungstenite::tungstenite::http::Uri =
         base_url.parse().context("bad server URL")?;
     let host = uri.host().context("the server URL has no host")?;

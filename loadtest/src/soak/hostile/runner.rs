@@ -29,7 +29,7 @@ use crate::stop::Stop;
 
 /// How long an attempt with a large memory effect keeps `quiet` after it ended, so
 /// that the server's freeing it is over before another attempt measures RSS.
-pub const QUIET_SETTLE: Duration = Duration::from_secs(5);
+pub(crate) const QUIET_SETTLE: Duration = Duration::from_secs(5);
 
 /// The pause between two attempts of a kind (the quick kinds would otherwise churn
 /// through rooms and sockets many times a second).
@@ -37,12 +37,12 @@ const BETWEEN_ATTEMPTS: Duration = Duration::from_secs(5);
 
 /// How much longer than the bound an attempt holds its connections before it gives
 /// up: long enough that a close at the bound is seen.
-pub const HOLD_BEYOND_BOUND: Duration = Duration::from_secs(5);
+pub(crate) const HOLD_BEYOND_BOUND: Duration = Duration::from_secs(5);
 
 /// The sizes of the attacks (see the `--flood-*`, `--unread-queries`, `--idle-sockets`
 /// and `--noop-*` flags).
 #[derive(Clone, Copy, Debug)]
-pub struct Sizes {
+pub(crate) struct Sizes {
     pub flood_subscribes: usize,
     pub flood_pings: usize,
     pub unread_queries: usize,
@@ -54,7 +54,7 @@ pub struct Sizes {
 
 /// What every hostile kind shares.
 #[derive(Debug)]
-pub struct HostileCtx {
+pub(crate) struct HostileCtx {
     /// The harness's own client (the admin token, when the server has one).
     pub admin: Client,
     pub base_url: String,
@@ -80,14 +80,14 @@ pub struct HostileCtx {
 
 impl HostileCtx {
     /// A fresh id for a short-lived room of `what`.
-    pub fn fresh_room_id(&self, what: &str) -> String {
+    pub(crate) fn fresh_room_id(&self, what: &str) -> String {
         let n = self.serial.fetch_add(1, Ordering::Relaxed);
         format!("{}-{what}-{n}", self.prefix)
     }
 }
 
 /// The running hostile clients.
-pub struct Hostile {
+pub(crate) struct Hostile {
     attempts: Arc<Mutex<Vec<Attempt>>>,
     task: JoinHandle<()>,
 }
@@ -95,7 +95,7 @@ pub struct Hostile {
 impl Hostile {
     /// Starts the kinds `s.hostile` against the server of `client`; they stop with
     /// `stop`.
-    pub fn start(
+    pub(crate) fn start(
         s: &Scenario,
         client: &Client,
         rooms: &[String],
@@ -118,7 +118,7 @@ impl Hostile {
     }
 
     /// Waits for the kinds (after the load's stop) and returns every attempt.
-    pub async fn finish(self) -> Vec<Attempt> {
+    pub(crate) async fn finish(self) -> Vec<Attempt> {
         let _ = self.task.await;
         std::mem::take(&mut *self.attempts.lock().unwrap_or_else(|e| e.into_inner()))
     }

@@ -21,12 +21,12 @@ use crate::soak::hostile::watch::{self, Watched};
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
-pub const RULE: &str = "closed by the server within the bound (it never reads, so it makes no \
+pub(crate) const RULE: &str = "closed by the server within the bound (it never reads, so it makes no \
      progress), and server RSS 5 s after the flood at most 100 MiB above before it";
 
 /// The RSS step a flood may cost: a generous few dozen snapshots of the room (the
 /// review saw +2 GB), well above the noise of the soak's storms.
-pub const RSS_BUDGET_MIB: f64 = 100.0;
+pub(crate) const RSS_BUDGET_MIB: f64 = 100.0;
 
 /// How long a write may block before the server is taken to have stopped reading.
 const PATIENCE: Duration = Duration::from_secs(5);
@@ -34,7 +34,7 @@ const PATIENCE: Duration = Duration::from_secs(5);
 /// When, after the flood was sent, the server's RSS is read.
 const RSS_AFTER: Duration = Duration::from_secs(5);
 
-pub async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
+pub(crate) async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
     let quiet = ctx.quiet.lock().await;
     let attempt = attack(ctx, stop).await;
     tokio::time::sleep(QUIET_SETTLE).await;

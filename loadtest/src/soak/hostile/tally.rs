@@ -16,7 +16,7 @@ const MAX_DETAILS: usize = 3;
 
 /// One kind's attempts, summed up.
 #[derive(Clone, Debug, Serialize)]
-pub struct KindSummary {
+pub(crate) struct KindSummary {
     pub kind: Kind,
     pub rule: String,
     pub attempts: usize,
@@ -31,7 +31,7 @@ pub struct KindSummary {
 }
 
 /// Sums up `attempts` for each of `kinds`, in that order.
-pub fn summarize(kinds: &[Kind], attempts: &[Attempt]) -> Vec<KindSummary> {
+pub(crate) fn summarize(kinds: &[Kind], attempts: &[Attempt]) -> Vec<KindSummary> {
     kinds
         .iter()
         .map(|&kind| {
@@ -74,12 +74,12 @@ pub fn summarize(kinds: &[Kind], attempts: &[Attempt]) -> Vec<KindSummary> {
 
 impl KindSummary {
     /// Whether the kind passes (see the module's invariant).
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         self.decided > 0 && self.bounded == self.decided
     }
 
     /// The table's value for this kind.
-    pub fn row(&self) -> String {
+    pub(crate) fn row(&self) -> String {
         let did = self
             .did
             .iter()
@@ -100,7 +100,7 @@ impl KindSummary {
     }
 
     /// The kind's check.
-    pub fn check(&self) -> Check {
+    pub(crate) fn check(&self) -> Check {
         Check {
             name: format!("soak: hostile {}", self.kind.name()),
             passed: self.passed(),

@@ -15,13 +15,13 @@ use crate::soak::hostile::watch::{self, Watched};
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
-pub const RULE: &str =
+pub(crate) const RULE: &str =
     "closed by the server within the bound, though a header line arrives every 5 s";
 
 /// One header line this often.
 const TRICKLE_EVERY: Duration = Duration::from_secs(5);
 
-pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     let kind = Kind::TrickledHeaders;
     let began = Instant::now();
     let mut stream = match raw_ws::connect(ctx.server, None).await {

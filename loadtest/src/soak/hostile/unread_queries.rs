@@ -19,7 +19,7 @@ use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
-pub const RULE: &str = "the connection released (its room's subscriber count back) within the bound after the client closed";
+pub(crate) const RULE: &str = "the connection released (its room's subscriber count back) within the bound after the client closed";
 
 /// How long the socket stays open, unread, before the client closes it.
 const OPEN_FOR: Duration = Duration::from_secs(2);
@@ -30,7 +30,7 @@ const PATIENCE: Duration = Duration::from_secs(5);
 /// How often the room's subscriber count is read.
 const POLL: Duration = Duration::from_secs(1);
 
-pub async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     let kind = Kind::UnreadQueries;
     let room = &ctx.unread_room.id;
     let path = match ctx.unread_room.ws_path(&ctx.base_url, ctx.format) {

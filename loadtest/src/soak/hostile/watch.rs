@@ -13,11 +13,11 @@ use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
 /// How often the kernel's tables are read.
-pub const POLL: Duration = Duration::from_millis(500);
+pub(crate) const POLL: Duration = Duration::from_millis(500);
 
 /// How a watch ended.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Watched {
+pub(crate) enum Watched {
     /// The server closed the connection `after` the attempt began.
     Closed { after: Duration, how: &'static str },
     /// Still open when the hold ran out.
@@ -30,7 +30,7 @@ pub enum Watched {
 
 /// Watches the connection from `client` to `server` until the server closes it, `hold`
 /// has passed since `began`, or `stop`.
-pub async fn until_closed(
+pub(crate) async fn until_closed(
     client: SocketAddr,
     server: SocketAddr,
     began: Instant,
@@ -61,7 +61,7 @@ pub async fn until_closed(
 }
 
 /// The attempt of a kind whose rule is "the server closes it within `bound`".
-pub fn closed_within(kind: Kind, watched: Watched, bound: Duration) -> Attempt {
+pub(crate) fn closed_within(kind: Kind, watched: Watched, bound: Duration) -> Attempt {
     match watched {
         Watched::Closed { after, how } => Attempt::new(
             kind,
