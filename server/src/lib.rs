@@ -27,6 +27,7 @@ pub mod ws;
 
 pub(crate) mod admission;
 pub(crate) mod jwt;
+pub(crate) mod offload;
 pub(crate) mod origin;
 pub(crate) mod proxy;
 pub(crate) mod queries;

@@ -141,7 +141,7 @@ impl AppState {
             tls,
             jwt,
             query_limiter: crate::rate::QueryLimiter::new(config.query_rate),
-            pool: crate::tick_pool::TickPool::new(config.tick_threads()),
+            pool: crate::tick_pool::TickPool::new(config.tick_threads(), config.tick_nice),
             connections: crate::admission::ConnectionLimits::new(
                 config.max_connections,
                 config.max_connections_per_ip,

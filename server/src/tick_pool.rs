@@ -58,8 +58,9 @@ impl std::fmt::Debug for TickPool {
 }
 
 impl TickPool {
-    /// Starts `threads` tick threads (at least one).
-    pub fn new(threads: usize) -> Self {
+    /// Starts `threads` tick threads (at least one), each `nice` steps below the
+    /// priority of the threads that serve requests.
+    pub fn new(threads: usize, nice: i32) -> Self {
         let mut workers = Vec::new();
         let mut handles = Vec::new();
         for i in 0..threads.max(1) {
@@ -68,7 +69,10 @@ impl TickPool {
             let load = Arc::clone(&rooms);
             let handle = std::thread::Builder::new()
                 .name(format!("canopy-tick-{i}"))
-                .spawn(move || run(rx, load))
+                .spawn(move || {
+                    lower_priority(nice);
+                    run(rx, load)
+                })
                 .expect("spawning a tick thread");
             workers.push(Worker { tx, rooms });
             handles.push(handle);
@@ -132,6 +136,25 @@ impl Slot {
             let period = self.period.as_nanos().max(1);
             let skip = late.as_nanos() / period + 1;
             self.next += self.period * skip as u32;
+        }
+    }
+}
+
+/// Raises this thread's niceness by `nice`. On Linux the niceness is per thread
+/// (`setpriority` on the thread id), so the tokio workers keep theirs; elsewhere the
+/// flag does nothing. A refusal (a sandbox without the syscall) costs only the
+/// preference, so it is logged, not fatal.
+fn lower_priority(nice: i32) {
+    if nice == 0 {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        let tid = rustix::thread::gettid();
+        let result = rustix::process::getpriority_process(Some(tid))
+            .and_then(|now| rustix::process::setpriority_process(Some(tid), now + nice));
+        if let Err(e) = result {
+            tracing::warn!(error = %e, nice, "could not lower the tick thread's priority");
         }
     }
 }

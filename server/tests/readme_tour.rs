@@ -173,3 +173,23 @@ async fn the_readme_tour_answers_what_readme_shows() {
     }
     s.stop().await;
 }
+
+/// Every flag of the server (and its `CANOPY_*` variable's flag) has a row in README's
+/// table: a knob nobody can find is a knob nobody can use.
+#[test]
+fn every_flag_is_in_the_readme() {
+    use clap::CommandFactory;
+    let text = readme();
+    let cmd = canopy_server::config::ServerConfig::command();
+    let missing: Vec<String> = cmd
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .filter(|long| !["help", "version"].contains(long))
+        .map(|long| format!("--{long}"))
+        .filter(|flag| !text.contains(&format!("`{flag}`")) && !text.contains(&format!("`{flag} ")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "flags README does not document: {missing:?}"
+    );
+}

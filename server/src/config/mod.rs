@@ -127,6 +127,12 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_TICK_THREADS", default_value_t = 0)]
     pub tick_threads: usize,
 
+    /// Niceness the tick threads take (0-19; Linux): when rooms saturate the CPUs, the
+    /// threads answering HTTP and WebSocket run first, so a health check or a read is
+    /// not queued behind ticks. 0 leaves them equal.
+    #[arg(long, env = "CANOPY_TICK_NICE", default_value_t = 5, value_parser = clap::value_parser!(i32).range(0..=19))]
+    pub tick_nice: i32,
+
     /// Ops one tick applies; later batches wait, in order, for the next tick (the first
     /// batch of a tick is applied whatever its size).
     #[arg(long, env = "CANOPY_TICK_OP_BUDGET", default_value_t = RoomConfig::DEFAULT_TICK_OP_BUDGET, value_parser = at_least_one)]

@@ -9,6 +9,7 @@ use std::time::Duration;
 use axum::extract::{FromRequest, Request};
 use serde::de::DeserializeOwned;
 
+use crate::offload;
 use crate::refusal::Refusal;
 use crate::state::AppState;
 
@@ -17,7 +18,7 @@ use crate::state::AppState;
 #[derive(Debug)]
 pub(super) struct JsonBody<T>(pub T);
 
-impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
+impl<T: DeserializeOwned + Send + 'static> FromRequest<AppState> for JsonBody<T> {
     type Rejection = Refusal;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Refusal> {
@@ -39,17 +40,18 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
                     Refusal::bad_request(format!("could not read the body: {e}"))
                 }
             })?;
-        let bytes: &[u8] = if bytes.iter().all(is_json_whitespace) {
-            b"{}"
+        let bytes = if bytes.iter().all(is_json_whitespace) {
+            bytes::Bytes::from_static(b"{}")
         } else {
-            &bytes
+            bytes
         };
         // serde would read a struct from a JSON array too (`[null, null]`); every body
         // of the contract is an object, so anything else is refused.
         if bytes.iter().find(|b| !is_json_whitespace(b)) != Some(&b'{') {
             return Err(Refusal::bad_request("the body must be a JSON object"));
         }
-        canopy_protocol::codec::from_json(bytes)
+        offload::decode(bytes, |b| canopy_protocol::codec::from_json::<T>(b))
+            .await
             .map(JsonBody)
             .map_err(|e| Refusal::new(e.code(), format!("could not read the JSON body: {e}")))
     }

@@ -8,9 +8,11 @@
 
 use std::sync::Arc;
 
+use bytes::Bytes;
 use canopy_protocol::{ClientMsg, ErrorCode, Format, Hits, ServerMsg, codec};
 
 use super::session::Session;
+use crate::offload;
 use crate::refusal::Refusal;
 use crate::room::edit::check_batch_size;
 use crate::room::query::QueryOutput;
@@ -32,9 +34,9 @@ fn peek_ids(bytes: &[u8]) -> (Option<u64>, Option<u64>) {
 
 impl Session {
     /// Handles one client message.
-    pub(super) async fn handle(&self, bytes: &[u8], format: Format) {
+    pub(super) async fn handle(&self, bytes: Bytes, format: Format) {
         let header = match format {
-            Format::Bincode => codec::bincode_edits_header(bytes),
+            Format::Bincode => codec::bincode_edits_header(&bytes),
             Format::Json => None,
         };
         if let Some((seq, ops)) = header {
@@ -45,17 +47,18 @@ impl Session {
                 return;
             }
         }
-        let msg = match codec::decode_client(bytes, format) {
-            Ok(m) => m,
-            Err(e) => {
-                let (seq, id) = match format {
-                    Format::Json => peek_ids(bytes),
-                    Format::Bincode => (header.map(|h| h.0), None),
-                };
-                self.refuse(seq, id, &Refusal::from(e));
-                return;
-            }
-        };
+        let msg =
+            match offload::decode(bytes.clone(), move |b| codec::decode_client(b, format)).await {
+                Ok(m) => m,
+                Err(e) => {
+                    let (seq, id) = match format {
+                        Format::Json => peek_ids(&bytes),
+                        Format::Bincode => (header.map(|h| h.0), None),
+                    };
+                    self.refuse(seq, id, &Refusal::from(e));
+                    return;
+                }
+            };
         match msg {
             ClientMsg::Subscribe {
                 region,

@@ -157,8 +157,8 @@ where
                         tracing::debug!(error = %e, "read failed");
                         break "read failed";
                     }
-                    Some(Ok(Message::Text(t))) => session.handle(t.as_bytes(), Format::Json).await,
-                    Some(Ok(Message::Binary(b))) => session.handle(&b, Format::Bincode).await,
+                    Some(Ok(Message::Text(t))) => session.handle(t.into(), Format::Json).await,
+                    Some(Ok(Message::Binary(b))) => session.handle(b, Format::Bincode).await,
                     Some(Ok(_)) => {}
                 }
                 throttled = outbox.replies_full();
