@@ -135,10 +135,29 @@ async fn measure(
     report: &mut BenchReport,
 ) -> anyhow::Result<()> {
     tokio::time::sleep(SETTLE).await;
-    let alone = server_rss::median_rss(client, SAMPLES, SAMPLE_EVERY).await?;
+    let fresh = server_rss::median_rss(client, SAMPLES, SAMPLE_EVERY).await?;
     let conns_before = server_rss::connections(client).await?;
     let clock = Clock::start();
     let errors = Arc::new(ErrorTally::default());
+    // The room's own working size: the same edits for the same time with nobody
+    // subscribed, so that what the room keeps whoever listens (the change history for
+    // resumes, its per-tick buffers) is in the baseline and not counted as memory the
+    // subscribers failed to give back.
+    let warm_stamps = vec![Arc::new(Stamps::new(world.nodes.len()))];
+    let warm_stats = Arc::new(EditStats::default());
+    let warm = EditWindow {
+        s,
+        client,
+        world,
+        rooms,
+        stamps: &warm_stamps,
+        clock,
+        stats: &warm_stats,
+        errors: &errors,
+    };
+    warm.run(s.load_duration()).await?;
+    tokio::time::sleep(SETTLE).await;
+    let alone = server_rss::median_rss(client, SAMPLES, SAMPLE_EVERY).await?;
     let stamps = vec![Arc::new(Stamps::new(world.nodes.len()))];
     let ctx = Arc::new(SubContext {
         format: s.format.format(),
@@ -202,43 +221,17 @@ async fn measure(
 
     // The loaded window: the editors run while RSS is sampled every second.
     let stats = Arc::new(EditStats::default());
-    let options = ConnectOptions::default().format(s.format.format());
-    let editors = connect_editors(s, client, world, rooms, &stamps, &options).await?;
-    let editor_conns: Vec<_> = editors.iter().map(|e| e.conn.clone()).collect();
-    let (stop_tx, stop_rx) = stop::channel();
-    let edit_ctx = EditorContext {
-        rate: s.edit_rate,
-        batch_size: s.batch_size,
+    let loaded_window = EditWindow {
+        s,
+        client,
+        world,
+        rooms,
+        stamps: &stamps,
         clock,
-        stats: Arc::clone(&stats),
-        errors: Arc::clone(&errors),
-        invalid: None,
+        stats: &stats,
+        errors: &errors,
     };
-    let mut tasks = Vec::new();
-    for (i, ed) in editors.into_iter().enumerate() {
-        tasks.push(tokio::spawn(editor::run(
-            ed,
-            edit_ctx.clone(),
-            s.seed.wrapping_add(i as u64),
-            stop_rx.clone(),
-        )));
-    }
-    let window = Instant::now();
-    let end = tokio::time::Instant::now() + s.load_duration();
-    let mut loaded = Vec::new();
-    while tokio::time::Instant::now() < end {
-        tokio::time::sleep(Duration::from_secs(1)).await;
-        // A server too busy to answer /metrics in time must not stretch the window.
-        let left = end.saturating_duration_since(tokio::time::Instant::now());
-        if let Ok(Ok(r)) = tokio::time::timeout(left, server_rss::rss(client)).await {
-            loaded.push(r);
-        }
-    }
-    stop_tx.raise();
-    for t in tasks {
-        t.await.context("an editor panicked")?;
-    }
-    let window_s = window.elapsed().as_secs_f64();
+    let (window_s, mut loaded) = loaded_window.run(s.load_duration()).await?;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let latency = gather::latency_report(&subs, s);
     let edits = gather::edit_report(&stats, window_s);
@@ -246,10 +239,7 @@ async fn measure(
     let loaded_median = loaded.get(loaded.len() / 2).copied().unwrap_or(synced);
     let loaded_max = loaded.last().copied().unwrap_or(synced).max(synced);
 
-    // Everyone leaves.
-    for conn in &editor_conns {
-        conn.close().await;
-    }
+    // Everyone leaves (the editors already have).
     drop(subs);
     for fleet in fleets {
         fleet.stop().await;
@@ -266,7 +256,15 @@ async fn measure(
             0.0
         }
     };
-    report.row("server RSS, room alone", format!("{:.1} MiB", mib(alone)));
+    report.row("server RSS, room just created", format!("{:.1} MiB", mib(fresh)));
+    report.row(
+        "server RSS, room alone",
+        format!(
+            "{:.1} MiB, after {:.0} s of the same edits with no subscriber",
+            mib(alone),
+            s.load_duration().as_secs_f64()
+        ),
+    );
     report.row(
         "connecting",
         format!(
@@ -343,6 +341,7 @@ async fn measure(
         },
     );
     for (k, v) in [
+        ("rss_fresh_mib", mib(fresh)),
         ("rss_alone_mib", mib(alone)),
         ("rss_connected_mib", mib(synced)),
         ("rss_loaded_max_mib", mib(loaded_max)),
@@ -399,4 +398,66 @@ async fn measure(
         format!("{} errors", errs.values().sum::<u64>()),
     );
     Ok(())
+}
+
+/// Editors loading the rooms for a while, RSS sampled every second.
+struct EditWindow<'a> {
+    s: &'a Scenario,
+    client: &'a Client,
+    world: &'a World,
+    rooms: &'a [String],
+    stamps: &'a [Arc<Stamps>],
+    clock: Clock,
+    stats: &'a Arc<EditStats>,
+    errors: &'a Arc<ErrorTally>,
+}
+
+impl EditWindow<'_> {
+    /// Runs the editors for `duration`, then closes them: the window's length in
+    /// seconds and the RSS samples taken in it.
+    async fn run(&self, duration: Duration) -> anyhow::Result<(f64, Vec<f64>)> {
+        let s = self.s;
+        let options = ConnectOptions::default().format(s.format.format());
+        let editors =
+            connect_editors(s, self.client, self.world, self.rooms, self.stamps, &options).await?;
+        let editor_conns: Vec<_> = editors.iter().map(|e| e.conn.clone()).collect();
+        let (stop_tx, stop_rx) = stop::channel();
+        let edit_ctx = EditorContext {
+            rate: s.edit_rate,
+            batch_size: s.batch_size,
+            clock: self.clock,
+            stats: Arc::clone(self.stats),
+            errors: Arc::clone(self.errors),
+            invalid: None,
+        };
+        let mut tasks = Vec::new();
+        for (i, ed) in editors.into_iter().enumerate() {
+            tasks.push(tokio::spawn(editor::run(
+                ed,
+                edit_ctx.clone(),
+                s.seed.wrapping_add(i as u64),
+                stop_rx.clone(),
+            )));
+        }
+        let window = Instant::now();
+        let end = tokio::time::Instant::now() + duration;
+        let mut samples = Vec::new();
+        while tokio::time::Instant::now() < end {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            // A server too busy to answer /metrics in time must not stretch the window.
+            let left = end.saturating_duration_since(tokio::time::Instant::now());
+            if let Ok(Ok(r)) = tokio::time::timeout(left, server_rss::rss(self.client)).await {
+                samples.push(r);
+            }
+        }
+        stop_tx.raise();
+        for t in tasks {
+            t.await.context("an editor panicked")?;
+        }
+        let window_s = window.elapsed().as_secs_f64();
+        for conn in &editor_conns {
+            conn.close().await;
+        }
+        Ok((window_s, samples))
+    }
 }
