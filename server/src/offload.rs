@@ -34,7 +34,13 @@ mod tests {
 
     #[tokio::test]
     async fn small_and_big_messages_decode_alike() {
-        for len in [0, 10, OFF_WORKER_BYTES - 1, OFF_WORKER_BYTES, 3 * OFF_WORKER_BYTES] {
+        for len in [
+            0,
+            10,
+            OFF_WORKER_BYTES - 1,
+            OFF_WORKER_BYTES,
+            3 * OFF_WORKER_BYTES,
+        ] {
             let bytes = Bytes::from(vec![7u8; len]);
             let sum = decode(bytes, |b| b.iter().map(|&x| x as usize).sum::<usize>()).await;
             assert_eq!(sum, 7 * len);

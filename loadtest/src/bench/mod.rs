@@ -8,7 +8,9 @@
 //! - `many-subscribers`: 5,000 bincode subscribers, RSS and p99 edit-to-delta
 //!   (`subscriber_memory`);
 //! - `healthz`: `/healthz` latency while two rooms of 150,000 nodes tick over their
-//!   budget (`healthz`).
+//!   budget (`healthz`);
+//! - `transform-bytes`: bytes per changed node in exact and compact transforms, and
+//!   resume against snapshot bytes (`transform_bytes`, issue 15).
 //!
 //! Each prints one table (`table`), its workload first. Invariant: a benchmark exits 1
 //! when a stated bound is broken and 2 when it could not be carried out; it never
@@ -24,6 +26,7 @@ pub(crate) mod healthz;
 pub(crate) mod server_rss;
 pub(crate) mod subscriber_memory;
 pub(crate) mod table;
+pub(crate) mod transform_bytes;
 
 /// The benchmarks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
@@ -35,6 +38,8 @@ pub(crate) enum BenchName {
     ManySubscribers,
     /// `/healthz` p99 while two rooms of 150,000 nodes tick over their budget.
     Healthz,
+    /// Bytes per changed node, exact against compact, and resume bytes.
+    TransformBytes,
 }
 
 /// Applies a benchmark's workload to the flags that were not given (`given` tells which
@@ -75,6 +80,17 @@ pub(crate) fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
             set("editors", &mut |s| s.editors = 0);
             set("duration", &mut |s| s.duration = 30.0);
         }
+        BenchName::TransformBytes => {
+            // Issue 15's S1 shape: 20,000 nodes, 200 random nodes and a probe a tick.
+            set("rooms", &mut |s| s.rooms = 1);
+            set("nodes", &mut |s| s.nodes = 20_000);
+            set("subscribers", &mut |s| s.subscribers = 0);
+            set("editors", &mut |s| s.editors = 0);
+            set("batch_size", &mut |s| s.batch_size = 200);
+            set("edit_rate", &mut |s| s.edit_rate = 30.0);
+            set("duration", &mut |s| s.duration = 20.0);
+            set("format", &mut |s| s.format = FormatArg::Bincode);
+        }
     }
 }
 
@@ -92,6 +108,7 @@ pub(crate) async fn run(
             subscriber_memory::run(s, bench, url, fd).await?
         }
         BenchName::Healthz => healthz::run(s, url).await?,
+        BenchName::TransformBytes => transform_bytes::run(s, url).await?,
     };
     report.target = label.to_string();
     report.passed = report.checks.iter().all(|c| c.passed);

@@ -256,7 +256,10 @@ async fn measure(
             0.0
         }
     };
-    report.row("server RSS, room just created", format!("{:.1} MiB", mib(fresh)));
+    report.row(
+        "server RSS, room just created",
+        format!("{:.1} MiB", mib(fresh)),
+    );
     report.row(
         "server RSS, room alone",
         format!(
@@ -418,8 +421,15 @@ impl EditWindow<'_> {
     async fn run(&self, duration: Duration) -> anyhow::Result<(f64, Vec<f64>)> {
         let s = self.s;
         let options = ConnectOptions::default().format(s.format.format());
-        let editors =
-            connect_editors(s, self.client, self.world, self.rooms, self.stamps, &options).await?;
+        let editors = connect_editors(
+            s,
+            self.client,
+            self.world,
+            self.rooms,
+            self.stamps,
+            &options,
+        )
+        .await?;
         let editor_conns: Vec<_> = editors.iter().map(|e| e.conn.clone()).collect();
         let (stop_tx, stop_rx) = stop::channel();
         let edit_ctx = EditorContext {
