@@ -40,3 +40,4 @@ pub(crate) mod tls;
 pub use http::app;
 pub use server::run;
 pub use state::AppState;
+pub use tick_pool::set_housekeeping;

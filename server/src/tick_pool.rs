@@ -13,15 +13,26 @@
 //! that thread is the only one that calls its [`Room::tick`] (so the tick stays the only
 //! writer of its scene).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use parking_lot::Mutex;
 
 use crate::room::Room;
+
+/// Housekeeping the embedding process wants on every tick thread, set once before any
+/// room starts (the `canopy` binary hands freed memory back to the OS with it).
+static HOUSEKEEPING: OnceLock<fn()> = OnceLock::new();
+
+/// Sets the function every tick thread calls once per pass of its loop (before it
+/// sleeps until its next room is due); it must be cheap or throttle itself. Only the
+/// first call takes effect.
+pub fn set_housekeeping(f: fn()) {
+    let _ = HOUSEKEEPING.set(f);
+}
 
 /// Milliseconds since the Unix epoch.
 pub(crate) fn now_ms() -> u64 {
@@ -161,7 +172,11 @@ fn lower_priority(nice: i32) {
 
 fn run(rx: mpsc::Receiver<Msg>, load: Arc<AtomicUsize>) {
     let mut slots: Vec<Slot> = Vec::new();
+    let housekeeping = HOUSEKEEPING.get().copied();
     loop {
+        if let Some(f) = housekeeping {
+            f();
+        }
         let now = Instant::now();
         let due = slots.iter().map(|s| s.next).min();
         let msg = match due {

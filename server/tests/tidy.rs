@@ -1,8 +1,9 @@
 //! Tidy: the workspace's own rules about its source, checked on every test run in the
 //! manner of rust-analyzer's tidy test, so that they hold by construction rather than by
 //! review: files stay under about 600 lines, every Rust file opens with its module doc,
-//! there are no grab-bag modules, and the layering ARCHITECTURE.md states (the wire crate
-//! knows no runtime, the scene core never awaits or does I/O, only the edges know axum).
+//! there are no grab-bag modules, the layering ARCHITECTURE.md states holds (the wire
+//! crate knows no runtime, the scene core never awaits or does I/O, only the edges know
+//! axum), and unsafe code stays in the one place it is allowed.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -237,4 +238,33 @@ fn the_wire_crate_knows_no_runtime() {
             );
         }
     }
+}
+
+/// Where `unsafe` is allowed: the binary's one call into the allocator (see its doc).
+const UNSAFE_ALLOWED: &[&str] = &["server/src/main.rs"];
+
+#[test]
+fn unsafe_code_stays_where_it_is_allowed() {
+    let found: Vec<String> = rust_files()
+        .into_iter()
+        .filter(|f| !UNSAFE_ALLOWED.contains(&f.as_str()))
+        .filter(|f| {
+            code_lines(&read(f)).any(|(_, l)| l.trim_start().starts_with("#[allow(unsafe_code)]"))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "unsafe allowed outside {UNSAFE_ALLOWED:?}:\n{}",
+        found.join("\n")
+    );
+    let main = read(UNSAFE_ALLOWED[0]);
+    assert_eq!(
+        main.matches("unsafe {").count(),
+        1,
+        "one unsafe block in main.rs"
+    );
+    assert!(
+        main.contains("// SAFETY:"),
+        "the unsafe block states why it is sound"
+    );
 }
