@@ -179,3 +179,79 @@ async fn deleting_the_room_closes_an_unsubscribed_session() {
         .unwrap();
     peer.to_server.close_channel();
 }
+
+/// Reads what the session writes for `virtual_secs` of (paused) time, answering its
+/// pings when `answer_pings`; answers the messages read and whether the socket closed.
+async fn listen(peer: &mut Peer, virtual_secs: u64, answer_pings: bool) -> (Vec<ServerMsg>, bool) {
+    let end = tokio::time::Instant::now() + Duration::from_secs(virtual_secs);
+    let mut got = Vec::new();
+    loop {
+        let next = tokio::time::timeout_at(end, peer.from_server.next()).await;
+        match next {
+            Err(_) => return (got, false),
+            Ok(None) | Ok(Some(Message::Close(_))) => return (got, true),
+            Ok(Some(Message::Ping(p))) if answer_pings => {
+                peer.to_server.unbounded_send(Ok(Message::Pong(p))).unwrap();
+            }
+            Ok(Some(Message::Frame(f))) => {
+                let fin = f.header().is_final;
+                peer.partial.extend_from_slice(&Frame::into_payload(f));
+                if fin {
+                    let bytes = std::mem::take(&mut peer.partial);
+                    got.push(codec::decode_server(&bytes, Format::Json).unwrap());
+                }
+            }
+            Ok(Some(_)) => {}
+        }
+    }
+}
+
+/// The idle deadline on tokio's paused clock: a peer that answers nothing is closed
+/// `closed` "idle" once `--ws-idle-secs` pass without a word from it (the clock jumps
+/// straight to each timer, so minutes of deadlines take no real time); one that answers
+/// the server's pings stays connected for as long as it does.
+#[tokio::test(start_paused = true)]
+async fn the_idle_deadline_closes_a_silent_peer_and_spares_one_that_answers_pings() {
+    let cfg = ServerConfig {
+        ws_ping_secs: 15,
+        ws_idle_secs: 60,
+        ..ServerConfig::default()
+    };
+    let app = AppState::new(cfg);
+    app.create_room(Some("i".into()), Some(60)).unwrap();
+
+    let (mut silent, task) = session(&app, "i", false);
+    let started = tokio::time::Instant::now();
+    let (got, closed) = listen(&mut silent, 600, false).await;
+    let waited = started.elapsed();
+    assert!(closed, "the silent peer was never closed: {got:?}");
+    assert!(
+        matches!(got.last(), Some(ServerMsg::Closed { reason }) if reason.starts_with("idle")),
+        "{got:?}"
+    );
+    // Closed at the first ping after the deadline: past 60 s, by 75 s (virtual).
+    assert!(
+        waited >= Duration::from_secs(60) && waited <= Duration::from_secs(76),
+        "{waited:?}"
+    );
+    task.await.unwrap();
+
+    let (mut talker, task) = session(&app, "i", false);
+    let (got, closed) = listen(&mut talker, 600, true).await;
+    assert!(!closed && got.is_empty(), "{got:?}");
+    talker.send(&ClientMsg::Ping { nonce: 9 });
+    let (got, _) = listen(&mut talker, 1, true).await;
+    assert!(
+        matches!(got.as_slice(), [ServerMsg::Pong { nonce: 9, .. }]),
+        "{got:?}"
+    );
+    talker
+        .to_server
+        .unbounded_send(Ok(Message::Close(None)))
+        .unwrap();
+    task.await.unwrap();
+    assert_eq!(
+        app.room("i").unwrap().connections.load(Ordering::Acquire),
+        0
+    );
+}
