@@ -17,36 +17,27 @@ import { nextEvent } from '../helpers/wait.mjs';
 const node = (id, x) => ({ id, parent: null, world: { t: [x, 0, 0], r: [0, 0, 0, 1], s: 1 }, extent: [0, 0, 0], mask: 0xffffffff });
 const noRows = () => ({ ids: new Uint32Array(0), world: new Float32Array(0) });
 
-test('resume with since: a resumed delta applies on top, a snapshot replaces', async (t) => {
-  const subscribes = [];
-  const sockets = [];
-  const upgrades = [];
-  // What the fake answers to the n-th subscribe.
-  const answers = [
-    () => ({ type: 'snapshot', tick: 10, time: 1, nodes: [node(1, 0), node(2, 0)] }),
-    () => ({
-      type: 'delta', tick: 12, time: 2, upsert: [node(3, 3)], remove: Uint32Array.of(2), resumed: true,
-      update: { ids: Uint32Array.of(1), world: Float32Array.of(5, 0, 0, 0, 0, 0, 1, 1) },
-    }),
-    () => ({ type: 'snapshot', tick: 20, time: 3, nodes: [node(3, 4)] }),
-  ];
+/**
+ * A fake Canopy on a free port: `GET /rooms/r` answers `roomDetail()`, every upgrade is
+ * recorded (its `instance` parameter in `upgrades`, its socket in `sockets`), and the
+ * n-th subscribe (from 1) is answered with `answer(n)`. Closed when the test ends.
+ */
+async function fakeServer(t, roomDetail, answer) {
+  const fake = { subscribes: [], sockets: [], upgrades: [] };
   const wss = new WebSocketServer({ noServer: true, handleProtocols: (p) => [...p][0] ?? false });
-  // `GET /rooms/r` names the instance, which changes before the third socket.
-  const instances = ['00000000000000aa', '00000000000000aa', '00000000000000bb'];
-  let gets = 0;
   const http = createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ id: 'r', tick: 0, nodes: 0, subscribers: 0, tick_hz: 30, tick_ms: 0, instance: instances[gets++] }));
+    res.end(JSON.stringify(roomDetail()));
   });
   http.on('upgrade', (req, socket, head) =>
     wss.handleUpgrade(req, socket, head, (ws) => {
-      upgrades.push(new URL(req.url, 'http://x').searchParams.get('instance'));
-      sockets.push(ws);
+      fake.upgrades.push(new URL(req.url, 'http://x').searchParams.get('instance'));
+      fake.sockets.push(ws);
       ws.on('message', (data) => {
         const msg = decodeClientBincode(new Uint8Array(data));
         if (msg.type !== 'subscribe') return;
-        subscribes.push(msg);
-        ws.send(encodeServerBincode(answers[subscribes.length - 1]()));
+        fake.subscribes.push(msg);
+        ws.send(encodeServerBincode(answer(fake.subscribes.length)));
       });
     }));
   await new Promise((r) => http.listen(0, '127.0.0.1', r));
@@ -56,8 +47,26 @@ test('resume with since: a resumed delta applies on top, a snapshot replaces', a
     http.close(r);
     http.closeAllConnections();
   }));
+  fake.url = `http://127.0.0.1:${http.address().port}`;
+  return fake;
+}
 
-  const conn = await Connection.open(`http://127.0.0.1:${http.address().port}`, 'r', { WebSocket, backoff: { initialMs: 10 } });
+const detail = (extra) => ({ id: 'r', tick: 0, nodes: 0, subscribers: 0, tick_hz: 30, tick_ms: 0, ...extra });
+
+test('resume with since: a resumed delta applies on top, a snapshot replaces', async (t) => {
+  const answers = [
+    () => ({ type: 'snapshot', tick: 10, time: 1, nodes: [node(1, 0), node(2, 0)] }),
+    () => ({
+      type: 'delta', tick: 12, time: 2, upsert: [node(3, 3)], remove: Uint32Array.of(2), resumed: true,
+      update: { ids: Uint32Array.of(1), world: Float32Array.of(5, 0, 0, 0, 0, 0, 1, 1) },
+    }),
+    () => ({ type: 'snapshot', tick: 20, time: 3, nodes: [node(3, 4)] }),
+  ];
+  // `GET /rooms/r` names the instance, which changes before the third socket.
+  const instances = ['00000000000000aa', '00000000000000aa', '00000000000000bb'];
+  let gets = 0;
+  const { subscribes, sockets, upgrades, url } = await fakeServer(t, () => detail({ instance: instances[gets++] }), (n) => answers[n - 1]());
+  const conn = await Connection.open(url, 'r', { WebSocket, backoff: { initialMs: 10 } });
   t.after(() => conn.close());
   const events = [];
   for (const name of ['entered', 'left', 'updated']) conn.on(name, (id) => events.push([name, id]));
@@ -85,31 +94,9 @@ test('resume with since: a resumed delta applies on top, a snapshot replaces', a
 });
 
 test('a server that names no instance is never asked to resume', async (t) => {
-  const subscribes = [];
-  const sockets = [];
-  const wss = new WebSocketServer({ noServer: true, handleProtocols: (p) => [...p][0] ?? false });
-  const http = createServer((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ id: 'r', tick: 0, nodes: 0, subscribers: 0, tick_hz: 30, tick_ms: 0 }));
-  });
-  http.on('upgrade', (req, socket, head) =>
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      sockets.push(ws);
-      ws.on('message', (data) => {
-        const msg = decodeClientBincode(new Uint8Array(data));
-        if (msg.type !== 'subscribe') return;
-        subscribes.push(msg);
-        ws.send(encodeServerBincode({ type: 'snapshot', tick: 10 + subscribes.length, time: 1, nodes: [node(1, 0)] }));
-      });
-    }));
-  await new Promise((r) => http.listen(0, '127.0.0.1', r));
-  t.after(() => new Promise((r) => {
-    // The fake's sockets end with it (its hooks run before the client's close).
-    for (const ws of wss.clients) ws.terminate();
-    http.close(r);
-    http.closeAllConnections();
-  }));
-  const conn = await Connection.open(`http://127.0.0.1:${http.address().port}`, 'r', { WebSocket, backoff: { initialMs: 10 } });
+  const { subscribes, sockets, url } = await fakeServer(t, () => detail({}), (n) => (
+    { type: 'snapshot', tick: 10 + n, time: 1, nodes: [node(1, 0)] }));
+  const conn = await Connection.open(url, 'r', { WebSocket, backoff: { initialMs: 10 } });
   t.after(() => conn.close());
   await conn.subscribe();
   const resynced = nextEvent(conn, 'resynced');
