@@ -4,9 +4,18 @@
 //! [`OFF_WORKER_BYTES`] or more to tokio's blocking pool and wait for the result.
 //!
 //! Invariant: the caller awaits the decode before it reads its next message, so a
-//! connection's messages keep their order.
+//! connection's messages keep their order; and at most one decode per CPU runs at once,
+//! so a flood of big messages over many connections waits its turn rather than holding
+//! a decoded copy of every one of them at the same time.
+
+use std::sync::LazyLock;
 
 use bytes::Bytes;
+use tokio::sync::Semaphore;
+
+/// Big decodes running at once: one per CPU, as many as could run in parallel anyway.
+static DECODERS: LazyLock<Semaphore> =
+    LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())));
 
 /// From this size on a message is decoded on the blocking pool. Below it, decoding
 /// costs less than the hand-off.
@@ -22,6 +31,10 @@ where
     if bytes.len() < OFF_WORKER_BYTES {
         return decode(&bytes);
     }
+    let _turn = DECODERS
+        .acquire()
+        .await
+        .expect("the semaphore is never closed");
     match tokio::task::spawn_blocking(move || decode(&bytes)).await {
         Ok(decoded) => decoded,
         Err(e) => std::panic::resume_unwind(e.into_panic()),
