@@ -294,7 +294,7 @@ impl Persist {
     }
 
     /// Calls `hook` on the log thread after every advance of `durable_seq` and on
-    /// failure. Keep it short (wake a thread).
+    /// failure, before blocked and async waiters are woken. Keep it short (wake a thread).
     pub fn on_durable(&self, hook: impl Fn(Durability) + Send + Sync + 'static) {
         self.shared.hooks.write().push(Box::new(hook));
     }
@@ -574,13 +574,13 @@ impl Shared {
             d.failed = true;
             *d
         };
+        for hook in self.hooks.read().iter() {
+            hook(d);
+        }
         self.durable_cv.notify_all();
         self.work.notify_all();
         self.snap_cv.notify_all();
         self.watch.send_replace(d);
-        for hook in self.hooks.read().iter() {
-            hook(d);
-        }
         self.failure()
     }
 
@@ -595,11 +595,13 @@ impl Shared {
             *d
         };
         self.durable_seq.store(last, Ordering::Release);
-        self.durable_cv.notify_all();
-        self.watch.send_replace(d);
+        // Hooks before waiters: whoever a waiter hands the news to can count on the
+        // hooks (the tick threads' wake-ups) having seen this advance already.
         for hook in self.hooks.read().iter() {
             hook(d);
         }
+        self.durable_cv.notify_all();
+        self.watch.send_replace(d);
         let deleted = batch.into_iter().filter(|p| p.kind == Kind::Deleted);
         let mut s = self.snaps.lock();
         for p in deleted {
