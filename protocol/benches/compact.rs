@@ -23,6 +23,11 @@
 //! Before timing, it prints bytes per row for typical motions (including the row count
 //! and the id gaps, not bincode's length prefix), measured on the same workload.
 
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented `pub fn`"
+)]
+
 use std::hint::black_box;
 
 use canopy_protocol::codec::to_bincode;

@@ -73,10 +73,13 @@ impl Format {
 /// Why bytes could not be decoded into a message.
 #[derive(Debug, thiserror::Error)]
 pub enum DecodeError {
+    /// The text was not JSON, or not a message of the expected shape.
     #[error("malformed JSON: {0}")]
     Json(#[from] serde_json::Error),
+    /// The bytes were not a bincode value of the expected type (or claimed too many bytes).
     #[error("malformed bincode: {0}")]
     Bincode(#[from] bincode::error::DecodeError),
+    /// A whole message decoded, but this many bytes were left after it.
     #[error("{0} trailing bytes after the message")]
     TrailingBytes(usize),
 }

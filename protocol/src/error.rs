@@ -10,17 +10,31 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
+    /// `bad_request` (400): a malformed body or message, a missing field, an unknown op,
+    /// an invalid room id.
     BadRequest,
+    /// `invalid_value` (400): a number out of its allowed range, NaN or infinite.
     InvalidValue,
+    /// `unauthorized` (401): no token, or an expired one.
     Unauthorized,
+    /// `forbidden` (403): a wrong token, or one without the right (a viewer editing,
+    /// another room).
     Forbidden,
+    /// `unknown_room` (404): no such room.
     UnknownRoom,
+    /// `unknown_node` (404 for a read, 400 inside a batch): no such node.
     UnknownNode,
+    /// `room_exists` (409): `POST /rooms` with an id in use.
     RoomExists,
+    /// `duplicate_id` (409): an `add` with an id in use or used before.
     DuplicateId,
+    /// `cycle` (409): a `set_parent` that would make a node its own ancestor.
     Cycle,
+    /// `too_large` (413): over a size, count or answer limit.
     TooLarge,
+    /// `rate_limited` (429): over the query rate.
     RateLimited,
+    /// `overloaded` (503): over a capacity limit, or a request that took too long.
     Overloaded,
     /// (v1.1) No such route.
     NotFound,
@@ -102,7 +116,9 @@ impl std::fmt::Display for ErrorCode {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorInfo {
+    /// What went wrong; also decides the HTTP status.
     pub code: ErrorCode,
+    /// A description for people; its wording may change.
     pub message: String,
     /// The index (from 0) of the first bad op, when an op is at fault.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -113,5 +129,6 @@ pub struct ErrorInfo {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ErrorBody {
+    /// The error itself.
     pub error: ErrorInfo,
 }

@@ -31,10 +31,14 @@ pub struct CreateRoom {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoomCreated {
+    /// The new room's id: the one asked for, or `room-N` when none was given.
     pub id: String,
+    /// The room's tick rate, ticks per second (1 to 240).
     pub tick_hz: u32,
+    /// A random token that may read, edit, subscribe and query in this room only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub editor_token: Option<String>,
+    /// A random token that may read, subscribe and query (not edit) in this room only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub viewer_token: Option<String>,
 }
@@ -43,10 +47,15 @@ pub struct RoomCreated {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoomSummary {
+    /// The room's id.
     pub id: String,
+    /// The room's last finished tick.
     pub tick: u64,
+    /// Live nodes in the room.
     pub nodes: u64,
+    /// WebSocket connections currently subscribed to the room.
     pub subscribers: u64,
+    /// The room's tick rate, ticks per second.
     pub tick_hz: u32,
 }
 
@@ -54,6 +63,7 @@ pub struct RoomSummary {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoomList {
+    /// Every room, sorted by id.
     pub rooms: Vec<RoomSummary>,
 }
 
@@ -61,10 +71,15 @@ pub struct RoomList {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoomDetail {
+    /// The room's id.
     pub id: String,
+    /// The room's last finished tick.
     pub tick: u64,
+    /// Live nodes in the room.
     pub nodes: u64,
+    /// WebSocket connections currently subscribed to the room.
     pub subscribers: u64,
+    /// The room's tick rate, ticks per second.
     pub tick_hz: u32,
     /// The last tick's duration in milliseconds.
     pub tick_ms: f64,
@@ -74,8 +89,9 @@ pub struct RoomDetail {
     pub slow_ticks: u64,
     /// World transforms recomputed by the last tick.
     pub recomputed_last_tick: u64,
-    /// Edit batches accepted and rejected so far.
+    /// Edit batches applied so far.
     pub batches_applied: u64,
+    /// Edit batches refused with an error so far.
     pub batches_rejected: u64,
     /// Edit batches waiting for the next tick.
     pub pending_batches: u64,
@@ -99,7 +115,9 @@ pub struct RoomDetail {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct EditsResult {
+    /// The tick that applied the batch.
     pub tick: u64,
+    /// The id of each `add` of the batch, in order, whether given or assigned.
     pub ids: Vec<NodeId>,
 }
 
@@ -107,14 +125,22 @@ pub struct EditsResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodeDetail {
+    /// The node's id.
     pub id: NodeId,
+    /// The parent's id, or `null` for a root.
     pub parent: Option<NodeId>,
+    /// The direct children's ids, in attachment order.
     pub children: Vec<NodeId>,
+    /// The transform relative to the parent.
     pub local: Transform,
+    /// The world transform (the local one composed with the parent's world transform).
     pub world: Transform,
+    /// Half-sizes `[hx, hy, hz]` of the node's box; `[0, 0, 0]` is a point.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub extent: [f32; 3],
+    /// The node's layer bits.
     pub mask: u32,
+    /// The tick whose state this is.
     pub tick: u64,
 }
 
@@ -122,7 +148,9 @@ pub struct NodeDetail {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodesSnapshot {
+    /// The tick whose state this is.
     pub tick: u64,
+    /// Every node of the room, parents before children.
     pub nodes: Vec<Node>,
 }
 
@@ -130,9 +158,10 @@ pub struct NodesSnapshot {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OctreeCell {
-    /// The cell's loose bounds.
+    /// The low corner of the cell's loose bounds.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub min: [f32; 3],
+    /// The high corner of the cell's loose bounds.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub max: [f32; 3],
     /// 0 for a root cell, growing by one per level.
@@ -146,7 +175,9 @@ pub struct OctreeCell {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OctreeCells {
+    /// The tick whose state this is.
     pub tick: u64,
+    /// Every cell of the octree.
     pub cells: Vec<OctreeCell>,
 }
 

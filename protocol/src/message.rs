@@ -16,8 +16,10 @@ use crate::query::{Hits, Query};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Region {
+    /// The box's low corner `[x, y, z]`, world units; at most `max` on every axis.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub min: [f32; 3],
+    /// The box's high corner `[x, y, z]`, world units; at least `min` on every axis.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub max: [f32; 3],
 }
@@ -53,8 +55,11 @@ fn is_false(b: &bool) -> bool {
 pub enum ClientMsg {
     /// Start or change the subscription; `region: null` (or absent) is the whole room.
     Subscribe {
+        /// The box whose intersecting nodes (by world AABB) are in scope; `None` (null or
+        /// absent in JSON) is the whole room.
         #[serde(default)]
         region: Option<Region>,
+        /// Only nodes with `node.mask & mask != 0` are in scope; all 32 bits by default.
         #[serde(default = "all_layers")]
         mask: u32,
         /// (v1.1) The tick of the copy of this scope the client already holds (from an
@@ -65,18 +70,25 @@ pub enum ClientMsg {
         #[serde(default, skip_serializing_if = "Encoding::is_exact")]
         encoding: Encoding,
     },
+    /// End the subscription: no more frames are sent; not answered.
     Unsubscribe,
     /// An edit batch, answered by `ack` or `error` with the same `seq`.
     Edits {
+        /// Chosen by the client to match the answer to this batch; echoed in `ack`/`error`.
         seq: u64,
+        /// The batch's ops, applied in order, all or none.
         ops: Vec<Op>,
     },
     /// A query, answered by `query_result` (or `error`) with the same `id`.
     Query {
+        /// Chosen by the client to match the answer; echoed in `query_result`/`error`.
         id: u64,
+        /// The query itself (tagged by `kind` in JSON).
         query: Query,
     },
+    /// A liveness probe, answered by `pong` with the same `nonce` and the room's tick.
     Ping {
+        /// Chosen by the client; echoed in the `pong`.
         nonce: u64,
     },
 }
@@ -104,8 +116,11 @@ pub enum ServerMsg {
     /// Every node in scope, answering a `subscribe`. `time`: milliseconds since the Unix
     /// epoch when the tick finished.
     Snapshot {
+        /// The tick whose state this is (the last finished tick).
         tick: u64,
+        /// Milliseconds since the Unix epoch when that tick finished.
         time: u64,
+        /// Every node in scope at `tick`, in full (world transforms).
         nodes: Vec<Node>,
         /// (v1.1) For a `compact` subscriber: one absolute compact row per node of
         /// `nodes`, in the same order (see [`crate::compact`]). Absent otherwise.
@@ -114,10 +129,15 @@ pub enum ServerMsg {
     },
     /// What changed in scope in a tick (or, merged, in several ticks up to `tick`).
     Delta {
+        /// The tick this frame brings the client's copy up to; strictly increasing.
         tick: u64,
+        /// Milliseconds since the Unix epoch when that tick finished.
         time: u64,
+        /// Nodes that entered the scope or whose parent, extent or mask changed, in full.
         upsert: Vec<Node>,
+        /// In-scope nodes whose world transform alone changed.
         update: Vec<UpdateRow>,
+        /// Nodes that left the scope (removed or moved out of the region).
         remove: Vec<NodeId>,
         /// (v1.1) True when this delta answers a `subscribe` with `since`: it brings the
         /// client's copy from that tick up to this one, instead of a snapshot.
@@ -129,37 +149,55 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         compact: Option<CompactRows>,
     },
+    /// An `edits` batch was applied (and, with persistence on, is durable).
     Ack {
+        /// The `seq` of the `edits` message this answers.
         seq: u64,
+        /// The tick that applied the batch.
         tick: u64,
+        /// The id of each `add` of the batch, in order, whether given or assigned.
         ids: Vec<NodeId>,
     },
     /// An error. `seq` is set when it answers an `edits` message, `id` when it answers a
     /// `query`; neither when the message itself could not be read.
     Error {
+        /// The `seq` of the `edits` message this refuses; absent otherwise.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seq: Option<u64>,
+        /// The `id` of the `query` message this refuses; absent otherwise.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
+        /// What went wrong, as one of the contract's error codes.
         code: ErrorCode,
+        /// A description for people; its wording may change.
         message: String,
+        /// The index (from 0) of the batch's first bad op, when an op is at fault.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         op: Option<u32>,
     },
+    /// The answer to a `query` message.
     QueryResult {
+        /// The `id` of the `query` message this answers.
         id: u64,
+        /// The tick whose state the query was answered against.
         tick: u64,
+        /// The matching ids, ascending: set for region and sphere queries.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nodes: Option<Vec<NodeId>>,
+        /// The hits, sorted: set for ray and nearest queries.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         hits: Option<Hits>,
     },
+    /// The answer to a `ping`.
     Pong {
+        /// The `nonce` of the `ping` this answers.
         nonce: u64,
+        /// The room's current tick.
         tick: u64,
     },
     /// Sent before the server closes the connection on purpose.
     Closed {
+        /// Why, e.g. `room deleted` or `server shutting down`; also the close frame's reason.
         reason: String,
     },
 }

@@ -40,12 +40,15 @@ fn one() -> f32 {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Transform {
+    /// Translation `[x, y, z]`; `[0, 0, 0]` when omitted in JSON.
     #[serde(default = "zero3")]
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub t: [f32; 3],
+    /// Rotation as a unit quaternion `[x, y, z, w]`; `[0, 0, 0, 1]` when omitted in JSON.
     #[serde(default = "identity_quat")]
     #[cfg_attr(feature = "openapi", schema(min_items = 4, max_items = 4))]
     pub r: [f32; 4],
+    /// Uniform scale, greater than 0; 1 when omitted in JSON.
     #[serde(default = "one")]
     pub s: f32,
 }
@@ -92,12 +95,17 @@ impl Transform {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Node {
+    /// The node's id, unique in its room for the room's life.
     pub id: NodeId,
     /// The parent's id, or `null` for a root.
     pub parent: Option<NodeId>,
+    /// The world transform (composed down the hierarchy), not the local one.
     pub world: Transform,
+    /// Half-sizes `[hx, hy, hz]` (each at least 0) of the node's box, centred on its
+    /// origin in its own frame; `[0, 0, 0]` is a point.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub extent: [f32; 3],
+    /// Layer bits: a query or subscription with mask `m` sees the node when `mask & m != 0`.
     pub mask: u32,
 }
 
@@ -139,7 +147,9 @@ impl Node {
 /// in JSON it is the 9-element array `[id,tx,ty,tz,rx,ry,rz,rw,s]`.
 #[derive(Clone, Copy, Debug, PartialEq, Encode, Decode)]
 pub struct UpdateRow {
+    /// The in-scope node whose world transform changed.
     pub id: NodeId,
+    /// Its new world transform.
     pub world: Transform,
 }
 

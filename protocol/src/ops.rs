@@ -13,6 +13,7 @@ use crate::model::{ALL_LAYERS, NodeId, Transform, all_layers};
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Batch {
+    /// The ops, checked and applied in order, all or none.
     pub ops: Vec<Op>,
 }
 
@@ -23,49 +24,67 @@ pub struct Batch {
 pub enum Op {
     /// A new node; without `id` the server assigns one.
     Add {
+        /// The new node's id, never used before in the room; absent: the server picks one.
         #[serde(default)]
         id: Option<NodeId>,
+        /// An existing node to attach it under; absent or `null`: a root.
         #[serde(default)]
         parent: Option<NodeId>,
+        /// The transform relative to the parent; omitted parts take the identity's values.
         #[serde(default)]
         local: Transform,
+        /// Half-sizes of the node's box, each at least 0; `[0, 0, 0]` (a point) by default.
         #[serde(default)]
         #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
         extent: [f32; 3],
+        /// Layer bits; all 32 set by default.
         #[serde(default = "all_layers")]
         mask: u32,
     },
     /// Replaces the given parts of the local transform.
     SetLocal {
+        /// The node this op acts on; must exist.
         node: NodeId,
+        /// New local translation; absent: unchanged.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
         t: Option<[f32; 3]>,
+        /// New local rotation `[x, y, z, w]` (normalized by the server; length at least
+        /// 1e-6); absent: unchanged.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "openapi", schema(min_items = 4, max_items = 4))]
         r: Option<[f32; 4]>,
+        /// New local uniform scale, greater than 0; absent: unchanged.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         s: Option<f32>,
     },
     /// Moves the node with its subtree under `parent` (`null`: make it a root), keeping
     /// its local transform. `parent` must be present, even when `null`.
     SetParent {
+        /// The node to move; must exist.
         node: NodeId,
+        /// The new parent, which must exist and not be in `node`'s subtree; `null`: a root.
         #[serde(deserialize_with = "present_nullable")]
         #[cfg_attr(feature = "openapi", schema(required = true))]
         parent: Option<NodeId>,
     },
     /// Changes the box or the layers.
     SetShape {
+        /// The node this op acts on; must exist.
         node: NodeId,
+        /// New half-sizes, each at least 0; absent: unchanged.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
         extent: Option<[f32; 3]>,
+        /// New layer bits; absent: unchanged.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mask: Option<u32>,
     },
     /// Removes the node and its whole subtree.
-    Remove { node: NodeId },
+    Remove {
+        /// The node to remove (with its subtree); must exist.
+        node: NodeId,
+    },
 }
 
 /// Constructors, in the manner of bevy's `Transform::from_xyz`: an op in one call, and

@@ -10,10 +10,13 @@ use crate::model::{NodeId, all_layers};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RegionQuery {
+    /// The box's low corner; above `max` on any axis answers `invalid_value`.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub min: [f32; 3],
+    /// The box's high corner (the box is closed: touching it counts).
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub max: [f32; 3],
+    /// Only nodes with `node.mask & mask != 0` take part; all 32 bits by default.
     #[serde(default = "all_layers")]
     pub mask: u32,
 }
@@ -22,11 +25,13 @@ pub struct RegionQuery {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SphereQuery {
+    /// The sphere's centre, world units.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub center: [f32; 3],
     /// At least 0 (a negative radius answers `invalid_value`).
     #[cfg_attr(feature = "openapi", schema(minimum = 0))]
     pub radius: f32,
+    /// Only nodes with `node.mask & mask != 0` take part; all 32 bits by default.
     #[serde(default = "all_layers")]
     pub mask: u32,
 }
@@ -35,14 +40,21 @@ pub struct SphereQuery {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RayQuery {
+    /// Where the ray starts; a node containing it is hit at `t = 0`.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub origin: [f32; 3],
+    /// The ray's direction: any finite non-zero vector, normalized by the server.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub dir: [f32; 3],
+    /// The farthest distance along the ray that counts; absent: no bound (a negative
+    /// value finds nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_t: Option<f32>,
+    /// Only nodes with `node.mask & mask != 0` take part; all 32 bits by default.
     #[serde(default = "all_layers")]
     pub mask: u32,
+    /// Return every hit (sorted by `t`, then id) instead of only the nearest; false by
+    /// default.
     #[serde(default)]
     pub all: bool,
 }
@@ -51,13 +63,17 @@ pub struct RayQuery {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NearestQuery {
+    /// The point to measure from; a node whose world AABB contains it is at distance 0.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub point: [f32; 3],
     /// At least 1 (a `k` of 0 answers `invalid_value`).
     #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub k: u32,
+    /// The farthest distance that counts; absent: no bound (a negative value finds
+    /// nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_dist: Option<f32>,
+    /// Only nodes with `node.mask & mask != 0` take part; all 32 bits by default.
     #[serde(default = "all_layers")]
     pub mask: u32,
 }
@@ -66,9 +82,13 @@ pub struct NearestQuery {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Query {
+    /// `"kind":"region"`: nodes meeting a box; answered with `nodes`.
     Region(RegionQuery),
+    /// `"kind":"sphere"`: nodes within a distance of a point; answered with `nodes`.
     Sphere(SphereQuery),
+    /// `"kind":"ray"`: nodes a ray enters; answered with ray `hits`.
     Ray(RayQuery),
+    /// `"kind":"nearest"`: the `k` nearest nodes; answered with nearest `hits`.
     Nearest(NearestQuery),
 }
 
@@ -88,7 +108,9 @@ impl Query {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RayHit {
+    /// The node hit.
     pub node: NodeId,
+    /// Distance from the origin to where the ray enters the node's world box; 0 inside.
     pub t: f32,
 }
 
@@ -96,7 +118,9 @@ pub struct RayHit {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NearestHit {
+    /// The node found.
     pub node: NodeId,
+    /// Distance from the query point to the node's world AABB; 0 inside.
     pub dist: f32,
 }
 
@@ -105,7 +129,9 @@ pub struct NearestHit {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[serde(untagged)]
 pub enum Hits {
+    /// Ray hits, sorted by `t`, then id (bincode variant 0).
     Ray(Vec<RayHit>),
+    /// Nearest hits, sorted by `dist`, then id (bincode variant 1).
     Nearest(Vec<NearestHit>),
 }
 
@@ -113,7 +139,9 @@ pub enum Hits {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NodesResult {
+    /// The tick whose state the query was answered against.
     pub tick: u64,
+    /// The matching node ids, ascending.
     pub nodes: Vec<NodeId>,
 }
 
@@ -121,7 +149,9 @@ pub struct NodesResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RayResult {
+    /// The tick whose state the query was answered against.
     pub tick: u64,
+    /// The hits, sorted by `t`, then id; only the nearest unless the query set `all`.
     pub hits: Vec<RayHit>,
 }
 
@@ -129,6 +159,8 @@ pub struct RayResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NearestResult {
+    /// The tick whose state the query was answered against.
     pub tick: u64,
+    /// At most `k` hits, sorted by distance, then id.
     pub hits: Vec<NearestHit>,
 }
