@@ -5,6 +5,11 @@
 //!
 //! Run: `cargo bench -p canopy-client --bench mirror_apply`.
 
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented `pub fn`"
+)]
+
 use std::hint::black_box;
 
 use canopy_client::Mirror;

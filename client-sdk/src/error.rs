@@ -19,7 +19,12 @@ pub type Result<T, E = ClientError> = std::result::Result<T, E>;
 pub enum ClientError {
     /// The base URL could not be parsed or has a scheme other than http(s)/ws(s).
     #[error("invalid URL {url:?}: {reason}")]
-    InvalidUrl { url: String, reason: String },
+    InvalidUrl {
+        /// The URL as given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 
     /// The caller passed something the contract forbids, caught before sending it so the
     /// request does not cost a round trip (for example a region with `min > max`).
@@ -35,16 +40,25 @@ pub enum ClientError {
     /// the error came over HTTP (including a refused WebSocket handshake).
     #[error("{code}: {message}{}", op.map(|i| format!(" (op {i})")).unwrap_or_default())]
     Api {
+        /// The contract's error code.
         code: ErrorCode,
+        /// The server's description, for people; its wording may change.
         message: String,
+        /// The index (from 0) of the batch's first bad op, when an op is at fault.
         op: Option<u32>,
+        /// The HTTP status, when the error came over HTTP; `None` over WebSocket.
         status: Option<u16>,
     },
 
     /// The server answered with a status that is neither success nor a contract error
     /// body (a proxy's error page, say).
     #[error("unexpected HTTP status {status}: {body}")]
-    UnexpectedStatus { status: u16, body: String },
+    UnexpectedStatus {
+        /// The HTTP status.
+        status: u16,
+        /// The first 512 characters of the body, decoded lossily as UTF-8.
+        body: String,
+    },
 
     /// A body or message could not be decoded into the contract's types.
     #[error("cannot decode the server's answer: {0}")]
@@ -58,7 +72,12 @@ pub enum ClientError {
     /// The server speaks another major version of the protocol (its `canopy-protocol`
     /// upgrade header); nothing this client sends or reads would mean the same to it.
     #[error("the server speaks protocol {server}, this client {client}")]
-    IncompatibleServer { server: String, client: String },
+    IncompatibleServer {
+        /// The server's protocol version, as its `canopy-protocol` header names it.
+        server: String,
+        /// This client's protocol version ([`canopy_protocol::PROTOCOL_VERSION`]).
+        client: String,
+    },
 
     /// The WebSocket could not be opened or broke.
     #[error("WebSocket error: {0}")]

@@ -30,26 +30,53 @@ pub enum Event {
     /// changed (an `upsert` of a known node), or a snapshot holds different values.
     Changed(Node),
     /// An in-scope node's world transform changed.
-    Updated { id: NodeId, world: Transform },
+    Updated {
+        /// The node that moved.
+        id: NodeId,
+        /// Its new world transform.
+        world: Transform,
+    },
     /// A node left the mirror: removed from the room, moved out of the region, or absent
     /// from a new snapshot.
     Left(NodeId),
     /// A delta frame was applied; the events before it since the previous marker are its
     /// changes. `time` is the server's clock in milliseconds since the Unix epoch.
-    Tick { tick: u64, time: u64 },
+    Tick {
+        /// The delta's tick: the mirror is now the room's state at this tick.
+        tick: u64,
+        /// Milliseconds since the Unix epoch when that tick finished, by the server's clock.
+        time: u64,
+    },
     /// A snapshot answering the caller's `subscribe` replaced the mirror; the events
     /// before it are the difference between the old copy and the new one.
-    Snapshot { tick: u64, time: u64, len: usize },
+    Snapshot {
+        /// The snapshot's tick: the mirror is now the room's state at this tick.
+        tick: u64,
+        /// Milliseconds since the Unix epoch when that tick finished, by the server's clock.
+        time: u64,
+        /// Nodes in the mirror after the snapshot was applied.
+        len: usize,
+    },
     /// A snapshot the connection asked for by itself (after a reconnect, or after it
     /// saw a frame it could not apply) replaced the mirror; the events before it are the
     /// difference, so a caller that applies every event is right again.
-    Resynced { tick: u64, time: u64, len: usize },
+    Resynced {
+        /// The snapshot's tick: the mirror is now the room's state at this tick.
+        tick: u64,
+        /// Milliseconds since the Unix epoch when that tick finished, by the server's clock.
+        time: u64,
+        /// Nodes in the mirror after the snapshot was applied.
+        len: usize,
+    },
     /// `unsubscribe` cleared the mirror; a `Left` for every node came before it.
     Unsubscribed,
     /// The connection dropped; it reconnects by itself. The mirror keeps its last
     /// state until the resynchronising snapshot replaces it or a resumed delta brings it
     /// up to date.
-    Disconnected { error: String },
+    Disconnected {
+        /// Why the connection ended, as text.
+        error: String,
+    },
     /// A new connection is open. When subscribed, either a `Resynced` follows (a fresh
     /// snapshot), or, when the server resumed from the mirror's tick, the resumed
     /// delta's events as for any delta, ending with `Tick`.
@@ -58,10 +85,18 @@ pub enum Event {
     Stopped(StopReason),
     /// This receiver fell behind and `missed_frames` frames of events were dropped for
     /// it. The mirror itself is complete: re-read it.
-    Lagged { missed_frames: u64 },
+    Lagged {
+        /// How many frames of events this receiver lost.
+        missed_frames: u64,
+    },
     /// The server sent an `error` that answers no pending request (for example a
     /// refused `subscribe`).
-    ServerError { code: ErrorCode, message: String },
+    ServerError {
+        /// The contract's error code.
+        code: ErrorCode,
+        /// The server's description, for people; its wording may change.
+        message: String,
+    },
 }
 
 impl Event {

@@ -48,7 +48,10 @@ pub enum ConnState {
     Connected,
     /// The connection dropped; `attempt` (from 1) is the reconnect attempt under way or
     /// waiting for its backoff delay.
-    Reconnecting { attempt: u32 },
+    Reconnecting {
+        /// The attempt's number, from 1, counting since the connection dropped.
+        attempt: u32,
+    },
     /// The connection stopped for good.
     Stopped(StopReason),
 }
@@ -61,16 +64,27 @@ pub enum StopReason {
     RoomDeleted,
     /// A reconnect attempt was refused with an answer retrying cannot change.
     Refused {
+        /// The contract's error code, when the refusal carried a Canopy error body.
         code: Option<ErrorCode>,
+        /// The HTTP status of the refusal (426 for a server of another major version).
         status: u16,
+        /// The server's message, or the start of the body when it was not an error body.
         message: String,
     },
     /// The caller closed the connection or dropped every handle to it.
     ClosedByClient,
     /// `max_attempts` reconnect attempts failed in a row.
-    GaveUp { attempts: u32, last_error: String },
+    GaveUp {
+        /// How many attempts were made.
+        attempts: u32,
+        /// The failure of the last attempt, as text.
+        last_error: String,
+    },
     /// The connection dropped and reconnecting is turned off in its options.
-    Dropped { error: String },
+    Dropped {
+        /// Why the connection ended, as text.
+        error: String,
+    },
 }
 
 impl fmt::Display for StopReason {
