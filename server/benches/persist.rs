@@ -5,6 +5,11 @@
 //!
 //! Run: `cargo bench -p canopy-server --bench persist`.
 
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented `pub fn`"
+)]
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -5,6 +5,11 @@
 //! Run: `cargo bench -p canopy-server --bench tick`. It prints the workload, the bytes
 //! per updated node of a bincode delta, and criterion's times.
 
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented `pub fn`"
+)]
+
 use std::hint::black_box;
 use std::sync::Arc;
 

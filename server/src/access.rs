@@ -12,6 +12,7 @@ use subtle::ConstantTimeEq;
 pub enum Role {
     /// The server runs without an admin token: everything is allowed.
     Open,
+    /// The admin token (or an admin JWT): may do everything, in every room.
     Admin,
     /// May edit, subscribe and query in its room.
     Editor,
@@ -29,6 +30,7 @@ impl Role {
 /// Who sent a request, as the access check found it, for the handlers and sessions.
 #[derive(Clone, Debug)]
 pub struct Caller {
+    /// What the caller's token grants.
     pub role: Role,
     /// The key of the caller's query rate limit: its JWT's `sub`, else its token, else
     /// its address.
@@ -63,9 +65,12 @@ pub enum Need {
 /// Why access was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AccessError {
+    /// No token was presented (`401 unauthorized`).
     #[error("this request needs a token (Authorization: Bearer, or ?token= on WebSocket)")]
     Missing,
     #[error("the token does not grant this request")]
+    /// A token that is unknown, badly signed or lacks the right for this request
+    /// (`403 forbidden`).
     Wrong,
     /// A JWT whose `exp` has passed (`401`, so the client knows to get a new one).
     #[error("the token expired")]
@@ -75,6 +80,7 @@ pub enum AccessError {
 /// What a presented token was found to grant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Granted {
+    /// The role the token carries.
     pub role: Role,
     /// A JWT's `sub`, the caller's name.
     pub sub: Option<String>,
@@ -95,7 +101,9 @@ impl Granted {
 /// A room's editor and viewer tokens.
 #[derive(Clone, PartialEq, Eq)]
 pub struct RoomTokens {
+    /// May read, edit, subscribe and query in the room.
     pub editor: String,
+    /// May read, subscribe and query in the room, not edit.
     pub viewer: String,
 }
 

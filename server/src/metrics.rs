@@ -14,25 +14,45 @@ use canopy_protocol::ErrorCode;
 #[derive(Debug, Clone)]
 pub struct Metrics {
     registry: Registry,
+    /// `canopy_tick_duration_seconds`: how long each room tick took.
     pub tick_seconds: Histogram,
+    /// `canopy_slow_ticks_total`: ticks that took longer than their period.
     pub slow_ticks: IntCounter,
+    /// `canopy_nodes_recomputed_total`: world transforms recomputed by ticks.
     pub nodes_recomputed: IntCounter,
+    /// `canopy_delta_frames_sent_total`: delta frames written to subscribers.
     pub delta_frames_sent: IntCounter,
+    /// `canopy_delta_bytes_sent_total`: bytes of delta frames written to subscribers.
     pub delta_bytes_sent: IntCounter,
+    /// `canopy_ws_bytes_sent_total`: bytes of every message written to WebSocket clients.
     pub bytes_sent: IntCounter,
+    /// `canopy_merged_frames_total`: frames that merged several ticks for a slow subscriber.
     pub merged_frames: IntCounter,
+    /// `canopy_subscribers`: subscribed WebSocket connections, all rooms.
     pub subscribers: IntGauge,
+    /// `canopy_ws_connections`: open WebSocket connections, subscribed or not.
     pub connections: IntGauge,
+    /// `canopy_rooms`: rooms the server holds.
     pub rooms: IntGauge,
+    /// `canopy_batches_applied_total`: edit batches applied.
     pub batches_applied: IntCounter,
+    /// `canopy_batches_rejected_total{code}`: edit batches refused, by error code (count
+    /// them with [`Metrics::rejected`]).
     pub batches_rejected: IntCounterVec,
+    /// `canopy_queries_total{kind}`: spatial queries answered, by `kind`.
     pub queries: IntCounterVec,
+    /// `canopy_process_resident_memory_bytes`: the process's RSS, refreshed on each render.
     pub process_rss_bytes: IntGauge,
+    /// `canopy_connections_refused_total`: connections closed at accept by the
+    /// `--max-connections` and `--max-connections-per-ip` caps.
     pub connections_refused: IntCounter,
     /// HTTP requests by matched route (the route's template, never the raw path) and
     /// status code.
     pub http_requests: IntCounterVec,
+    /// `canopy_http_request_duration_seconds{route}`: latency until the response head.
     pub http_seconds: HistogramVec,
+    /// `canopy_ws_closed_total{reason}`: WebSocket connections closed, by why the session
+    /// ended.
     pub ws_closed: IntCounterVec,
     /// Subscriptions answered with a resumed delta instead of a snapshot.
     pub resumed_subscriptions: IntCounter,
@@ -45,6 +65,7 @@ impl Default for Metrics {
 }
 
 impl Metrics {
+    /// A fresh set of metrics, counters at zero, in a registry of its own.
     pub fn new() -> Self {
         let registry = Registry::new();
         let tick_seconds = Histogram::with_opts(

@@ -21,23 +21,31 @@ use crate::room::{Room, RoomShared};
 /// Why a room could not be created, found or deleted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RegistryError {
+    /// The id is not 1 to 64 characters of `[A-Za-z0-9_-]` (`bad_request`).
     #[error("room id {0:?} is not 1 to 64 characters of [A-Za-z0-9_-]")]
     BadRoomId(String),
+    /// A tick rate outside 1 to 240 (`invalid_value`).
     #[error("tick_hz must be 1 to 240, got {0}")]
     BadTickHz(u32),
+    /// A room with this id exists (`room_exists`).
     #[error("room {0} already exists")]
     RoomExists(String),
+    /// No room has this id (`unknown_room`).
     #[error("no room {0}")]
     UnknownRoom(String),
+    /// The server holds `--max-rooms` rooms already (`overloaded`).
     #[error("the server has {0} rooms, the limit")]
     TooManyRooms(usize),
+    /// The server is shutting down and creates no rooms (`overloaded`).
     #[error("the server is shutting down")]
     ShuttingDown,
+    /// The storage refused to log the room's creation or deletion (`overloaded`).
     #[error("the storage failed: {0}")]
     Storage(String),
 }
 
 impl RegistryError {
+    /// The contract's code for this refusal.
     pub fn code(&self) -> ErrorCode {
         match self {
             RegistryError::BadRoomId(_) => ErrorCode::BadRequest,

@@ -17,24 +17,40 @@ use super::Cli;
 /// Why the configuration could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// The file could not be read (missing, unreadable, not UTF-8).
     #[error("cannot read the config file {path}: {source}")]
     Read {
+        /// The config file's path, as given.
         path: PathBuf,
+        /// The I/O error.
         source: std::io::Error,
     },
+    /// The file was read but is not a TOML table.
     #[error("the config file {path} is not valid TOML: {source}")]
     Toml {
+        /// The config file's path, as given.
         path: PathBuf,
+        /// The parser's error, with its line and column.
         source: Box<toml::de::Error>,
     },
+    /// A key that names no flag (keys are never ignored).
     #[error(
         "unknown key `{key}` in the config file {path} (`canopy config defaults` lists every key)"
     )]
-    UnknownKey { path: PathBuf, key: String },
+    UnknownKey {
+        /// The config file's path, as given.
+        path: PathBuf,
+        /// The key as written in the file.
+        key: String,
+    },
+    /// A key whose value is of a TOML kind the flag cannot take (a table, say).
     #[error("the key `{key}` in the config file {path} has a value of the wrong kind: {why}")]
     BadValue {
+        /// The config file's path, as given.
         path: PathBuf,
+        /// The key as written in the file.
         key: String,
+        /// What is wrong with the value.
         why: String,
     },
 }

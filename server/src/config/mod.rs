@@ -37,8 +37,10 @@ pub const DEFAULT_MAX_ANSWER_ITEMS: usize = 1_000_000;
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
+    /// The tool to run; `None` serves with the flags of `serve`.
     #[command(subcommand)]
     pub command: Option<Tool>,
+    /// The server's flags (used only when no tool is named).
     #[command(flatten)]
     pub serve: ServerConfig,
 }
@@ -48,6 +50,7 @@ pub struct Cli {
 pub enum Tool {
     /// Configuration files.
     Config {
+        /// What to do with configuration.
         #[command(subcommand)]
         action: ConfigAction,
     },
@@ -340,7 +343,9 @@ pub struct ServerConfig {
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogFormat {
+    /// Human-readable lines, coloured only on a terminal.
     Text,
+    /// One JSON object per line, event fields flattened into it.
     Json,
 }
 
@@ -449,6 +454,8 @@ impl ServerConfig {
             || self.jwt_jwks_file.is_some()
     }
 
+    /// `--ws-write-deadline-secs` as a duration: how long a client's socket may accept
+    /// nothing before it is closed with 4000.
     pub fn ws_write_deadline(&self) -> Duration {
         Duration::from_secs(self.ws_write_deadline_secs)
     }

@@ -111,6 +111,7 @@ impl Octree {
         self.locs.len()
     }
 
+    /// True when no object is indexed.
     pub fn is_empty(&self) -> bool {
         self.locs.is_empty()
     }

@@ -12,8 +12,9 @@ use super::cell::{Bounds, CellIdx, Link, box_contains, entries_bounds};
 /// One cell in use, for visual inspection.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CellInfo {
-    /// Loose bounds of the cell (where its objects may be).
+    /// Low corner of the cell's loose bounds (where its objects may be).
     pub min: Vec3,
+    /// High corner of the cell's loose bounds.
     pub max: Vec3,
     /// Depth below the current root (the root is 0).
     pub depth: u32,

@@ -14,16 +14,22 @@ pub enum PersistError {
     /// A call to the storage (read, write, fsync, rename, ...) failed.
     #[error("{path}: {op} failed: {source}")]
     Io {
+        /// The file or directory the call was on.
         path: PathBuf,
+        /// The call that failed, e.g. `fsync` or `rename`.
         op: &'static str,
+        /// The operating system's error.
         #[source]
         source: io::Error,
     },
     /// A file cannot be read back exactly: bad header, checksum, length, sequence, kind.
     #[error("{path} at byte {offset}: {what}")]
     Corrupt {
+        /// The file that cannot be read back.
         path: PathBuf,
+        /// The byte offset in that file where the problem starts.
         offset: u64,
+        /// What is wrong there.
         what: String,
     },
     /// The data dir is locked by another process.
@@ -31,10 +37,20 @@ pub enum PersistError {
         "data dir {dir} is locked (its LOCK file) by another canopy process{}; stop it or choose another data dir",
         match pid { Some(p) => format!(" (pid {p})"), None => String::new() }
     )]
-    Locked { dir: PathBuf, pid: Option<u32> },
+    Locked {
+        /// The data dir.
+        dir: PathBuf,
+        /// The holder's process id as its LOCK file records it, when readable.
+        pid: Option<u32>,
+    },
     /// The log and snapshots disagree in a way recovery cannot repair.
     #[error("room {room:?}: {what}")]
-    Inconsistent { room: String, what: String },
+    Inconsistent {
+        /// The room whose files disagree.
+        room: String,
+        /// How they disagree.
+        what: String,
+    },
     /// An earlier write or fsync failed; nothing more is accepted (fsyncgate: the state of
     /// what was written is unknown, so it is never retried).
     #[error("storage failed earlier and accepts nothing more: {0}")]
@@ -42,10 +58,20 @@ pub enum PersistError {
     /// The queue of records not yet durable is full; the caller should refuse the edit
     /// as `overloaded` and try again later.
     #[error("log queue full: {queued} of {capacity} bytes are waiting for the disk")]
-    Overloaded { queued: u64, capacity: u64 },
+    Overloaded {
+        /// Bytes of records waiting for the disk.
+        queued: u64,
+        /// The queue's capacity in bytes.
+        capacity: u64,
+    },
     /// One record is larger than the log accepts.
     #[error("a record of {size} bytes is larger than the limit of {limit} bytes")]
-    TooLarge { size: u64, limit: u64 },
+    TooLarge {
+        /// The record's size in bytes, framing included.
+        size: u64,
+        /// The largest record the log accepts, in bytes.
+        limit: u64,
+    },
     /// The caller broke the layer's contract (an unknown room, a room created twice, an
     /// invalid room id).
     #[error("{0}")]

@@ -56,9 +56,13 @@ const CHECKSUM_CRC32C: u8 = 1;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Kind {
+    /// 1: a room was created.
     Created = 1,
+    /// 2: a room was deleted.
     Deleted = 2,
+    /// 3: a room's tick applied batches.
     Tick = 3,
+    /// 4: a room's tick counter, logged while it applies nothing.
     Checkpoint = 4,
 }
 
@@ -77,26 +81,39 @@ impl Kind {
 /// What a room is made with: its id, rate, tokens and creation time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoomMeta {
+    /// The room's id.
     pub id: String,
+    /// Its tick rate, ticks per second.
     pub tick_hz: u32,
+    /// Its editor token; `None` on a server without room tokens.
     pub editor_token: Option<String>,
+    /// Its viewer token; `None` on a server without room tokens.
     pub viewer_token: Option<String>,
+    /// When it was created, milliseconds since the Unix epoch.
     pub created_ms: u64,
 }
 
 /// A decoded record's content.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
+    /// The room was created with this metadata.
     Created(RoomMeta),
+    /// The room was deleted.
     Deleted,
     /// `batches` stays encoded until it is replayed: recovery decodes only what it returns.
     Tick {
+        /// The tick that applied the batches.
         tick: u64,
+        /// The tick's time, milliseconds since the Unix epoch.
         time_ms: u64,
+        /// The tick's applied batches, `Vec<Vec<Op>>` in the contract's bincode.
         batches: Vec<u8>,
     },
+    /// The room's tick counter while it applies nothing.
     Checkpoint {
+        /// The room's tick when it was logged.
         tick: u64,
+        /// That tick's time, milliseconds since the Unix epoch.
         time_ms: u64,
     },
 }
@@ -104,11 +121,15 @@ pub enum Body {
 /// A decoded record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
+    /// 0 on a single node; never decreases.
     pub epoch: u64,
+    /// The record's sequence number, gapless across segments.
     pub seq: u64,
+    /// The room the record is about.
     pub room: String,
     /// The seq of the room's previous record; for `Created`, the record's own seq.
     pub prev: u64,
+    /// What the record says.
     pub body: Body,
 }
 

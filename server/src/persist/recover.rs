@@ -34,18 +34,30 @@ use super::writer::{LOG_DIR, LogWriter, WriterConfig};
 pub enum Replay {
     /// A tick that applied `batches`, in order.
     Tick {
+        /// The record's seq.
         seq: u64,
+        /// The tick that applied the batches.
         tick: u64,
+        /// The tick's time, milliseconds since the Unix epoch.
         time_ms: u64,
+        /// The tick's batches, decoded, each applied all or nothing.
         batches: Vec<Vec<Op>>,
     },
     /// The tick counter reached `tick` with nothing applied.
-    Checkpoint { seq: u64, tick: u64, time_ms: u64 },
+    Checkpoint {
+        /// The record's seq.
+        seq: u64,
+        /// The room's tick counter.
+        tick: u64,
+        /// That tick's time, milliseconds since the Unix epoch.
+        time_ms: u64,
+    },
 }
 
 /// A room that exists after recovery.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecoveredRoom {
+    /// The room's id, rate, tokens and creation time.
     pub meta: RoomMeta,
     /// The seq of the room's `created` record (its incarnation).
     pub created_seq: u64,
@@ -61,27 +73,38 @@ pub struct RecoveredRoom {
 /// What recovery found and did.
 #[derive(Clone, Debug, Default)]
 pub struct RecoveryReport {
+    /// How long recovery took.
     pub took: Duration,
+    /// Log segment files read.
     pub segments: usize,
+    /// Records in those segments.
     pub records: u64,
+    /// Bytes of those segment files.
     pub log_bytes: u64,
+    /// Rooms that exist after recovery.
     pub rooms: usize,
+    /// Room incarnations the log shows deleted (not brought back).
     pub deleted_rooms: usize,
+    /// Snapshot files read.
     pub snapshots_read: usize,
+    /// Records to replay after the rooms' snapshots, over all rooms.
     pub records_replayed: u64,
     /// The torn end cut from the last segment: the file and the torn part.
     pub torn: Option<(std::path::PathBuf, Torn)>,
     /// Snapshot files set aside as unusable, with why.
     pub set_aside: Vec<(String, String)>,
+    /// Snapshot files removed (stale, past retention, temporary).
     pub removed_files: usize,
 }
 
 /// Everything recovery returns.
 #[derive(Debug)]
 pub struct Recovered {
+    /// Every room that exists, with what to rebuild it from.
     pub rooms: Vec<RecoveredRoom>,
     /// The seq the next record will get.
     pub next_seq: u64,
+    /// What recovery found and did, for the start's log line and the storage metrics.
     pub report: RecoveryReport,
 }
 

@@ -42,12 +42,19 @@ pub(super) const NODE_LEN: usize = 57;
 /// A live node as a snapshot keeps it.
 #[derive(Clone, Copy, Debug)]
 pub struct SnapNode {
+    /// The node's id.
     pub id: u32,
+    /// Its parent's id; `None` for a root.
     pub parent: Option<u32>,
+    /// Local translation.
     pub t: [f32; 3],
+    /// Local rotation, a unit quaternion `[x, y, z, w]`.
     pub r: [f32; 4],
+    /// Local uniform scale.
     pub s: f32,
+    /// Half-sizes of the node's box.
     pub extent: [f32; 3],
+    /// Layer bits.
     pub mask: u32,
 }
 
@@ -69,8 +76,11 @@ impl PartialEq for SnapNode {
 /// What a room hands over for a snapshot: its scene and counters after its last record.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RoomState {
+    /// The room's tick counter.
     pub tick: u64,
+    /// That tick's time, milliseconds since the Unix epoch.
     pub time_ms: u64,
+    /// Where the search for the next server-assigned id starts.
     pub next_id: u64,
     /// Every live node, parent before child.
     pub nodes: Vec<SnapNode>,
@@ -81,11 +91,13 @@ pub struct RoomState {
 /// A snapshot file's content.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoomSnapshot {
+    /// The room's id, rate, tokens and creation time.
     pub meta: RoomMeta,
     /// The seq of the room's `created` record.
     pub created_seq: u64,
     /// The seq of the room's last record reflected here.
     pub seq: u64,
+    /// The room's scene and counters as of `seq`.
     pub state: RoomState,
 }
 

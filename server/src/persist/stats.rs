@@ -57,21 +57,33 @@ pub struct PersistStats {
     pub durable_seq: u64,
     /// Bytes appended and not yet durable, and the bound on them.
     pub queued_bytes: u64,
+    /// Gauge: the bound on `queued_bytes`; an append past it is refused `Overloaded`.
     pub queue_capacity: u64,
     /// Bytes written to log segments (headers and records), and records written.
     pub log_bytes_written: u64,
+    /// Records written to log segments.
     pub records_written: u64,
     /// `fdatasync` calls of the log, their total and longest latency.
     pub fsyncs: u64,
+    /// Total latency of those `fdatasync` calls, nanoseconds.
     pub fsync_nanos_total: u64,
+    /// Longest latency of one of those `fdatasync` calls, nanoseconds.
     pub fsync_nanos_max: u64,
+    /// Log segment files created.
     pub segments_created: u64,
+    /// Log segment files deleted (covered by snapshots).
     pub segments_deleted: u64,
+    /// Gauge: log segment files on disk.
     pub segments_live: u64,
+    /// Gauge: bytes of the log segment files on disk.
     pub log_disk_bytes: u64,
+    /// Snapshot files installed.
     pub snapshots_written: u64,
+    /// Bytes of those snapshot files.
     pub snapshot_bytes_written: u64,
+    /// Total time of those snapshots, from encode to rename, nanoseconds.
     pub snapshot_nanos_total: u64,
+    /// Longest time of one snapshot, from encode to rename, nanoseconds.
     pub snapshot_nanos_max: u64,
     /// Snapshot requests not yet installed.
     pub snapshots_pending: u64,

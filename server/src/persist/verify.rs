@@ -16,28 +16,42 @@ use super::storage::Storage;
 /// One segment as `verify` saw it.
 #[derive(Clone, Debug)]
 pub struct SegmentReport {
+    /// The segment's path within the data dir (`log/<first_seq>.clog`).
     pub name: String,
+    /// The file's size in bytes.
     pub bytes: u64,
+    /// Whole records read from it.
     pub records: u64,
+    /// The seq of its first record, from its header.
     pub first_seq: u64,
+    /// The version of the binary that wrote it, from its header.
     pub binary_version: String,
 }
 
 /// What `verify` found.
 #[derive(Clone, Debug, Default)]
 pub struct VerifyReport {
+    /// Every log segment, in seq order.
     pub segments: Vec<SegmentReport>,
+    /// Bytes of all log segments.
     pub log_bytes: u64,
+    /// Records in all log segments.
     pub records: u64,
+    /// `created` records in the log.
     pub rooms_created: u64,
+    /// `deleted` records in the log.
     pub rooms_deleted: u64,
+    /// `tick` records in the log.
     pub ticks: u64,
+    /// `checkpoint` records in the log.
     pub checkpoints: u64,
     /// Snapshot files that decode, and their total size.
     pub snapshots: u64,
+    /// Total bytes of the snapshot files that decode.
     pub snapshot_bytes: u64,
     /// Live rooms and records that a start would replay.
     pub live_rooms: usize,
+    /// Records a start would replay after the rooms' snapshots.
     pub records_to_replay: u64,
     /// A torn end a start would cut (not a problem).
     pub torn: Option<String>,

@@ -13,9 +13,13 @@ use super::scope::Scope;
 /// of the copy it says it holds (`since`) and how it wants world transforms written.
 #[derive(Debug)]
 pub struct SubscribeRequest {
+    /// The connection's outbox, where the snapshot (or resumed delta) and later frames go.
     pub outbox: Arc<Outbox>,
+    /// The region and mask the connection asked for.
     pub scope: Scope,
+    /// The tick of the copy the client holds; `None`: answer with a snapshot.
     pub since: Option<u64>,
+    /// How world transforms are written in this subscriber's frames.
     pub encoding: Encoding,
 }
 
@@ -40,5 +44,8 @@ pub enum RoomCommand {
     /// superseded by a later `Subscribe` of the same connection not yet answered.
     Subscribe(SubscribeRequest),
     /// End a connection's subscription (and drop a `Subscribe` of it not yet answered).
-    Unsubscribe { conn: ConnId },
+    Unsubscribe {
+        /// The connection whose subscription ends.
+        conn: ConnId,
+    },
 }

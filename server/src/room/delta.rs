@@ -15,23 +15,31 @@ use std::sync::OnceLock;
 /// need not be told at all.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Upsert {
+    /// The node in full, as the `upsert` list carries it.
     pub node: Node,
+    /// True when the client already held the node (it was reshaped or reparented),
+    /// false when it entered the scope.
     pub held: bool,
 }
 
 /// The three lists of a delta, for one scope and one tick.
 #[derive(Clone, Debug, Default)]
 pub struct DeltaParts {
+    /// Nodes that entered the scope or changed parent, extent or mask.
     pub upsert: Vec<Upsert>,
+    /// In-scope nodes whose world transform alone changed.
     pub update: Vec<UpdateRow>,
+    /// Nodes that left the scope.
     pub remove: Vec<NodeId>,
 }
 
 impl DeltaParts {
+    /// True when all three lists are empty (the tick sends this scope nothing).
     pub fn is_empty(&self) -> bool {
         self.upsert.is_empty() && self.update.is_empty() && self.remove.is_empty()
     }
 
+    /// Empties the three lists, keeping their capacity for the next tick.
     pub fn clear(&mut self) {
         self.upsert.clear();
         self.update.clear();
@@ -57,8 +65,11 @@ impl DeltaParts {
 /// however many subscribers share it.
 #[derive(Debug)]
 pub struct SharedDelta {
+    /// The tick whose changes these are.
     pub tick: u64,
+    /// That tick's time, milliseconds since the Unix epoch.
     pub time: u64,
+    /// The changes, before encoding.
     pub parts: DeltaParts,
     json: OnceLock<Bytes>,
     bincode: OnceLock<Bytes>,
@@ -68,6 +79,7 @@ pub struct SharedDelta {
 }
 
 impl SharedDelta {
+    /// The delta of `parts` at `tick`, with no frame encoded yet.
     pub fn new(tick: u64, time: u64, parts: DeltaParts) -> Self {
         Self {
             tick,

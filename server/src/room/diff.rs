@@ -28,9 +28,12 @@ bitflags::bitflags! {
     }
 }
 
+/// One node's changes in one tick.
 #[derive(Clone, Copy, Debug)]
 pub struct DiffEntry {
+    /// The node that changed.
     pub id: NodeId,
+    /// Everything that happened to it this tick.
     pub change: NodeChange,
     /// The mask before this tick; meaningless for nodes added this tick.
     pub old_mask: u32,
@@ -39,11 +42,13 @@ pub struct DiffEntry {
 /// The classified changes of one tick. The buffers are reused from tick to tick.
 #[derive(Debug, Default)]
 pub struct TickDiff {
+    /// One entry per changed node, each node once.
     pub entries: Vec<DiffEntry>,
     index: FxHashMap<NodeId, u32>,
 }
 
 impl TickDiff {
+    /// True when nothing changed this tick.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

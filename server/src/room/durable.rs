@@ -148,6 +148,8 @@ pub const SNAPSHOT_MAX_AGE_SECS: u64 = 60;
 pub const SNAPSHOT_MIN_OPS: usize = 10_000;
 
 impl RoomLog {
+    /// The bookkeeping of a room logged to `persist`: `incarnation` is the seq of its
+    /// `created` record, `last_seq` its last record and `tick` the tick that record left it at.
     pub fn new(persist: Arc<Persist>, incarnation: u64, last_seq: u64, tick: u64) -> Self {
         RoomLog {
             persist,

@@ -49,6 +49,7 @@ impl EditTicket {
 /// What the tick answers an HTTP batch with.
 #[derive(Debug)]
 pub struct EditAnswer {
+    /// The applying tick and the ids of the batch's `add`s, or why it was refused.
     pub outcome: Result<EditsResult, Refusal>,
     /// The log record that must be durable before a success may be reported (0: none,
     /// the room is not logged). The tick never blocks on it; the caller waits.
@@ -62,7 +63,12 @@ pub enum EditReply {
     Oneshot(oneshot::Sender<EditAnswer>),
     /// A connection's outbox: the `ack` or `error` with this `seq` is queued ahead of
     /// the delta of the same tick (WebSocket).
-    Outbox { outbox: Arc<Outbox>, seq: u64 },
+    Outbox {
+        /// The connection's outbox.
+        outbox: Arc<Outbox>,
+        /// The `seq` of the `edits` message, echoed in the answer.
+        seq: u64,
+    },
 }
 
 impl EditReply {
@@ -102,15 +108,20 @@ impl EditReply {
 /// hold only part of the room's pending budget.
 #[derive(Debug, Default)]
 pub struct EditQuota {
+    /// Batches of this connection waiting for the tick.
     pub batches: AtomicUsize,
+    /// Ops of those batches (at least one per batch), against `--max-pending-ops-per-conn`.
     pub ops: AtomicUsize,
 }
 
 /// An accepted batch waiting for the tick.
 #[derive(Debug)]
 pub struct PendingEdit {
+    /// The batch's ops, in order.
     pub ops: Vec<Op>,
+    /// Where its outcome goes.
     pub reply: EditReply,
+    /// Shared with the caller: the tick applies the batch only if it takes this first.
     pub ticket: Arc<EditTicket>,
     /// The connection's quota the batch is counted against, if it has one.
     pub quota: Option<Arc<EditQuota>>,
@@ -130,26 +141,29 @@ pub struct EditQueue {
 }
 
 impl EditQueue {
+    /// Queues an accepted batch behind the others.
     pub fn push(&mut self, edit: PendingEdit) {
         self.queue.push_back(edit);
     }
 
+    /// Batches waiting.
     pub fn len(&self) -> usize {
         self.queue.len()
     }
 
+    /// True when no batch is waiting.
     pub fn is_empty(&self) -> bool {
         self.queue.is_empty()
     }
 
-    /// The next batch if it fits in what is left of the tick's op budget. The first
-    /// batch of a tick always fits (`spent == 0`), so a batch larger than the budget
-    /// still gets a tick of its own instead of waiting forever.
     /// The batch next in line, if any.
     pub fn peek(&self) -> Option<&PendingEdit> {
         self.queue.front()
     }
 
+    /// The next batch if it fits in what is left of the tick's op budget. The first
+    /// batch of a tick always fits (`spent == 0`), so a batch larger than the budget
+    /// still gets a tick of its own instead of waiting forever.
     pub fn take_within(&mut self, spent: usize, budget: usize) -> Option<PendingEdit> {
         let next = self.queue.front()?;
         if spent > 0 && spent + next.cost() > budget {

@@ -30,16 +30,19 @@ pub struct MergeState {
     entries: FxHashMap<NodeId, Pending>,
     /// The latest tick and time the merged changes cover.
     pub tick: u64,
+    /// The time of that tick, milliseconds since the Unix epoch.
     pub time: u64,
     /// How many ticks were folded in (for metrics).
     pub ticks_merged: u64,
 }
 
 impl MergeState {
+    /// Nodes with a change waiting (at most one entry each).
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// True when nothing is waiting.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

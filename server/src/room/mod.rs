@@ -77,13 +77,18 @@ pub struct RoomConfig {
     pub max_subscribers: usize,
     /// How far back a subscription may resume (`since`).
     pub history: resume::HistoryLimits,
+    /// Live nodes, depth and per-batch ancestor walks of the room's hierarchy.
     pub hierarchy: HierarchyLimits,
+    /// The shape of the room's octree (spatial index).
     pub octree: OctreeConfig,
 }
 
 impl RoomConfig {
+    /// The default of `--tick-op-budget`.
     pub const DEFAULT_TICK_OP_BUDGET: usize = 65_536;
+    /// The default of `--tick-snapshot-budget`.
     pub const DEFAULT_TICK_SNAPSHOT_BUDGET: usize = 1_000_000;
+    /// The default of `--max-subscribers-per-room`.
     pub const DEFAULT_MAX_SUBSCRIBERS: usize = 10_000;
 }
 
@@ -235,6 +240,8 @@ impl Room {
         }
     }
 
+    /// The part of the room the edges (HTTP, WebSocket) hold: its id, command channel
+    /// and statistics.
     pub fn shared(&self) -> &Arc<RoomShared> {
         &self.shared
     }

@@ -50,20 +50,30 @@ pub enum Outgoing {
     /// A WebSocket-level ping, to find half-open connections.
     Ping,
     /// Send `closed` with this reason, then close the socket with `code`.
-    Close { reason: String, code: u16 },
+    Close {
+        /// The `closed` message's reason, also the close frame's.
+        reason: String,
+        /// The WebSocket close code (1000, 1001, 1011, 4000, ...).
+        code: u16,
+    },
 }
 
 /// The bounds of one outbox (flags `--ws-queue-frames`, `--ws-queue-frame-bytes`,
 /// `--ws-queue-replies`, `--ws-queue-reply-bytes`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OutboxLimits {
+    /// Delta frames that may wait before the connection merges (at least 1).
     pub frames: usize,
+    /// Bytes of delta frames that may wait before the connection merges.
     pub frame_bytes: usize,
+    /// Replies that may wait before the reader stops reading the socket.
     pub replies: usize,
+    /// Bytes of replies that may wait before the reader stops reading the socket.
     pub reply_bytes: usize,
 }
 
 impl OutboxLimits {
+    /// The flags' defaults: 8 frames, 1 MiB of frames, 1,024 replies, 4 MiB of replies.
     pub const DEFAULT: OutboxLimits = OutboxLimits {
         frames: 8,
         frame_bytes: 1 << 20,
@@ -104,7 +114,9 @@ struct State {
 /// The outgoing queue of one connection.
 #[derive(Debug)]
 pub struct Outbox {
+    /// The connection this outbox belongs to.
     pub conn: ConnId,
+    /// The connection's format; everything queued is encoded in it.
     pub format: Format,
     limits: OutboxLimits,
     state: Mutex<State>,
@@ -125,6 +137,7 @@ pub struct Outbox {
 }
 
 impl Outbox {
+    /// An empty, open outbox for connection `conn`.
     pub fn new(conn: ConnId, format: Format, limits: OutboxLimits) -> Arc<Self> {
         Arc::new(Self {
             conn,
@@ -172,6 +185,7 @@ impl Outbox {
             .store(compact && self.format == Format::Bincode, Ordering::Release);
     }
 
+    /// Whether frames go out compact (see [`Outbox::set_compact`]).
     pub fn is_compact(&self) -> bool {
         self.compact.load(Ordering::Acquire)
     }
@@ -317,6 +331,7 @@ impl Outbox {
         self.space.notify_waiters();
     }
 
+    /// True once the outbox is closing: nothing more is queued.
     pub fn is_closing(&self) -> bool {
         self.state.lock().closing
     }

@@ -19,6 +19,7 @@ pub enum QueryError {
     /// A non-finite number, an inverted box, a negative radius, a zero direction, `k` 0.
     #[error("{0}")]
     InvalidValue(String),
+    /// A nearest query's `k` above [`MAX_K`].
     #[error("{0}")]
     TooLarge(String),
 }
@@ -36,8 +37,11 @@ impl QueryError {
 /// A query's answer without its tick.
 #[derive(Debug, Clone, PartialEq)]
 pub enum QueryOutput {
+    /// Region and sphere queries: the matching ids, ascending.
     Nodes(Vec<NodeId>),
+    /// Ray queries: hits sorted by `t`, then id.
     Ray(Vec<RayHit>),
+    /// Nearest queries: hits sorted by distance, then id.
     Nearest(Vec<NearestHit>),
 }
 
@@ -51,6 +55,7 @@ impl QueryOutput {
         }
     }
 
+    /// True when the query found nothing.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

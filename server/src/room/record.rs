@@ -12,17 +12,25 @@ use super::scene_state::Advance;
 /// What one tick did, for the caller's logs and tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct TickReport {
+    /// The tick that ran.
     pub tick: u64,
+    /// Batches applied.
     pub batches_applied: usize,
+    /// Batches refused (an invalid op, a limit), never applied.
     pub batches_rejected: usize,
     /// Batches whose callers gave up before the tick took them: never applied.
     pub batches_cancelled: usize,
     /// Batches left waiting for the next tick by the op budget.
     pub batches_waiting: usize,
+    /// World transforms recomputed.
     pub recomputed: usize,
+    /// Nodes with any change this tick.
     pub changed_nodes: usize,
+    /// Subscribers whose delta was merged into their pending changes (they were behind).
     pub frames_merged: usize,
+    /// Subscriptions answered with a snapshot or a resumed delta.
     pub snapshots: usize,
+    /// How long the tick took, nanoseconds.
     pub duration_ns: u64,
     /// The tick took longer than its period.
     pub slow: bool,

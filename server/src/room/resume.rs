@@ -32,11 +32,14 @@ struct Tick {
 /// The bounds of a room's history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HistoryLimits {
+    /// Ticks that changed something kept at most (`--resume-ticks`).
     pub ticks: usize,
+    /// Bytes of entries kept at most, 8 per changed node per tick (`--resume-bytes`).
     pub bytes: usize,
 }
 
 impl HistoryLimits {
+    /// The flags' defaults: 900 ticks (30 s at 30 Hz) and 8 MiB.
     pub const DEFAULT: HistoryLimits = HistoryLimits {
         ticks: 900,
         bytes: 8 << 20,

@@ -24,6 +24,8 @@ pub struct Advance {
     pub changed: usize,
 }
 
+/// A room's scene at one tick: its hierarchy, the octree over its world boxes, and the
+/// tick's number and time.
 #[derive(Debug)]
 pub struct SceneState {
     hierarchy: Hierarchy,
@@ -34,6 +36,7 @@ pub struct SceneState {
 }
 
 impl SceneState {
+    /// An empty scene at tick 0 (time 0) with these limits.
     pub fn new(limits: HierarchyLimits, octree: OctreeConfig) -> Self {
         Self {
             hierarchy: Hierarchy::with_limits(limits),
@@ -43,6 +46,7 @@ impl SceneState {
         }
     }
 
+    /// The nodes, their transforms and world transforms as of [`SceneState::tick`].
     pub fn hierarchy(&self) -> &Hierarchy {
         &self.hierarchy
     }
@@ -53,14 +57,17 @@ impl SceneState {
         &mut self.hierarchy
     }
 
+    /// The spatial index over the live nodes' world boxes, as of [`SceneState::tick`].
     pub fn octree(&self) -> &Octree {
         &self.octree
     }
 
+    /// The tick whose state the scene shows (0 before the first).
     pub fn tick(&self) -> u64 {
         self.tick
     }
 
+    /// Milliseconds since the Unix epoch when that tick finished.
     pub fn time_ms(&self) -> u64 {
         self.time_ms
     }

@@ -19,11 +19,15 @@ use crate::octree::aabb_intersects;
 /// What a subscriber asked to see.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scope {
+    /// The closed box whose intersecting nodes (by world AABB) are in scope; `None`:
+    /// the whole room.
     pub region: Option<Region>,
+    /// Only nodes with `node.mask & mask != 0` are in scope.
     pub mask: u32,
 }
 
 impl Scope {
+    /// Every node on every layer.
     pub const WHOLE_ROOM: Scope = Scope {
         region: None,
         mask: u32::MAX,

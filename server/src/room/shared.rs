@@ -38,6 +38,7 @@ pub struct EditLimits {
 }
 
 impl EditLimits {
+    /// The flags' defaults: 4,096 batches, 1,048,576 ops per room, 524,288 per connection.
     pub const DEFAULT: EditLimits = EditLimits {
         max_pending_batches: 4096,
         max_pending_ops: 1 << 20,
@@ -63,7 +64,9 @@ impl std::fmt::Debug for Waker {
 /// The shared half of a room.
 #[derive(Debug)]
 pub struct RoomShared {
+    /// The room's id.
     pub id: String,
+    /// Its tick rate, ticks per second (1 to 240).
     pub tick_hz: u32,
     /// This room's instance (see [`canopy_protocol::ROOM_INSTANCE_HEADER`]): random, so a
     /// room created again under the same id, or on another server, has another one.
@@ -75,6 +78,7 @@ pub struct RoomShared {
     /// `parking_lot` lock: readers never hold it across an await, and the tick holds the
     /// write side only while the scene changes).
     pub scene: RwLock<SceneState>,
+    /// The room's running statistics, readable without the scene lock.
     pub stats: RoomStats,
     /// The room's editor and viewer tokens, when the server has an admin token.
     pub tokens: Option<RoomTokens>,
@@ -217,6 +221,7 @@ impl RoomShared {
         self.pending_ops.load(Ordering::Acquire)
     }
 
+    /// True once the room is deleted or stopped: nothing new is accepted.
     pub fn is_closed(&self) -> bool {
         self.closed.is_cancelled()
     }

@@ -38,10 +38,13 @@ pub struct StatsView {
 }
 
 impl RoomStats {
+    /// Sets the number of subscribed connections.
     pub fn set_subscribers(&self, n: u64) {
         self.subscribers.store(n, Ordering::Relaxed);
     }
 
+    /// Sets the number of live nodes outside a tick ([`RoomStats::record_tick`] sets it
+    /// on every tick).
     pub fn set_nodes(&self, n: u64) {
         self.nodes.store(n, Ordering::Relaxed);
     }
@@ -58,10 +61,12 @@ impl RoomStats {
         self.recomputed_last.store(recomputed, Ordering::Relaxed);
     }
 
+    /// Sets the number of octree cells in use.
     pub fn set_octree_cells(&self, n: u64) {
         self.octree_cells.store(n, Ordering::Relaxed);
     }
 
+    /// Adds one tick's applied and refused batches to the running totals.
     pub fn record_batches(&self, applied: u64, rejected: u64) {
         self.batches_applied.fetch_add(applied, Ordering::Relaxed);
         self.batches_rejected.fetch_add(rejected, Ordering::Relaxed);
@@ -73,10 +78,12 @@ impl RoomStats {
         self.merged_frames.store(merged_frames, Ordering::Relaxed);
     }
 
+    /// The last finished tick.
     pub fn tick(&self) -> u64 {
         self.tick.load(Ordering::Relaxed)
     }
 
+    /// A copy of every statistic, for `GET /rooms` and `GET /rooms/{room}`.
     pub fn view(&self) -> StatsView {
         let ms = |ns: u64| ns as f64 / 1e6;
         StatsView {

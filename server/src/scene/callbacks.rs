@@ -22,6 +22,7 @@ pub struct UpdateContext<'a> {
     pub dt: f32,
     /// `tick * dt`, in seconds: lets periodic motions depend on the tick only.
     pub time: f64,
+    /// The room's hierarchy, to read and edit (edits take effect in this tick).
     pub hierarchy: &'a mut Hierarchy,
 }
 
@@ -121,7 +122,9 @@ impl Hierarchy {
 /// Turns the node about `axis` (local frame of the parent) at `rad_per_s`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Spin {
+    /// The rotation axis, normalized when used (zero: the Y axis).
     pub axis: Vec3,
+    /// Angular speed, radians per second (negative turns the other way).
     pub rad_per_s: f32,
 }
 
@@ -147,10 +150,15 @@ impl UpdateCallback for Spin {
 /// so the motion depends on the tick only.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Orbit {
+    /// The circle's centre, in the parent's frame.
     pub center: Vec3,
+    /// The normal of the circle's plane, normalized when used (zero: the Y axis).
     pub axis: Vec3,
+    /// The circle's radius, in the parent's units.
     pub radius: f32,
+    /// Angular speed, radians per second.
     pub rad_per_s: f32,
+    /// The angle at time 0, radians.
     pub phase: f32,
 }
 
@@ -175,13 +183,18 @@ impl UpdateCallback for Orbit {
 /// unless given).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bob {
+    /// The direction of motion, normalized when used (zero: no motion).
     pub axis: Vec3,
+    /// The largest distance from `origin`, in the parent's units.
     pub amplitude: f32,
+    /// Oscillations per second.
     pub hz: f32,
+    /// The centre of the motion; `None`: the local translation at the first run.
     pub origin: Option<Vec3>,
 }
 
 impl Bob {
+    /// A bob about the node's translation when it first runs.
     pub fn new(axis: Vec3, amplitude: f32, hz: f32) -> Bob {
         Bob {
             axis,

@@ -21,7 +21,9 @@ use super::store::SlotFlags;
 /// mask needs to tell whether a removed or re-layered node was in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct WithOldMask {
+    /// The node.
     pub id: NodeId,
+    /// Its mask when the tick began.
     pub old_mask: u32,
 }
 

@@ -14,14 +14,24 @@ pub enum SceneError {
     /// 1e-6, or an edit whose world transform would leave the finite range.
     #[error("invalid value: {0}")]
     InvalidValue(String),
+    /// The op's `node` does not exist (`unknown_node`).
     #[error("unknown node {0}")]
     UnknownNode(NodeId),
+    /// The op's `parent` does not exist (`unknown_node`).
     #[error("unknown parent {0}")]
     UnknownParent(NodeId),
+    /// An `add` whose id is live or was used before (`duplicate_id`).
     #[error("id {0} is in use or was used before")]
     DuplicateId(NodeId),
+    /// A `set_parent` that would put `node` under its own descendant (`cycle`).
     #[error("moving node {node} under {parent} would make it its own ancestor")]
-    Cycle { node: NodeId, parent: NodeId },
+    Cycle {
+        /// The node being moved.
+        node: NodeId,
+        /// The parent asked for: `node` itself or one of its descendants.
+        parent: NodeId,
+    },
+    /// Over the node, depth or batch-walk limit, or out of unused ids (`too_large`).
     #[error("too large: {0}")]
     TooLarge(String),
 }
@@ -44,7 +54,9 @@ impl SceneError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("op {op}: {error}")]
 pub struct BatchError {
+    /// The index (from 0) of the first bad op in the batch.
     pub op: u32,
+    /// What was wrong with it.
     pub error: SceneError,
 }
 

@@ -58,7 +58,9 @@ impl Default for HierarchyLimits {
 /// Where a live node hangs: at the top of the hierarchy, or under another node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Parent {
+    /// A root: no parent.
     Root,
+    /// A child of this live node.
     Node(NodeId),
 }
 
@@ -161,6 +163,7 @@ impl Hierarchy {
         Self::with_limits(HierarchyLimits::default())
     }
 
+    /// An empty hierarchy that refuses, as `too_large`, edits past `limits`.
     pub fn with_limits(limits: HierarchyLimits) -> Self {
         Hierarchy {
             limits,
@@ -186,6 +189,7 @@ impl Hierarchy {
         }
     }
 
+    /// The limits this hierarchy enforces.
     pub fn limits(&self) -> HierarchyLimits {
         self.limits
     }
@@ -195,6 +199,7 @@ impl Hierarchy {
         self.live
     }
 
+    /// True when no node is live.
     pub fn is_empty(&self) -> bool {
         self.live == 0
     }
@@ -221,6 +226,7 @@ impl Hierarchy {
         self.slots.live(id)
     }
 
+    /// True if `id` is a live node.
     pub fn contains(&self, id: NodeId) -> bool {
         self.slots.is_live(id)
     }
@@ -262,10 +268,12 @@ impl Hierarchy {
         p.is_some().then(|| self.store.topo[p].id)
     }
 
+    /// A live node's half-extents; `None` for an unknown node.
     pub fn extent(&self, id: NodeId) -> Option<Vec3> {
         self.live_slot(id).map(|s| self.store.extent[s])
     }
 
+    /// A live node's layer bits; `None` for an unknown node.
     pub fn mask(&self, id: NodeId) -> Option<u32> {
         self.live_slot(id).map(|s| self.store.mask[s])
     }

@@ -26,6 +26,7 @@ pub enum TraversalMode {
 
 /// A visitor over the hierarchy.
 pub trait NodeVisitor {
+    /// Where the traversal goes from each visited node; down the children by default.
     fn traversal_mode(&self) -> TraversalMode {
         TraversalMode::Children
     }

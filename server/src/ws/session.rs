@@ -29,10 +29,15 @@ use crate::state::AppState;
 /// Who the session serves.
 #[derive(Debug)]
 pub struct SessionParams {
+    /// The server's shared state.
     pub app: AppState,
+    /// The room the connection is bound to.
     pub room: Arc<RoomShared>,
+    /// The connection's format (`?format=`): what the server's messages are encoded in.
     pub format: Format,
+    /// The connection's id, unique within the server.
     pub conn: ConnId,
+    /// Who connected, as the upgrade's access check found it.
     pub caller: Caller,
     /// False when the upgrade named another room instance than the room's: `since` is
     /// then ignored (answered with a snapshot).
