@@ -5,28 +5,35 @@
 // transform is always re-derived from the integers, so rounding never accumulates
 // across frames (the contract's "no drift").
 //
-// A row other than a full absolute (0x07) or exact (0x80) one is relative to the node's
-// last quantized value. After an exact row, an exact `update` or a fresh `upsert` the
-// node has no baseline, and such a row cannot apply (`no_baseline`); neither can a delta
-// that leaves the layout's ranges (`delta_out_of_range`). Either is counted as an
-// inconsistency, which makes the connection resubscribe; `lastError` says which. So is
-// a block that does not decode.
+// A row A (absolute) starts from the identity and an exact row replaces the value;
+// any other row is relative to the node's last quantized value. After an exact row, an
+// exact `update` or a fresh `upsert` the node has no baseline, and a relative row cannot
+// apply (`no_baseline`); neither can a rotation difference under another dropped index
+// (`index_changed`) or a difference that leaves the layout's ranges
+// (`delta_out_of_range`). Each is counted as an inconsistency, which makes the
+// connection resubscribe; `lastError` says which. So is a block that does not decode.
 
 import type { Mirror, MirrorSink } from './mirror.js';
 import type { Node } from './wire/types.js';
-import { ABSOLUTE, decodeCompact, F_EXACT, F_R, F_RD, F_S, F_T, F_TD, halfToNumber, INTS, R_MAX, rotation, T_LIMIT } from './wire/compact.js';
+import { decodeCompact, F_A, F_EXACT, F_R, F_S, F_TA, F_TX, halfToNumber, INTS, R_MAX, ROT_DELTA, ROT_PRESENT, rotation, T_LIMIT } from './wire/compact.js';
 import type { CompactBlock } from './wire/compact.js';
 
 // This module and wire/compact.ts load only when a connection subscribes with
 // `encoding: "compact"` (or a caller runs `Mirror.loadCompact()`): see mirror.ts.
 
-type Failure = 'no_baseline' | 'delta_out_of_range' | null;
+type Failure = 'no_baseline' | 'index_changed' | 'delta_out_of_range' | null;
+
+/** The identity's integers, which a row A starts from: t 0, w dropped, zeros, scale 1. */
+const IDENTITY = Int32Array.of(0, 0, 0, 3, 16383, 16383, 16383, 0x3c00);
+/** The row being applied, so that a row that fails leaves the baseline as it was. */
+const scratch = new Int32Array(INTS);
 
 /** Applies row `i` of `block` to `slot` (-1: a node the mirror lacks). */
 function applyRow(m: Mirror, block: CompactBlock, i: number, slot: number): Failure {
   const flags = block.flags[i]!;
   const st = m.compact;
-  if (slot < 0 || (flags !== ABSOLUTE && flags !== F_EXACT && !st.valid[slot])) return 'no_baseline';
+  const absolute = (flags & (F_A | F_EXACT)) !== 0;
+  if (slot < 0 || (!absolute && !st.valid[slot])) return 'no_baseline';
   const world = m.world;
   const o = slot * 8;
   if (flags === F_EXACT) {
@@ -34,15 +41,28 @@ function applyRow(m: Mirror, block: CompactBlock, i: number, slot: number): Fail
     st.valid[slot] = 0;
     return null;
   }
-  // Work on a copy, so a row that fails leaves the baseline as it was.
   const b = slot * INTS;
-  const q = st.ints.slice(b, b + INTS);
+  const q = scratch;
+  q.set(flags & F_A ? IDENTITY : st.ints.subarray(b, b + INTS));
   const src = block.ints;
   const a = i * INTS;
-  if (flags & F_T) for (let k = 0; k < 3; k++) q[k] = (flags & F_TD ? q[k]! : 0) + src[a + k]!;
+  for (let k = 0; k < 3; k++) {
+    if (flags & (F_TX << k)) q[k] = (flags & F_TA ? 0 : q[k]!) + src[a + k]!;
+  }
   if (flags & F_R) {
-    if (flags & F_RD) for (let k = 4; k < 7; k++) q[k] = q[k]! + src[a + k]!;
-    else for (let k = 3; k < 7; k++) q[k] = src[a + k]!;
+    const head = src[a + 3]!;
+    const index = head & 3;
+    const same = !(flags & F_A) && index === q[3];
+    for (let k = 0; k < 3; k++) {
+      const v = src[a + 4 + k]!;
+      if (!(head & (ROT_PRESENT << k))) {
+        if (!same) q[4 + k] = 16383;
+      } else if (head & (ROT_DELTA << k)) {
+        if (!same) return 'index_changed';
+        q[4 + k] = q[4 + k]! + v;
+      } else q[4 + k] = v;
+    }
+    q[3] = index;
   }
   if (flags & F_S) q[7] = src[a + 7]!;
   for (let k = 0; k < 3; k++) if (Math.abs(q[k]!) > T_LIMIT) return 'delta_out_of_range';

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use canopy_protocol::Transform;
 use canopy_protocol::compact::{
-    ApplyError, BlockReader, CompactError, CompactValue, QRot, RPart, Row, TPart, transform_bits,
+    ApplyError, BlockReader, CompactError, CompactValue, QRot, RValue, Row, transform_bits,
 };
 use cases::{Case, cases};
 use serde::Serialize;
@@ -55,21 +55,32 @@ struct Rot {
 #[derive(Serialize)]
 #[serde(rename_all = "snake_case")]
 enum TJson {
-    Absolute([i32; 3]),
-    Delta([i32; 3]),
+    /// Per axis, the grid value or `null` when omitted.
+    Absolute([Option<i32>; 3]),
+    /// Per axis, the difference in grid steps or `null` when omitted.
+    Delta([Option<i32>; 3]),
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "snake_case")]
-enum RJson {
-    Absolute(Rot),
-    Delta([i32; 3]),
+enum RValueJson {
+    Absolute(u16),
+    Delta(i32),
+}
+
+#[derive(Serialize)]
+struct RJson {
+    index: u8,
+    values: [Option<RValueJson>; 3],
 }
 
 #[derive(Serialize)]
 struct Parts {
     #[serde(skip_serializing_if = "Option::is_none")]
     exact: Option<World>,
+    /// Flag A: what the row omits is the identity's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    absolute: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     t: Option<TJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -137,19 +148,26 @@ fn parts(row: &Row) -> Parts {
     match row {
         Row::Exact(x) => Parts {
             exact: Some(world(x)),
+            absolute: false,
             t: None,
             r: None,
             s: None,
         },
-        Row::Parts { t, r, s } => Parts {
+        Row::Parts { absolute, t, r, s } => Parts {
             exact: None,
-            t: t.map(|t| match t {
-                TPart::Absolute(a) => TJson::Absolute(a),
-                TPart::Delta(d) => TJson::Delta(d),
+            absolute: *absolute,
+            t: t.map(|t| match t.absolute {
+                true => TJson::Absolute(t.axes),
+                false => TJson::Delta(t.axes),
             }),
-            r: r.map(|r| match r {
-                RPart::Absolute(a) => RJson::Absolute(rot(a)),
-                RPart::Delta(d) => RJson::Delta(d),
+            r: r.map(|r| RJson {
+                index: r.index,
+                values: r.values.map(|v| {
+                    v.map(|v| match v {
+                        RValue::Absolute(a) => RValueJson::Absolute(a),
+                        RValue::Delta(d) => RValueJson::Delta(d),
+                    })
+                }),
             }),
             s: *s,
         },
@@ -163,40 +181,24 @@ fn decode(case: &Case) -> (Vec<RowJson>, Vec<CompactValue>, Option<ErrorJson>) {
     let mut rows = Vec::new();
     let mut values = Vec::new();
     let decode_err = |e: CompactError| {
-        let at = match e {
-            CompactError::Truncated { at }
-            | CompactError::BadFlags { at, .. }
-            | CompactError::OverlongLeb128 { at }
-            | CompactError::OutOfRange { at }
-            | CompactError::IdOrder { at } => at,
-            CompactError::TrailingBytes { count } => case.bytes.len() - count,
-        };
         Some(ErrorJson {
             stage: "decode",
             kind: e.kind(),
-            at: Some(at),
+            at: Some(e.offset(case.bytes.len())),
             row: None,
         })
     };
     for index in 0..case.absolute_rows {
         let offset = reader.position();
-        match reader.absolute() {
-            Ok(v) => {
-                let row = match v {
-                    CompactValue::Quantized(q) => Row::Parts {
-                        t: Some(TPart::Absolute(q.t())),
-                        r: Some(RPart::Absolute(q.r())),
-                        s: Some(q.s()),
-                    },
-                    CompactValue::Exact(x) => Row::Exact(x),
-                };
-                let (flags, parts) = (row.flags(), parts(&row));
+        match reader.absolute_row() {
+            Ok(row) => {
+                let v = row.apply(None).expect("an absolute row applies");
                 rows.push(RowJson {
                     index: Some(index),
                     id: None,
                     offset,
-                    flags,
-                    parts,
+                    flags: row.flags(),
+                    parts: parts(&row),
                     result: Some(value(&v)),
                 });
                 values.push(v);

@@ -343,9 +343,8 @@ fn cases() -> Vec<(String, Msg)> {
             tick: 3,
             time: 4,
             nodes: nodes()[..1].to_vec(),
-            compact: Some(CompactRows(vec![
-                0x07, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 0, 0x3c,
-            ])),
+            // One row A: translation (1, 2, 0) grid steps, the rest the identity's.
+            compact: Some(CompactRows(vec![0x4b, 1, 0, 0, 2, 0, 0])),
         },
     );
     server(

@@ -7,10 +7,14 @@
 //                     uleb n, n x (uleb id_gap, row)    (ids strictly ascending, gaps
 //                                                        from the previous id, the first
 //                                                        gap is the id itself)
-//   row := u8 flags, then the parts the flags name:
-//     bit 0 T, bit 1 R, bit 2 S present; bit 3 TD, bit 4 RD: that part is a delta;
-//     bit 7 X: exact, 8 x f32 follow and no other bit is set.
-//     T absolute 3 x i24 | T delta 3 x sleb;  R absolute u48 | R delta 3 x sleb;  S u16.
+//   row := u8 flags, then the parts the flags name (T, R, S):
+//     bits 0-2 TX TY TZ: that axis is present; bit 3 TA: the axes are absolute i24
+//     (else sleb differences); bit 4 R: a rotation part follows; bit 5 S: a u16 scale
+//     follows; bit 6 A: absolute row, what it leaves out is the identity's; bit 7 X:
+//     exact, 8 x f32 follow and no other bit is set.
+//   rotation part := u8 head (bits 0-1 the dropped index, bits 2-4 kept component
+//     a b c present, bits 5-7 that component is an sleb difference, else a 15-bit u16),
+//     then the present components.
 //
 // Decoding only parses, checking every read and every rule of the layout (canonical
 // 32-bit LEB128, flag combinations, value ranges, ascending ids), and refuses anything
@@ -20,13 +24,16 @@
 
 import { DecodeError } from '../errors.js';
 
-export const F_T = 0x01;
-export const F_R = 0x02;
-export const F_S = 0x04;
-export const F_TD = 0x08;
-export const F_RD = 0x10;
+/** Flag TX; axis k is F_TX << k. */
+export const F_TX = 0x01;
+export const F_TA = 0x08;
+export const F_R = 0x10;
+export const F_S = 0x20;
+export const F_A = 0x40;
 export const F_EXACT = 0x80;
-export const ABSOLUTE = F_T | F_R | F_S;
+/** Rotation head: component k present is ROT_PRESENT << k, a difference ROT_DELTA << k. */
+export const ROT_PRESENT = 0x04;
+export const ROT_DELTA = 0x20;
 
 /** Ints per row in CompactBlock.ints (compact-state.ts has the same constant, kept apart
  * so that this lazily loaded module shares no chunk with the main bundle). */
@@ -110,23 +117,25 @@ class Cursor {
     this.pos += 2;
     return v;
   }
-  rotation(out: Int32Array, at: number): void {
-    this.need(6);
-    const lo = this.#view.getUint32(this.pos, true);
-    const hi = this.#view.getUint16(this.pos + 4, true);
-    if (hi & 0x8000) this.fail('out_of_range', 'rotation with bit 47 set');
-    this.pos += 6;
-    out[at] = lo & 3;
-    out[at + 1] = (lo >>> 2) & 0x7fff;
-    out[at + 2] = (lo >>> 17) & 0x7fff;
-    out[at + 3] = hi & 0x7fff;
+  /** A 15-bit rotation component value in a u16. */
+  component(): number {
+    this.need(2);
+    const v = this.#view.getUint16(this.pos, true);
+    if (v & 0x8000) this.fail('out_of_range', 'rotation component with bit 15 set');
+    this.pos += 2;
+    return v;
   }
 }
 
+/**
+ * One row into `block` at `i`: the flags in `flags`, and in `ints` the three axes
+ * (values or differences), the rotation head, the three rotation components (values or
+ * differences) and the scale bits; what the row leaves out is 0 there.
+ */
 function row(c: Cursor, block: CompactBlock, i: number, absOnly: boolean): void {
   const at0 = c.pos;
   const flags = c.u8();
-  const bad = (why: string) => c.fail('bad_flags', `${why} (flags 0x${flags.toString(16)})`, at0);
+  const bad = (why: string, byte = flags, at = at0) => c.fail('bad_flags', `${why} (0x${byte.toString(16)})`, at);
   block.flags[i] = flags;
   const ints = block.ints;
   const at = i * INTS;
@@ -135,18 +144,28 @@ function row(c: Cursor, block: CompactBlock, i: number, absOnly: boolean): void 
     for (let k = 0; k < 8; k++) block.exact[i * 8 + k] = c.f32();
     return;
   }
-  if (absOnly && flags !== ABSOLUTE) bad('an absolute row must be 0x07 or 0x80');
-  if (flags & ~(ABSOLUTE | F_TD | F_RD)) bad('bits 5 and 6 must be 0');
-  if ((flags & F_TD && !(flags & F_T)) || (flags & F_RD && !(flags & F_R))) bad('a delta flag without its part');
-  if (!(flags & ABSOLUTE)) bad('a row with no part');
-  if (flags & F_T) {
-    for (let k = 0; k < 3; k++) ints[at + k] = flags & F_TD ? c.sleb() : c.i24();
-  }
+  const axes = flags & 7;
+  const absolute = (flags & F_A) !== 0;
+  if (absOnly && !absolute) bad('a snapshot or upsert row must be A or X');
+  if (flags & F_TA && !axes) bad('TA without an axis');
+  if (absolute && axes && !(flags & F_TA)) bad('a row A with axis differences');
+  if (!flags) bad('a row with no part');
+  for (let k = 0; k < 3; k++) ints[at + k] = axes & (F_TX << k) ? (flags & F_TA ? c.i24() : c.sleb()) : 0;
+  ints[at + 3] = 0;
+  for (let k = 4; k < 7; k++) ints[at + k] = 0;
   if (flags & F_R) {
-    if (flags & F_RD) for (let k = 0; k < 3; k++) ints[at + 4 + k] = c.sleb();
-    else c.rotation(ints, at + 3);
+    const hat = c.pos;
+    const head = c.u8();
+    const present = (head >>> 2) & 7;
+    const delta = head >>> 5;
+    if (delta & ~present) bad('a rotation difference without its component', head, hat);
+    if (absolute && delta) bad('a rotation difference in a row A', head, hat);
+    ints[at + 3] = head;
+    for (let k = 0; k < 3; k++) {
+      if (head & (ROT_PRESENT << k)) ints[at + 4 + k] = head & (ROT_DELTA << k) ? c.sleb() : c.component();
+    }
   }
-  if (flags & F_S) ints[at + 7] = c.scale();
+  ints[at + 7] = flags & F_S ? c.scale() : 0;
 }
 
 function allocate(count: number, abs: number): CompactBlock {

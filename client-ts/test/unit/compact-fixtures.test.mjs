@@ -31,10 +31,9 @@ const noRows = () => ({ ids: new Uint32Array(0), world: new Float32Array(0) });
 function absoluteRow(value) {
   if (value.kind === 'exact') return [0x80, ...new Uint8Array(Float32Array.from(floatsOf(value.world_bits)).buffer)];
   const i24 = (v) => [v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff];
-  const [a, b, c] = value.r.values;
-  const bits = BigInt(value.r.index) | (BigInt(a) << 2n) | (BigInt(b) << 17n) | (BigInt(c) << 32n);
-  const rot = Array.from({ length: 6 }, (_, k) => Number((bits >> BigInt(8 * k)) & 0xffn));
-  return [0x07, ...value.t.flatMap(i24), ...rot, value.s & 0xff, value.s >> 8];
+  const u16 = (v) => [v & 0xff, v >> 8];
+  // A row A carrying every axis and component (more than a writer would, still valid).
+  return [0x7f, ...value.t.flatMap(i24), value.r.index | 0x1c, ...value.r.values.flatMap(u16), ...u16(value.s)];
 }
 
 const worldBits = (m, id) => bitsOf(m.world.subarray(m.slotOf(id) * 8, m.slotOf(id) * 8 + 8));

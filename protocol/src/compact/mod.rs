@@ -52,40 +52,55 @@
 //! 0, −1, 1, −2 … as 0, 1, 2, 3 …).
 //!
 //! ```text
-//! snapshot block := row_abs × snapshot.nodes.len()          (same order as `nodes`)
-//! delta block    := row_abs × delta.upsert.len()            (same order as `upsert`)
-//!                   uleb n, then n × (uleb id_gap, row)     (ids strictly ascending;
-//!                                                            the gap is from the previous
-//!                                                            id, the first gap is the id
-//!                                                            itself, so only it may be 0;
-//!                                                            ids fit in u32)
-//! row     := u8 flags, then the parts the flags name, in this order:
-//!   flags bit 0 (T)  translation present     bit 3 (TD) translation is a delta
-//!   flags bit 1 (R)  rotation present        bit 4 (RD) rotation is a delta
-//!   flags bit 2 (S)  scale present           bit 7 (X)  exact: 8 × f32 (t, r, s) follow,
-//!                                                       and no other bit is set
-//!   bits 5 and 6 are 0; TD needs T, RD needs R; a row has at least one part.
-//!   T absolute: 3 × i24 (two's complement, x y z), each within ±(2²³ − 1)
-//!   T delta:    3 × sleb (difference in grid steps, x y z)
-//!   R absolute: u48: bits 0-1 the dropped component's index (0-3: x y z w), then the
-//!               three kept components' 15-bit values from bits 2, 17 and 32, in index
-//!               order; bit 47 is 0
-//!   R delta:    3 × sleb (difference of each kept 15-bit value; same dropped index)
-//!   S:          u16 (binary16 bits of a normal half)
+//! snapshot block := row × snapshot.nodes.len()   (rows A or X; same order as `nodes`)
+//! delta block    := row × delta.upsert.len()     (rows A or X; same order as `upsert`)
+//!                   uleb n, then n × (uleb id_gap, row)
+//!                                                (ids strictly ascending; the gap is
+//!                                                 from the previous id, the first gap
+//!                                                 is the id itself, so only it may be
+//!                                                 0; ids fit in u32)
+//! row   := u8 flags, then the parts the flags name, in this order:
+//!   bits 0, 1, 2 (TX TY TZ)  that translation axis is present
+//!   bit 3 (TA)               the present axes are absolute: i24 each (two's
+//!                            complement, within ±(2²³ − 1)); without TA each is an
+//!                            sleb difference in grid steps
+//!   bit 4 (R)                a rotation part follows (below)
+//!   bit 5 (S)                a scale follows: u16, the binary16 bits of a normal half
+//!   bit 6 (A)                absolute row: what it omits is the identity's (translation
+//!                            axis 0, rotation component 16383, scale 0x3c00), not the
+//!                            client's last value; its axes are TA and its rotation has
+//!                            no differences
+//!   bit 7 (X)                exact: 8 × f32 (t, r, s) follow, and no other bit is set
+//!   TA needs an axis; a row that is neither A nor X carries at least one part.
+//! rotation part := u8 head, then each present kept component in index order:
+//!   head bits 0-1            the dropped component's index (0-3: x y z w)
+//!   head bits 2, 3, 4        kept component a, b, c is present
+//!   head bits 5, 6, 7        that present component is an sleb difference from the
+//!                            client's last value (same dropped index only); without it,
+//!                            a u16 holding the 15-bit value (bit 15 is 0)
 //! ```
 //!
-//! A `row_abs` carries T, R and S absolute (flags `0x07`, 18 bytes) or is exact (`0x80`,
-//! 33 bytes); for its node the client takes the world transform from this row, whatever
-//! the node's `world` field holds. An id-coded row carries only the parts that changed;
-//! a part absent from it keeps the node's previous value, and a delta's result must stay
-//! in range (translation within ±(2²³ − 1), rotation values within 15 bits). A row that
-//! is not `0x07` or `0x80` is relative to the client's last value of that node, so it is
-//! only sent to a client whose last row for that node was quantized (not exact) and
-//! whose copy is in step with the server's: rows of a snapshot, of a resumed delta or of
-//! a frame merged for a slow reader are absolute. A writer picks, for each changed
-//! part, the shorter of delta and absolute (a delta of a rotation only when the dropped
-//! index is the same).
+//! A row is **absolute** (A or X) or **relative** (neither): a relative row applies to
+//! the client's last value of that node, which must be quantized (not exact), and each
+//! part it omits keeps that value; so does each rotation component it omits, when the
+//! head names the same dropped index as that value. Under another index (and always in
+//! a row A) an omitted component is 0 (16383), and a difference cannot be applied. A
+//! difference's result must stay in range (translation within ±(2²³ − 1), rotation
+//! values within 15 bits).
 //!
+//! The server sends a relative row only to a client whose last row for that node was
+//! quantized and whose copy is in step with the server's: rows of a snapshot, of a
+//! resumed delta, of a frame merged for a slow reader, or for a node the client has no
+//! quantized value of, are absolute. A writer carries exactly the axes and components
+//! that changed (in a row A: that are not the identity's), the axes as differences
+//! unless absolute ones are strictly shorter (always absolute in a row A), and each
+//! rotation component as a difference when that takes one byte, else absolute.
+//!
+//! What this costs for a node moving in a plane and turning about one axis, moved again
+//! a few seconds after its last row: an id gap (1 or 2 bytes), the flags, two 2-byte
+//! axis differences, the rotation head and one 2-byte component: 8 or 9 bytes. A
+//! snapshot row of such a node is 1 + 9 + 3 = 13 bytes, of the identity 1 byte.
+
 //! # Use
 //!
 //! The server quantizes each changed node once per tick, keeps the value it last sent
@@ -106,27 +121,27 @@
 //! decode_delta(&block.0, 0, &mut rows).unwrap(); // 0: the delta's `upsert.len()`
 //! let (id, row) = rows.rows[0];
 //! assert_eq!((id, row.apply(sent.quantized()).unwrap()), (7, now));
-//! assert_eq!(block.0.len(), 6); // count, id, flags, three one-byte deltas
+//! assert_eq!(block.0.len(), 4); // count, id, flags (TX), a one-byte difference of 10 steps
 //! ```
 
 mod quant;
 mod read;
+mod row;
 mod write;
 
 use bincode::{Decode, Encode};
 use serde::{Deserialize, Serialize};
 
 pub use quant::{
-    CompactValue, QRot, Quantized, R_MAX, R_ZERO, T_MAX, T_STEPS, dequantize, dequantize_rotation,
-    f16_to_f32, f32_to_f16, is_normal_half, quantize, quantize_rotation, quantize_scale,
-    quantize_translation, transform_bits,
+    CompactValue, QRot, Quantized, R_MAX, R_ZERO, S_ONE, T_MAX, T_STEPS, dequantize,
+    dequantize_rotation, f16_to_f32, f32_to_f16, is_normal_half, quantize, quantize_rotation,
+    quantize_scale, quantize_translation, transform_bits,
 };
-pub use read::{
-    ApplyError, BlockReader, CompactError, DeltaRows, RPart, Row, TPart, decode_delta,
-    decode_snapshot,
-};
+pub use read::{BlockReader, CompactError, DeltaRows, decode_delta, decode_snapshot};
+pub use row::{ApplyError, RPart, RValue, Row, TPart};
 pub use write::{
-    BlockWriter, FLAG_EXACT, FLAG_R, FLAG_R_DELTA, FLAG_S, FLAG_T, FLAG_T_DELTA, FLAGS_ABSOLUTE,
+    BlockWriter, FLAG_A, FLAG_R, FLAG_S, FLAG_TA, FLAG_TX, FLAG_TY, FLAG_TZ, FLAG_X, ROT_DELTA,
+    ROT_INDEX, ROT_PRESENT,
 };
 
 /// The bytes of a compact block, laid out as the module docs describe.

@@ -26,6 +26,9 @@ pub const R_MAX: u16 = (1 << 15) - 1;
 /// `2 · R_ZERO` (= 32766); 32767 is valid on the wire but never written.
 pub const R_ZERO: u16 = 16383;
 
+/// The binary16 bits of a scale of 1.
+pub const S_ONE: u16 = 0x3c00;
+
 /// A rotation in smallest-three form: the index (0 to 3, x y z w) of the dropped
 /// component and the 15-bit values of the other three, in index order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,6 +38,12 @@ pub struct QRot {
 }
 
 impl QRot {
+    /// The identity: `w` dropped, the other three components zero.
+    pub const IDENTITY: QRot = QRot {
+        index: 3,
+        v: [R_ZERO; 3],
+    };
+
     /// `None` unless `index <= 3` and every value is at most [`R_MAX`].
     pub fn new(index: u8, v: [u16; 3]) -> Option<QRot> {
         (index <= 3 && v.iter().all(|&x| x <= R_MAX)).then_some(QRot { index, v })
@@ -49,26 +58,6 @@ impl QRot {
     pub fn values(&self) -> [u16; 3] {
         self.v
     }
-
-    /// The 48-bit wire form: bits 0-1 the index, then the three values from bit 2.
-    pub fn to_bits(self) -> u64 {
-        self.index as u64
-            | (self.v[0] as u64) << 2
-            | (self.v[1] as u64) << 17
-            | (self.v[2] as u64) << 32
-    }
-
-    /// Reads the 48-bit wire form; `None` when bit 47 (spare) or any higher bit is set.
-    pub fn from_bits(bits: u64) -> Option<QRot> {
-        if bits >> 47 != 0 {
-            return None;
-        }
-        let value = |shift: u32| ((bits >> shift) & R_MAX as u64) as u16;
-        Some(QRot {
-            index: (bits & 3) as u8,
-            v: [value(2), value(17), value(32)],
-        })
-    }
 }
 
 /// A quantized world transform: translation in grid steps, rotation in smallest-three
@@ -81,6 +70,13 @@ pub struct Quantized {
 }
 
 impl Quantized {
+    /// The identity transform, which a row `A` starts from.
+    pub const IDENTITY: Quantized = Quantized {
+        t: [0; 3],
+        r: QRot::IDENTITY,
+        s: S_ONE,
+    };
+
     /// `None` unless every axis of `t` is within ±[`T_MAX`] and `s` is the bits of a
     /// normal binary16 (either sign).
     pub fn new(t: [i32; 3], r: QRot, s: u16) -> Option<Quantized> {
@@ -108,7 +104,9 @@ impl Quantized {
 /// it is outside the quantized ranges.
 #[derive(Clone, Copy, Debug)]
 pub enum CompactValue {
+    /// Within the compact ranges: sent as integers, held as their dequantization.
     Quantized(Quantized),
+    /// Outside them: sent and held bit for bit.
     Exact(Transform),
 }
 
@@ -377,11 +375,15 @@ mod tests {
     }
 
     #[test]
-    fn rotation_bits_round_trip_and_refuse_the_spare_bit() {
-        let r = QRot::new(2, [1, R_MAX, 12345]).unwrap();
-        assert_eq!(QRot::from_bits(r.to_bits()), Some(r));
-        assert_eq!(r.to_bits(), 2 | 1 << 2 | (R_MAX as u64) << 17 | 12345 << 32);
-        assert_eq!(QRot::from_bits(1 << 47), None);
+    fn rotations_are_checked_and_the_identity_is_what_quantizing_gives() {
+        assert_eq!(
+            quantize_rotation([0.0, 0.0, 0.0, 1.0]),
+            Some(QRot::IDENTITY)
+        );
+        assert_eq!(
+            quantize(&Transform::IDENTITY).quantized(),
+            Some(&Quantized::IDENTITY)
+        );
         assert_eq!(QRot::new(4, [0; 3]), None);
         assert_eq!(QRot::new(0, [R_MAX + 1, 0, 0]), None);
     }

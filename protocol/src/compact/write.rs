@@ -3,30 +3,42 @@
 //!
 //! Invariant: what the writer emits decodes, with the baselines the caller named, to
 //! exactly the `next` values it was given (never an approximation of a step), and it
-//! is canonical: minimal LEB128, only the parts that changed, each part in its shorter
-//! form. Rows are composed in a stack buffer and appended in one copy, and the two
-//! internal buffers are kept across frames, so a row costs no allocation.
+//! is canonical: minimal LEB128, only the components that changed (or, in a row `A`,
+//! that differ from the identity), each in its shorter form. Rows are composed in a
+//! stack buffer and appended in one copy, and the two internal buffers are kept across
+//! frames, so a row costs no allocation.
 
 use super::CompactRows;
-use super::quant::{CompactValue, QRot, Quantized};
+use super::quant::{CompactValue, QRot, Quantized, R_ZERO};
 use crate::model::NodeId;
 
-/// Flag bits of a row (see the module docs).
-pub const FLAG_T: u8 = 1 << 0;
-pub const FLAG_R: u8 = 1 << 1;
-pub const FLAG_S: u8 = 1 << 2;
-pub const FLAG_T_DELTA: u8 = 1 << 3;
-pub const FLAG_R_DELTA: u8 = 1 << 4;
-pub const FLAG_EXACT: u8 = 1 << 7;
-/// The flags of an absolute quantized row.
-pub const FLAGS_ABSOLUTE: u8 = FLAG_T | FLAG_R | FLAG_S;
+/// Row flag: translation axis x is present (axis `k` is bit `k`).
+pub const FLAG_TX: u8 = 1 << 0;
+/// Row flag: translation axis y is present.
+pub const FLAG_TY: u8 = 1 << 1;
+/// Row flag: translation axis z is present.
+pub const FLAG_TZ: u8 = 1 << 2;
+/// Row flag: the present axes are absolute `i24`s (without it, zigzag LEB128 steps).
+pub const FLAG_TA: u8 = 1 << 3;
+/// Row flag: a rotation part (its head byte, then its components) follows.
+pub const FLAG_R: u8 = 1 << 4;
+/// Row flag: a scale follows.
+pub const FLAG_S: u8 = 1 << 5;
+/// Row flag: the row is absolute: what it omits is the identity's, not the baseline's.
+pub const FLAG_A: u8 = 1 << 6;
+/// Row flag: the row is exact (eight `f32`s follow); no other bit is set.
+pub const FLAG_X: u8 = 1 << 7;
+
+/// Rotation head: the dropped component's index (bits 0-1).
+pub const ROT_INDEX: u8 = 0b11;
+/// Rotation head: kept component `k` is present (this bit shifted left by `k`).
+pub const ROT_PRESENT: u8 = 1 << 2;
+/// Rotation head: present component `k` is a zigzag LEB128 difference rather than an
+/// absolute `u16` (this bit shifted left by `k`).
+pub const ROT_DELTA: u8 = 1 << 5;
 
 /// The longest row: a 5-byte id gap, the flags and an exact payload.
 const MAX_ROW: usize = 5 + 1 + 32;
-
-/// Bytes of an absolute translation (3 × i24) and rotation (u48).
-const T_ABS_LEN: usize = 9;
-const R_ABS_LEN: usize = 6;
 
 /// Builds one compact block. Push the absolute rows (a snapshot's nodes or a delta's
 /// upserts) in the message's order with [`BlockWriter::absolute`], then, for a delta,
@@ -77,8 +89,9 @@ impl BlockWriter {
 
     /// Appends the id-coded row of node `id` whose client holds `prev` (`None`: nothing
     /// it can delta against, such as a client that resumed, lagged or just got the node)
-    /// and must now hold `next`. Writes only the parts that changed, each as a delta
-    /// or absolute, whichever is shorter, and an exact row when either value is exact.
+    /// and must now hold `next`. Writes only the components that changed, each in its
+    /// shorter form; a row `A` when there is no quantized `prev`, and an exact row when
+    /// `next` is exact.
     /// Returns `false` (and writes nothing) when `next` equals `prev` bit for bit.
     ///
     /// # Panics
@@ -102,7 +115,7 @@ impl BlockWriter {
         let mut row = Row::default();
         row.uleb(gap);
         match (prev, next) {
-            (Some(CompactValue::Quantized(p)), CompactValue::Quantized(n)) => row.delta(p, n),
+            (Some(CompactValue::Quantized(p)), CompactValue::Quantized(n)) => row.parts(Some(p), n),
             _ => row.absolute(next),
         }
         self.rows.extend_from_slice(row.bytes());
@@ -182,26 +195,19 @@ impl Row {
         self.len += 1;
     }
 
-    fn t_absolute(&mut self, t: [i32; 3]) {
-        for a in t {
-            self.put(&a.to_le_bytes()[..3]);
-        }
+    fn u16(&mut self, v: u16) {
+        self.put(&v.to_le_bytes());
     }
 
-    fn r_absolute(&mut self, r: QRot) {
-        self.put(&r.to_bits().to_le_bytes()[..6]);
+    fn i24(&mut self, v: i32) {
+        self.put(&v.to_le_bytes()[..3]);
     }
 
     fn absolute(&mut self, value: &CompactValue) {
         match value {
-            CompactValue::Quantized(q) => {
-                self.put(&[FLAGS_ABSOLUTE]);
-                self.t_absolute(q.t());
-                self.r_absolute(q.r());
-                self.put(&q.s().to_le_bytes());
-            }
+            CompactValue::Quantized(q) => self.parts(None, q),
             CompactValue::Exact(x) => {
-                self.put(&[FLAG_EXACT]);
+                self.put(&[FLAG_X]);
                 for v in x.t.iter().chain(&x.r).chain([&x.s]) {
                     self.put(&v.to_le_bytes());
                 }
@@ -209,42 +215,70 @@ impl Row {
         }
     }
 
-    /// The changed parts of `next` against `prev`, both quantized and different.
-    fn delta(&mut self, prev: &Quantized, next: &Quantized) {
+    /// A row of the parts of `next` that differ from `prev`, or, with no `prev`, a row
+    /// `A` of the parts that differ from the identity. `prev` differs from `next`.
+    fn parts(&mut self, prev: Option<&Quantized>, next: &Quantized) {
         let flags_at = self.len;
         self.put(&[0]);
-        let mut flags = 0;
-        let (pt, nt) = (prev.t(), next.t());
-        if pt != nt {
+        let (mut flags, base) = match prev {
+            Some(p) => (0, *p),
+            None => (FLAG_A, Quantized::IDENTITY),
+        };
+        let (pt, nt) = (base.t(), next.t());
+        let axes = [0, 1, 2].map(|k| pt[k] != nt[k]);
+        if axes.contains(&true) {
             // Differences of values within ±(2²³ − 1) fit in i32.
-            let d = [nt[0] - pt[0], nt[1] - pt[1], nt[2] - pt[2]].map(zigzag);
-            if d.iter().map(|&z| uleb_len(z)).sum::<usize>() < T_ABS_LEN {
-                flags |= FLAG_T | FLAG_T_DELTA;
-                d.into_iter().for_each(|z| self.uleb(z));
-            } else {
-                flags |= FLAG_T;
-                self.t_absolute(nt);
+            let d = [0, 1, 2].map(|k| zigzag(nt[k] - pt[k]));
+            let delta_len: usize = (0..3).filter(|&k| axes[k]).map(|k| uleb_len(d[k])).sum();
+            let absolute_len = 3 * axes.iter().filter(|&&a| a).count();
+            let absolute = prev.is_none() || absolute_len < delta_len;
+            for k in (0..3).filter(|&k| axes[k]) {
+                flags |= FLAG_TX << k;
+                if absolute {
+                    self.i24(nt[k]);
+                } else {
+                    self.uleb(d[k]);
+                }
+            }
+            if absolute {
+                flags |= FLAG_TA;
             }
         }
-        let (pr, nr) = (prev.r(), next.r());
-        if pr != nr {
-            let (pv, nv) = (pr.values(), nr.values());
-            let d = [0, 1, 2].map(|k| zigzag(nv[k] as i32 - pv[k] as i32));
-            let short = d.iter().map(|&z| uleb_len(z)).sum::<usize>() < R_ABS_LEN;
-            // A delta is against the same dropped component; a new one needs the index.
-            if pr.index() == nr.index() && short {
-                flags |= FLAG_R | FLAG_R_DELTA;
-                d.into_iter().for_each(|z| self.uleb(z));
-            } else {
-                flags |= FLAG_R;
-                self.r_absolute(nr);
-            }
+        if base.r() != next.r() {
+            flags |= FLAG_R;
+            self.rotation(prev.map(Quantized::r), next.r());
         }
-        if prev.s() != next.s() {
+        if base.s() != next.s() {
             flags |= FLAG_S;
-            self.put(&next.s().to_le_bytes());
+            self.u16(next.s());
         }
         self.buf[flags_at] = flags;
+    }
+
+    /// A rotation part: against `prev` when it has the same dropped index (the
+    /// components that changed, each a one-byte difference or an absolute value), else
+    /// the components that are not zero, absolute.
+    fn rotation(&mut self, prev: Option<QRot>, next: QRot) {
+        let head_at = self.len;
+        self.put(&[0]);
+        let mut head = next.index();
+        let same = prev.filter(|p| p.index() == next.index());
+        for (k, v) in next.values().into_iter().enumerate() {
+            let base = same.map_or(R_ZERO, |p| p.values()[k]);
+            if v == base {
+                continue;
+            }
+            head |= ROT_PRESENT << k;
+            let z = zigzag(i32::from(v) - i32::from(base));
+            // A difference of two LEB128 bytes is no shorter than the value itself.
+            if same.is_some() && uleb_len(z) == 1 {
+                head |= ROT_DELTA << k;
+                self.uleb(z);
+            } else {
+                self.u16(v);
+            }
+        }
+        self.buf[head_at] = head;
     }
 }
 
@@ -272,7 +306,7 @@ fn uleb_len(v: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compact::quant::{QRot, Quantized};
+    use crate::compact::quant::{QRot, Quantized, R_ZERO, S_ONE};
     use crate::model::Transform;
 
     fn q(t: [i32; 3], index: u8, v: [u16; 3], s: u16) -> CompactValue {
@@ -291,13 +325,65 @@ mod tests {
     #[test]
     fn an_absolute_row_is_laid_out_byte_by_byte() {
         let mut w = BlockWriter::new();
-        w.absolute(&q([1, -1, 0x12_3456], 3, [1, 2, 3], 0x3c00));
-        // flags, t as i24 LE, r as u48 LE (3 | 1 << 2 | 2 << 17 | 3 << 32), s LE.
-        let r = 3u64 | 1 << 2 | 2 << 17 | 3 << 32;
-        let mut want = vec![0x07, 0x01, 0x00, 0x00, 0xff, 0xff, 0xff, 0x56, 0x34, 0x12];
-        want.extend_from_slice(&r.to_le_bytes()[..6]);
-        want.extend_from_slice(&[0x00, 0x3c]);
+        w.absolute(&q([1, -1, 0x12_3456], 2, [1, R_ZERO, 3], 0x4000));
+        // Flags A|TA|TX|TY|TZ|R|S, t as i24 LE, the rotation head (index 2, components
+        // a and c present, absolute), the two values, s LE.
+        let want = vec![
+            0x7f,
+            0x01,
+            0x00,
+            0x00,
+            0xff,
+            0xff,
+            0xff,
+            0x56,
+            0x34,
+            0x12,
+            0x02 | 0x04 | 0x10,
+            0x01,
+            0x00,
+            0x03,
+            0x00,
+            0x00,
+            0x40,
+        ];
         assert_eq!(w.snapshot().0, want);
+        // What equals the identity is left out: the identity itself is its flags alone.
+        w.clear();
+        w.absolute(&CompactValue::Quantized(Quantized::IDENTITY));
+        w.absolute(&q([0, 5, 0], 3, [R_ZERO; 3], S_ONE));
+        assert_eq!(w.snapshot().0, vec![0x40, 0x4a, 0x05, 0x00, 0x00]);
+    }
+
+    #[test]
+    fn the_protocol_documents_worked_examples() {
+        use crate::compact::quant::quantize;
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let t = [1.0, -2.0, 5.0 / 1024.0];
+        let mut w = BlockWriter::new();
+        w.absolute(&quantize(&Transform {
+            t,
+            ..Transform::IDENTITY
+        }));
+        w.absolute(&quantize(&Transform {
+            t,
+            r: [0.0, h, 0.0, h],
+            s: 2.0,
+        }));
+        let xyz = [0x00, 0x04, 0x00, 0x00, 0xf8, 0xff, 0x05, 0x00, 0x00];
+        let want = [
+            &[0x4f][..],
+            &xyz,
+            &[0x7f],
+            &xyz,
+            &[0x11, 0xfe, 0x7f, 0x00, 0x40],
+        ]
+        .concat();
+        assert_eq!(w.snapshot().0, want);
+        w.clear();
+        let a = q([100, 200, 300], 3, [R_ZERO; 3], S_ONE);
+        w.update(5, Some(&a), &q([101, 199, 300], 3, [R_ZERO; 3], S_ONE));
+        assert_eq!(w.delta().0, vec![1, 0x05, 0x03, 0x02, 0x01]);
     }
 
     #[test]
@@ -320,50 +406,58 @@ mod tests {
     fn delta_rows_carry_only_what_changed_in_its_shorter_form() {
         let a = q([100, 200, 300], 3, [10, 20, 30], 0x3c00);
         let mut w = BlockWriter::new();
-        // Translation step of +1, -1, 0 only: gap 5, flags T|TD, three zigzag bytes.
+        // Translation steps of +1 and -1 on x and y: gap 5, flags TX|TY, two bytes.
         assert!(w.update(5, Some(&a), &q([101, 199, 300], 3, [10, 20, 30], 0x3c00)));
-        // Rotation step: gap 2 (id 7), R|RD, 3 bytes.
-        assert!(w.update(7, Some(&a), &q([100, 200, 300], 3, [11, 20, 29], 0x3c00)));
-        // A new dropped index: absolute rotation.
-        assert!(w.update(8, Some(&a), &q([100, 200, 300], 1, [10, 20, 30], 0x3c00)));
-        // A jump too far for deltas to be shorter: absolute translation.
+        // Rotation: +1 on a and -29 on c, one-byte differences; b unchanged, left out.
+        assert!(w.update(7, Some(&a), &q([100, 200, 300], 3, [11, 20, 1], 0x3c00)));
+        // A big rotation step: the component absolute (a difference would take 3 bytes).
+        assert!(w.update(
+            8,
+            Some(&a),
+            &q([100, 200, 300], 3, [10, 20_000, 30], 0x3c00)
+        ));
+        // A new dropped index: the components that are not zero, absolute.
         assert!(w.update(
             9,
             Some(&a),
-            &q([4_000_000, -4_000_000, 300], 3, [10, 20, 30], 0x3c00)
+            &q([100, 200, 300], 1, [10, R_ZERO, 30], 0x3c00)
+        ));
+        // A jump too far for differences to be shorter: absolute axes (x only changes).
+        assert!(w.update(
+            10,
+            Some(&a),
+            &q([4_000_000, 200, 300], 3, [10, 20, 30], 0x3c00)
         ));
         // Only the scale.
         assert!(w.update(300, Some(&a), &q([100, 200, 300], 3, [10, 20, 30], 0x4000)));
         // Nothing changed: nothing written.
         assert!(!w.update(301, Some(&a), &a));
-        assert_eq!(w.update_len(), 5);
-        let r1 = QRot::new(1, [10, 20, 30]).unwrap().to_bits().to_le_bytes();
+        assert_eq!(w.update_len(), 6);
         // The count, then each row: gap, flags, parts.
-        let mut want = vec![5];
-        want.extend_from_slice(&[5, 0x09, 2, 1, 0]);
-        want.extend_from_slice(&[2, 0x12, 2, 0, 1]);
-        want.extend_from_slice(&[1, 0x02]);
-        want.extend_from_slice(&r1[..6]);
-        want.extend_from_slice(&[
-            1, 0x01, 0x00, 0x09, 0x3d, 0x00, 0xf7, 0xc2, 0x2c, 0x01, 0x00,
-        ]);
-        // Gap 291 is 0xa3 0x02 in LEB128.
-        want.extend_from_slice(&[0xa3, 0x02, 0x04, 0x00, 0x40]);
+        let mut want = vec![6];
+        want.extend_from_slice(&[5, 0x03, 2, 1]);
+        want.extend_from_slice(&[2, 0x10, 0x03 | 0x14 | 0xa0, 2, 57]);
+        want.extend_from_slice(&[1, 0x10, 0x03 | 0x08, 0x20, 0x4e]);
+        want.extend_from_slice(&[1, 0x10, 0x01 | 0x14, 10, 0, 30, 0]);
+        want.extend_from_slice(&[1, 0x09, 0x00, 0x09, 0x3d]);
+        // Gap 290 is 0xa2 0x02 in LEB128.
+        want.extend_from_slice(&[0xa2, 0x02, 0x20, 0x00, 0x40]);
         assert_eq!(w.delta().0, want);
     }
 
     #[test]
     fn exact_values_on_either_side_give_a_whole_row() {
-        let a = q([0; 3], 3, [0; 3], 0x3c00);
+        let a = q([0; 3], 3, [R_ZERO; 3], S_ONE);
         let x = CompactValue::Exact(Transform::IDENTITY);
         let mut w = BlockWriter::new();
         assert!(w.update(0, Some(&x), &a));
         assert!(w.update(1, Some(&a), &x));
         assert!(w.update(2, None, &a));
         let bytes = w.delta().0;
-        assert_eq!(bytes.len(), 1 + (1 + 18) + (1 + 33) + (1 + 18));
-        assert_eq!((bytes[0], bytes[1], bytes[2]), (3, 0, 0x07));
-        assert_eq!((bytes[20], bytes[21]), (1, 0x80));
+        // Rows A of the identity are their flags alone.
+        assert_eq!(bytes.len(), 1 + (1 + 1) + (1 + 33) + (1 + 1));
+        assert_eq!((bytes[0], bytes[1], bytes[2]), (3, 0, 0x40));
+        assert_eq!((bytes[3], bytes[4]), (1, 0x80));
     }
 
     #[test]
@@ -376,7 +470,7 @@ mod tests {
         }
         let bytes = w.delta().0;
         // 200 = 0xc8 0x01 in LEB128; the first gap is 0, the others 1.
-        assert_eq!(&bytes[..4], &[0xc8, 0x01, 0, 0x09]);
+        assert_eq!(&bytes[..5], &[0xc8, 0x01, 0, 0x01, 2]);
         w.clear();
         assert_eq!((w.absolute_len(), w.update_len()), (0, 0));
         assert_eq!(w.delta().0, vec![0]);

@@ -106,12 +106,14 @@ pub(crate) fn cases() -> Vec<Case> {
     let mut cases = vec![
         built(
             "snapshot_basic",
-            "A snapshot of three nodes: the identity, a typical transform, and one beyond \
-             the translation range sent exactly.",
+            "A snapshot of four nodes: the identity (a row A of flags alone), a typical \
+             transform, one turned about y only (two rotation components left out as \
+             zero), and one beyond the translation range sent exactly.",
             true,
             vec![
                 from([0.0; 3], ID, 1.0),
                 from([1.5, -2.25, 100.0], [0.1, 0.2, 0.3, 0.927_361_85], 2.5),
+                from([0.0, 3.0, 0.0], [0.0, 0.6, 0.0, 0.8], 1.0),
                 exact([1.0, 2.0, 1e7], [0.0, 1.0, 0.0, 0.0], 0.5),
             ],
             vec![],
@@ -142,8 +144,8 @@ pub(crate) fn cases() -> Vec<Case> {
         ),
         built(
             "delta_translation_only",
-            "Delta rows carrying only a translation delta (T|TD): steps of 1, -1 and 0, \
-             then 63 and -64 (one byte each) and 64 (two bytes).",
+            "Relative rows carrying only translation differences: steps of 1 and -1 (z \
+             unchanged, left out), then 63 and -64 (one byte each) and 64 (two bytes).",
             false,
             vec![],
             vec![
@@ -171,7 +173,9 @@ pub(crate) fn cases() -> Vec<Case> {
         ),
         built(
             "delta_rotation_only",
-            "A delta row carrying only a rotation delta (R|RD, same dropped index).",
+            "A relative row carrying only rotation differences under the same dropped \
+             index: +1 and +40 (one byte each), and -70 sent absolute (its zigzag form, \
+             139, takes two bytes: no shorter than the value).",
             false,
             vec![],
             vec![(
@@ -180,14 +184,14 @@ pub(crate) fn cases() -> Vec<Case> {
                 q(
                     [1000, -2000, 3000],
                     3,
-                    [R_ZERO + 1, R_ZERO + 40, R_ZERO - 170],
+                    [R_ZERO + 1, R_ZERO + 140, R_ZERO - 170],
                     0x3c00,
                 ),
             )],
         ),
         built(
             "delta_scale_only",
-            "A delta row carrying only a scale (S).",
+            "A relative row carrying only a scale (S).",
             false,
             vec![],
             vec![(
@@ -203,7 +207,7 @@ pub(crate) fn cases() -> Vec<Case> {
         ),
         built(
             "delta_all_parts",
-            "A delta row with a translation delta, a rotation delta and a scale.",
+            "A relative row with translation and rotation differences and a scale.",
             false,
             vec![],
             vec![(
@@ -219,8 +223,9 @@ pub(crate) fn cases() -> Vec<Case> {
         ),
         built(
             "delta_absolute_parts",
-            "Parts sent absolute inside delta rows: the dropped rotation index changes (R \
-             absolute), and a jump whose deltas would be longer than 9 bytes (T absolute).",
+            "Absolute parts inside relative rows: the dropped rotation index changes (the \
+             components that are not zero, absolute; the zero one left out), and a jump \
+             whose differences would be longer than the absolute axes (TA).",
             false,
             vec![],
             vec![
@@ -230,7 +235,7 @@ pub(crate) fn cases() -> Vec<Case> {
                     q(
                         [1000, -2000, 3000],
                         2,
-                        [R_ZERO, R_ZERO + 100, R_ZERO - 100],
+                        [R_ZERO + 7, R_ZERO, R_ZERO - 100],
                         0x3c00,
                     ),
                 ),
@@ -249,7 +254,7 @@ pub(crate) fn cases() -> Vec<Case> {
         built(
             "delta_exact_rows",
             "A node leaving the compact range (exact row), one coming back from an exact \
-             value (absolute row), and an exact value changing to another.",
+             value (row A), and an exact value changing to another.",
             false,
             vec![],
             vec![
@@ -264,8 +269,8 @@ pub(crate) fn cases() -> Vec<Case> {
         ),
         built(
             "delta_upsert_and_rows",
-            "Two upsert rows (one quantized, one exact) before the count, then a row sent \
-             absolute because the client has nothing to delta against (lagging or resumed).",
+            "Two upsert rows (one quantized, one exact) before the count, then a row A \
+             because the client has nothing to delta against (lagging or resumed).",
             false,
             vec![from([4.0, 5.0, 6.0], ID, 1.0), exact([0.0; 3], ID, 1e9)],
             vec![(42, None, from([-4.0, 5.0, 6.0], [0.0, 1.0, 0.0, 0.0], 0.25))],
@@ -325,21 +330,21 @@ pub(crate) fn cases() -> Vec<Case> {
 }
 
 fn error_cases(base: CompactValue, base_far: CompactValue, out: CompactValue) -> Vec<Case> {
-    let scale_row = |gap: u8| vec![gap, 0x04, 0x00, 0x3c];
+    let scale_row = |gap: u8| vec![gap, 0x20, 0x00, 0x3c];
     vec![
         by_hand(
             "error_truncated",
-            "An absolute row cut after 10 of its 18 bytes.",
+            "A row A cut inside its second absolute axis.",
             1,
             vec![],
-            vec![0x07, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            vec![0x4b, 0, 0, 0, 0],
         ),
         by_hand(
             "error_bad_flags",
-            "A row with the unused flag bit 5 set.",
+            "A row with TA and no axis.",
             0,
             vec![],
-            vec![1, 0, 0x24, 0x00, 0x3c],
+            vec![1, 0, 0x28, 0x00, 0x3c],
         ),
         by_hand(
             "error_bad_flags_exact_mixed",
@@ -350,17 +355,38 @@ fn error_cases(base: CompactValue, base_far: CompactValue, out: CompactValue) ->
         ),
         by_hand(
             "error_bad_flags_empty",
-            "A row with no part (flags 0).",
+            "A relative row with no part (flags 0).",
             0,
             vec![],
             vec![1, 0, 0x00],
         ),
         by_hand(
             "error_bad_flags_absolute",
-            "An absolute (upsert) row must be 0x07 or 0x80.",
+            "An absolute (upsert) row must be A or X: a relative row of one scale.",
             1,
             vec![],
-            vec![0x03, 0, 0, 0],
+            vec![0x20, 0x00, 0x3c, 0],
+        ),
+        by_hand(
+            "error_bad_flags_absolute_axes",
+            "A row A whose axes are differences (no TA).",
+            1,
+            vec![],
+            vec![0x41, 2, 0],
+        ),
+        by_hand(
+            "error_bad_rotation_head",
+            "A rotation head marking a difference for a component it leaves out.",
+            0,
+            vec![(3, base)],
+            vec![1, 3, 0x10, 0x23],
+        ),
+        by_hand(
+            "error_bad_rotation_head_absolute",
+            "A row A with a rotation difference: it has nothing to differ from.",
+            1,
+            vec![],
+            vec![0x50, 0x27, 2, 0],
         ),
         by_hand(
             "error_overlong_leb128",
@@ -388,26 +414,21 @@ fn error_cases(base: CompactValue, base_far: CompactValue, out: CompactValue) ->
             "An absolute translation of -2^23 steps (0x800000).",
             1,
             vec![],
-            [vec![0x07, 0x00, 0x00, 0x80], vec![0; 14]].concat(),
+            vec![0x49, 0x00, 0x00, 0x80, 0],
         ),
         by_hand(
-            "error_rotation_spare_bit",
-            "An absolute rotation with bit 47 set.",
+            "error_rotation_range",
+            "An absolute rotation component with bit 15 set.",
             1,
             vec![],
-            [
-                vec![0x07],
-                vec![0; 9],
-                vec![0, 0, 0, 0, 0, 0x80, 0x00, 0x3c],
-            ]
-            .concat(),
+            vec![0x50, 0x07, 0x00, 0x80, 0],
         ),
         by_hand(
             "error_scale_subnormal",
             "A scale that is not a normal half (0x0001).",
             0,
             vec![],
-            vec![1, 0, 0x04, 0x01, 0x00],
+            vec![1, 0, 0x20, 0x01, 0x00],
         ),
         by_hand(
             "error_id_order",
@@ -422,31 +443,41 @@ fn error_cases(base: CompactValue, base_far: CompactValue, out: CompactValue) ->
             0,
             vec![(u32::MAX, base)],
             [
-                vec![2, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x04, 0x00, 0x3c],
+                vec![2, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x20, 0x00, 0x3c],
                 scale_row(1),
             ]
             .concat(),
         ),
         by_hand(
             "apply_error_no_baseline",
-            "A translation delta for a node whose last value was exact: it decodes, but cannot be applied.",
+            "A translation difference for a node whose last value was exact: it decodes, \
+             but cannot be applied.",
             0,
             vec![(4, out)],
-            vec![1, 4, 0x09, 2, 0, 0],
+            vec![1, 4, 0x01, 2],
         ),
         by_hand(
             "apply_error_delta_out_of_range",
-            "A translation delta of +1 step from 2^23-1: it decodes, but leaves the range.",
+            "A translation difference of +1 step from 2^23-1: it decodes, but leaves the \
+             range.",
             0,
             vec![(4, base_far)],
-            vec![1, 4, 0x09, 2, 0, 0],
+            vec![1, 4, 0x01, 2],
         ),
         by_hand(
             "apply_error_rotation_out_of_range",
-            "A rotation delta that takes a value below 0.",
+            "A rotation difference that takes a value below 0.",
             0,
             vec![(4, base)],
-            vec![1, 4, 0x12, 0xff, 0xff, 0x01, 0, 0],
+            vec![1, 4, 0x10, 0x03 | 0x04 | 0x20, 0xff, 0xff, 0x03],
+        ),
+        by_hand(
+            "apply_error_index_changed",
+            "A rotation difference under a dropped index other than the baseline's (x \
+             instead of w).",
+            0,
+            vec![(4, base)],
+            vec![1, 4, 0x10, 0x04 | 0x20, 2],
         ),
     ]
 }
