@@ -18,8 +18,9 @@ pub struct ConnectOptions {
     /// The wire format: bincode (the default) or JSON.
     pub format: Format,
     /// How subscriptions ask for world transforms: exact (the default) or compact
-    /// (quantized and delta-coded: 5 to 8 bytes per moving node for typical motion
-    /// instead of 35; see `canopy_protocol::compact`). Compact applies to bincode connections only: a JSON
+    /// (quantized and delta-coded: 9.3 bytes per changed node instead of 35 in the
+    /// harness's `--bench transform-bytes`; see `canopy_protocol::compact`). Compact
+    /// applies to bincode connections only: a JSON
     /// connection always asks for exact values, as the contract lets JSON ignore it.
     pub encoding: Encoding,
     /// Sent as the `token` query parameter. [`Client::connect`](crate::Client::connect)
