@@ -132,7 +132,10 @@ pub struct Hierarchy {
 /// compared, never journaled.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
+    /// The tick's dirty roots that have children (sorted before their walks).
     pub root_slots: Vec<Slot>,
+    /// The tick's dirty roots that are leaves (never sorted: see `update_dirty`).
+    pub leaf_slots: Vec<Slot>,
     /// Old slot to new slot during relocation and compaction.
     pub remap: SlotVec<Slot>,
     /// The nodes with callbacks, in the order the update traversal runs them.

@@ -1,11 +1,12 @@
 //! World transform propagation: the dirty update (cost O(dirty nodes)) and the full sweep.
 //!
 //! Both first settle the tick's structural changes (`layout.rs`), so that parents come
-//! before children in slot order. `update_dirty` then sorts the tick's dirty roots by slot
-//! and walks each root's subtree with the stackless pre-order walk, recomputing every node
-//! from its parent's world transform; a root already reached through an earlier root's
-//! subtree carries this update's stamp and is skipped, so each node is recomputed at most
-//! once, and never a node outside the edited subtrees. `update_all` is one linear sweep.
+//! before children in slot order. `update_dirty` then sorts the tick's dirty roots that
+//! have children by slot and walks each one's subtree with the stackless pre-order walk,
+//! recomputing every node from its parent's world transform, then recomputes the dirty
+//! leaves; a root already reached through an earlier root's subtree carries this update's
+//! stamp and is skipped, so each node is recomputed at most once, and never a node outside
+//! the edited subtrees. `update_all` is one linear sweep.
 //! Invariant on return: every live world transform equals its parent's world composed
 //! with its local transform, and the change set of the tick is final.
 
@@ -22,14 +23,26 @@ impl Hierarchy {
         self.begin_update();
         let stamp = self.fresh_stamp();
         let mut roots = std::mem::take(&mut self.scratch.root_slots);
+        let mut leaves = std::mem::take(&mut self.scratch.leaf_slots);
         roots.clear();
+        leaves.clear();
         for &id in &self.dirty_roots {
             if let Some(slot) = self.slots.live(id) {
-                roots.push(slot);
+                if self.store.topo[slot].first_child.is_none() {
+                    leaves.push(slot);
+                } else {
+                    roots.push(slot);
+                }
             }
         }
+        // Slot order puts an ancestor's walk before a descendant root's, which then finds
+        // itself stamped and is skipped. Only roots with children can be ancestors, and a
+        // leaf root walked after them all is skipped the same way, so the leaves (most
+        // dirty roots in a game: moved objects) need no sorting, which at 20 edits a frame
+        // was a third of the update.
         roots.sort_unstable();
         self.warm_roots(&roots);
+        self.warm_roots(&leaves);
         let mut recomputed = 0;
         for &root in &roots {
             if self.store.topo[root].stamp == stamp {
@@ -42,7 +55,14 @@ impl Hierarchy {
                 cur = next_preorder(&self.store.topo, root, cur);
             }
         }
+        for &leaf in &leaves {
+            if self.store.topo[leaf].stamp != stamp {
+                self.recompute(leaf, stamp);
+                recomputed += 1;
+            }
+        }
         self.scratch.root_slots = roots;
+        self.scratch.leaf_slots = leaves;
         self.end_update(recomputed)
     }
 

@@ -81,15 +81,13 @@ impl Trs {
 
     /// Bitwise equality: what "the world transform changed" means for the change lists,
     /// so that `-0.0` and `0.0` count as different and nothing is lost to a tolerance.
-    /// Computed as equal values with equal signs, lane-wise, which is the same thing for
-    /// every non-NaN float (a NaN simply counts as a change).
+    /// Compared as integers (each half one 16-byte compare once optimized), which also
+    /// makes an unchanged NaN payload count as unchanged.
     #[inline(always)]
     pub(crate) fn same_bits(&self, other: &Trs) -> bool {
-        let (a, b) = (Vec4::from(self.r), Vec4::from(other.r));
-        a.cmpeq(b).all()
-            && self.ts.cmpeq(other.ts).all()
-            && a.is_negative_bitmask() == b.is_negative_bitmask()
-            && self.ts.is_negative_bitmask() == other.ts.is_negative_bitmask()
+        let bits = |v: [f32; 4]| v.map(f32::to_bits);
+        bits(self.r.to_array()) == bits(other.r.to_array())
+            && bits(self.ts.to_array()) == bits(other.ts.to_array())
     }
 
     pub(crate) fn to_wire(self) -> Transform {
