@@ -76,17 +76,24 @@ impl Peer {
                 .expect("the session answers")?;
             match m {
                 Message::Frame(f) => {
-                    let fin = f.header().is_final;
-                    self.partial.extend_from_slice(&Frame::into_payload(f));
-                    if fin {
-                        let bytes = std::mem::take(&mut self.partial);
-                        return Some(codec::decode_server(&bytes, Format::Json).unwrap());
+                    if let Some(msg) = self.reassemble(f) {
+                        return Some(msg);
                     }
                 }
                 Message::Close(_) => return None,
                 _ => {}
             }
         }
+    }
+
+    /// Adds a raw data frame to the message being put together; the message once whole.
+    fn reassemble(&mut self, f: Frame) -> Option<ServerMsg> {
+        let fin = f.header().is_final;
+        self.partial.extend_from_slice(&Frame::into_payload(f));
+        fin.then(|| {
+            let bytes = std::mem::take(&mut self.partial);
+            codec::decode_server(&bytes, Format::Json).unwrap()
+        })
     }
 }
 
@@ -193,14 +200,7 @@ async fn listen(peer: &mut Peer, virtual_secs: u64, answer_pings: bool) -> (Vec<
             Ok(Some(Message::Ping(p))) if answer_pings => {
                 peer.to_server.unbounded_send(Ok(Message::Pong(p))).unwrap();
             }
-            Ok(Some(Message::Frame(f))) => {
-                let fin = f.header().is_final;
-                peer.partial.extend_from_slice(&Frame::into_payload(f));
-                if fin {
-                    let bytes = std::mem::take(&mut peer.partial);
-                    got.push(codec::decode_server(&bytes, Format::Json).unwrap());
-                }
-            }
+            Ok(Some(Message::Frame(f))) => got.extend(peer.reassemble(f)),
             Ok(Some(_)) => {}
         }
     }

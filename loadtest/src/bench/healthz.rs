@@ -170,17 +170,7 @@ async fn measure(
         ),
     );
     let errs = errors.snapshot();
-    report.row(
-        "errors",
-        if errs.is_empty() {
-            "none".into()
-        } else {
-            errs.iter()
-                .map(|(c, n)| format!("{c}: {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        },
-    );
+    report.row("errors", crate::observe::errors::summary(&errs));
     for (k, v) in [
         ("healthz_idle_p99_ms", idle.latency.p99_ms),
         ("healthz_p99_ms", heavy.latency.p99_ms),

@@ -332,17 +332,7 @@ async fn measure(
         ),
     );
     let errs = errors.snapshot();
-    report.row(
-        "errors",
-        if errs.is_empty() {
-            "none".into()
-        } else {
-            errs.iter()
-                .map(|(c, n)| format!("{c}: {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        },
-    );
+    report.row("errors", crate::observe::errors::summary(&errs));
     for (k, v) in [
         ("rss_fresh_mib", mib(fresh)),
         ("rss_alone_mib", mib(alone)),

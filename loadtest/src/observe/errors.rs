@@ -49,6 +49,18 @@ impl ErrorTally {
 }
 
 /// The code a client error is counted under.
+/// Errors by code as a report shows them: `none`, or `code: count` joined by commas.
+pub(crate) fn summary(counts: &BTreeMap<String, u64>) -> String {
+    if counts.is_empty() {
+        return "none".into();
+    }
+    counts
+        .iter()
+        .map(|(c, n)| format!("{c}: {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 pub(crate) fn client_error_code(error: &ClientError) -> String {
     match error {
         ClientError::Api { code, .. } => code.as_str().to_string(),

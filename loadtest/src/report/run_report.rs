@@ -293,16 +293,7 @@ pub(crate) fn rows(r: &Report) -> Vec<(String, String)> {
             c.other_processes_cores
         ),
     );
-    let errors = if r.errors.is_empty() {
-        "none".to_string()
-    } else {
-        r.errors
-            .iter()
-            .map(|(c, n)| format!("{c}: {n}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    row("errors", errors);
+    row("errors", crate::observe::errors::summary(&r.errors));
     let v = &r.verify;
     row(
         "final mirrors",
