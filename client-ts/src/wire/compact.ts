@@ -150,9 +150,9 @@ function row(c: Cursor, block: CompactBlock, i: number, absOnly: boolean): void 
   if (flags & F_TA && !axes) bad('TA without an axis');
   if (absolute && axes && !(flags & F_TA)) bad('a row A with axis differences');
   if (!flags) bad('a row with no part');
-  for (let k = 0; k < 3; k++) ints[at + k] = axes & (F_TX << k) ? (flags & F_TA ? c.i24() : c.sleb()) : 0;
-  ints[at + 3] = 0;
-  for (let k = 4; k < 7; k++) ints[at + k] = 0;
+  // The block's arrays are fresh (zero) and each row is written once: what a row leaves
+  // out stays 0 without being written.
+  for (let k = 0; k < 3; k++) if (axes & (F_TX << k)) ints[at + k] = flags & F_TA ? c.i24() : c.sleb();
   if (flags & F_R) {
     const hat = c.pos;
     const head = c.u8();
@@ -165,7 +165,7 @@ function row(c: Cursor, block: CompactBlock, i: number, absOnly: boolean): void 
       if (head & (ROT_PRESENT << k)) ints[at + 4 + k] = head & (ROT_DELTA << k) ? c.sleb() : c.component();
     }
   }
-  ints[at + 7] = flags & F_S ? c.scale() : 0;
+  if (flags & F_S) ints[at + 7] = c.scale();
 }
 
 function allocate(count: number, abs: number): CompactBlock {

@@ -574,14 +574,21 @@ impl Shared {
             d.failed = true;
             *d
         };
+        self.publish(d);
+        self.work.notify_all();
+        self.snap_cv.notify_all();
+        self.failure()
+    }
+
+    /// Tells everyone watching the watermark: the hooks first, so that whoever a waiter
+    /// hands the news to can count on the hooks (the tick threads' wake-ups) having seen
+    /// it already, then blocked and async waiters.
+    fn publish(&self, d: Durability) {
         for hook in self.hooks.read().iter() {
             hook(d);
         }
         self.durable_cv.notify_all();
-        self.work.notify_all();
-        self.snap_cv.notify_all();
         self.watch.send_replace(d);
-        self.failure()
     }
 
     /// Writes `batch`, then publishes the new watermark and queues deletion jobs.
@@ -595,13 +602,7 @@ impl Shared {
             *d
         };
         self.durable_seq.store(last, Ordering::Release);
-        // Hooks before waiters: whoever a waiter hands the news to can count on the
-        // hooks (the tick threads' wake-ups) having seen this advance already.
-        for hook in self.hooks.read().iter() {
-            hook(d);
-        }
-        self.durable_cv.notify_all();
-        self.watch.send_replace(d);
+        self.publish(d);
         let deleted = batch.into_iter().filter(|p| p.kind == Kind::Deleted);
         let mut s = self.snaps.lock();
         for p in deleted {
