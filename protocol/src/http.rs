@@ -193,3 +193,48 @@ pub struct Health {
     /// The wire contract's version, `major.minor` (see [`crate::PROTOCOL_VERSION`]).
     pub protocol: String,
 }
+
+/// One node of a cluster in `GET /cluster`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterNode {
+    /// The node's name (`--cluster-node`).
+    pub id: String,
+    /// The base URL other nodes reach its HTTP at (`--cluster-url`).
+    pub url: String,
+    /// Rooms whose lease it holds, as the registry has it.
+    pub rooms: u64,
+    /// Subscribed WebSocket connections it serves, from its last heartbeat.
+    pub subscribers: u64,
+    /// Milliseconds since its last heartbeat was seen by the answering node.
+    pub seen_ms_ago: u64,
+}
+
+/// One room's lease in `GET /cluster`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterRoom {
+    /// The room's id.
+    pub id: String,
+    /// The node that holds its lease.
+    pub owner: String,
+    /// The lease's epoch: the registry revision at which this owner acquired it; a
+    /// later owner always has a higher one.
+    pub epoch: u64,
+}
+
+/// `GET /cluster`: the cluster as the answering node sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ClusterView {
+    /// True in cluster mode (`--nats-url`); a single server answers false and no nodes.
+    pub enabled: bool,
+    /// The answering node's name.
+    pub node: Option<String>,
+    /// The lease length every node uses, in seconds.
+    pub lease_secs: u64,
+    /// Every node with a live heartbeat, sorted by id.
+    pub nodes: Vec<ClusterNode>,
+    /// Every room with a live lease, sorted by id.
+    pub rooms: Vec<ClusterRoom>,
+}

@@ -5,13 +5,14 @@
 //! [`config`]; the scene core, [`scene`] (the transform hierarchy) and [`octree`] (the
 //! spatial index); [`room`] (a room's synchronous state and its `tick`); [`persist`] and
 //! [`durability`] (the storage layer and recovery); the edges [`http`] and [`ws`]; and
-//! [`metrics`], [`access`], [`demo`], [`state`] and [`server`]. The edges' machinery
+//! [`cluster`] (cluster mode over NATS), [`metrics`], [`access`], [`demo`], [`state`] and [`server`]. The edges' machinery
 //! (admission, rate limits, origins, proxies, JWT, TLS, the tick threads, refusals) is
 //! `pub(crate)`: reachable only through that API, free to change.
 //!
 //! See ARCHITECTURE.md at the repository root for the data flow of a tick.
 
 pub mod access;
+pub mod cluster;
 pub mod config;
 pub mod demo;
 pub mod durability;

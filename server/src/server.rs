@@ -39,6 +39,19 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let router = app(state.clone());
+    if let Some(config) =
+        crate::cluster::ClusterConfig::from_server(&state.config, listener.local_addr()?)
+    {
+        let cluster = crate::cluster::Cluster::join(&state, config)
+            .await
+            .map_err(std::io::Error::other)?;
+        let _ = state.cluster.set(std::sync::Arc::clone(&cluster));
+        crate::http::serve_passed(state.clone(), router.clone())
+            .await
+            .map_err(std::io::Error::other)?;
+        tracing::info!(node = cluster.node(), url = %cluster.config.url, "joined the cluster");
+        state.tasks.spawn(cluster.maintain(state.clone()));
+    }
     // Forget rate-limit buckets of callers that went quiet, so the limiter's memory
     // follows the number of active callers.
     let sweeper = state.clone();

@@ -107,6 +107,9 @@ pub struct Inner {
     pub draining: AtomicBool,
     /// The storage layer, unless the server runs `--in-memory`.
     pub persist: Option<Arc<crate::persist::Persist>>,
+    /// Cluster mode's registry and bus, once joined (`--nats-url`); unset on a single
+    /// server.
+    pub cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
     /// The id of the next WebSocket connection (for logs and outboxes).
     next_conn: AtomicU64,
     /// The number in the next generated room id (`room-N`).
@@ -165,6 +168,7 @@ impl AppState {
             shutdown: CancellationToken::new(),
             tasks: TaskTracker::new(),
             ready: AtomicBool::new(true),
+            cluster: std::sync::OnceLock::new(),
             next_conn: AtomicU64::new(1),
             next_room: AtomicU64::new(1),
         }));
@@ -201,6 +205,32 @@ impl AppState {
         self.create(id, tick_hz, false)
     }
 
+    /// The cluster this server has joined, if any.
+    pub fn cluster(&self) -> Option<&Arc<crate::cluster::Cluster>> {
+        self.cluster.get()
+    }
+
+    /// A `room-N` name no local room has (the registry decides whether the cluster
+    /// has one).
+    pub fn next_room_name(&self) -> String {
+        loop {
+            let candidate = format!("room-{}", self.next_room.fetch_add(1, Ordering::Relaxed));
+            if !self.rooms.contains_key(&candidate) {
+                return candidate;
+            }
+        }
+    }
+
+    /// Stops serving a room without deleting it from storage (cluster mode: another
+    /// node owns it now). Its subscribers get `closed` and its waiting edits an error.
+    pub fn unload_room(&self, id: &str) {
+        if let Some((_, shared)) = self.rooms.remove(id) {
+            shared.lease.revoke();
+            shared.mark_closed();
+            self.metrics.rooms.dec();
+        }
+    }
+
     /// A fresh connection id.
     pub fn next_conn_id(&self) -> u64 {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
@@ -223,27 +253,11 @@ impl AppState {
         tick_hz: Option<u32>,
         logged: bool,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        if self.shutdown.is_cancelled() {
-            return Err(RegistryError::ShuttingDown);
-        }
+        self.check_new_room(id.as_deref(), tick_hz)?;
         let tick_hz = tick_hz.unwrap_or(self.config.tick_hz);
-        if !(1..=240).contains(&tick_hz) {
-            return Err(RegistryError::BadTickHz(tick_hz));
-        }
-        if let Some(id) = id.as_ref().filter(|id| !valid_room_id(id)) {
-            return Err(RegistryError::BadRoomId(id.clone()));
-        }
-        if self.rooms.len() >= self.config.max_rooms {
-            return Err(RegistryError::TooManyRooms(self.config.max_rooms));
-        }
         let id = match id {
             Some(id) => id,
-            None => loop {
-                let candidate = format!("room-{}", self.next_room.fetch_add(1, Ordering::Relaxed));
-                if !self.rooms.contains_key(&candidate) {
-                    break candidate;
-                }
-            },
+            None => self.next_room_name(),
         };
         match self.rooms.entry(id.clone()) {
             Entry::Occupied(_) => Err(RegistryError::RoomExists(id)),
@@ -284,6 +298,25 @@ impl AppState {
                 Ok(shared)
             }
         }
+    }
+
+    /// Whether a room with this id and tick rate could be created now (the id's
+    /// uniqueness aside).
+    pub fn check_new_room(&self, id: Option<&str>, tick_hz: Option<u32>) -> Result<(), RegistryError> {
+        if self.shutdown.is_cancelled() {
+            return Err(RegistryError::ShuttingDown);
+        }
+        let tick_hz = tick_hz.unwrap_or(self.config.tick_hz);
+        if !(1..=240).contains(&tick_hz) {
+            return Err(RegistryError::BadTickHz(tick_hz));
+        }
+        if let Some(id) = id.filter(|id| !valid_room_id(id)) {
+            return Err(RegistryError::BadRoomId(id.to_string()));
+        }
+        if self.rooms.len() >= self.config.max_rooms {
+            return Err(RegistryError::TooManyRooms(self.config.max_rooms));
+        }
+        Ok(())
     }
 
     /// The room named `id`.

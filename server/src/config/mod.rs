@@ -338,6 +338,29 @@ pub struct ServerConfig {
     /// Octree maximum depth (at most 64).
     #[arg(long, env = "CANOPY_OCTREE_MAX_DEPTH", default_value_t = OctreeConfig::DEFAULT.max_depth, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub octree_max_depth: u32,
+
+    /// Cluster mode: the NATS server(s) to join, comma-separated (`nats://host:4222`;
+    /// credentials in the URL). Absent: one process serving its own rooms. See README
+    /// "Cluster".
+    #[arg(long, env = "CANOPY_NATS_URL")]
+    pub nats_url: Option<String>,
+
+    /// This node's name in the cluster (1 to 64 of `[A-Za-z0-9_-]`), stable across its
+    /// restarts so that it takes its own rooms back; default `<hostname>-<port>`.
+    #[arg(long, env = "CANOPY_CLUSTER_NODE", value_parser = crate::cluster::parse_node_name)]
+    pub cluster_node: Option<String>,
+
+    /// The base URL other nodes reach this one's HTTP at, for the WebSockets they pass
+    /// on to a room's owner; default `http://<--addr>` (with the hostname if `--addr` is
+    /// unspecified, such as 0.0.0.0).
+    #[arg(long, env = "CANOPY_CLUSTER_URL")]
+    pub cluster_url: Option<String>,
+
+    /// Seconds a room's lease lasts unrenewed (2 to 300): an owner renews every third
+    /// of it and stops taking edits once a renewal is this long overdue minus a margin
+    /// (a third, at most 2 s). Every node of a cluster must use the same value.
+    #[arg(long, env = "CANOPY_CLUSTER_LEASE_SECS", default_value_t = crate::cluster::DEFAULT_LEASE_SECS, value_parser = clap::value_parser!(u64).range(2..=300))]
+    pub cluster_lease_secs: u64,
 }
 
 /// How log lines are written.

@@ -12,6 +12,7 @@
 
 mod access;
 mod body;
+mod cluster;
 mod edits;
 pub mod error;
 mod inspector;
@@ -23,6 +24,7 @@ mod rooms;
 mod guard;
 mod observe;
 
+pub use cluster::serve_passed;
 pub use nodes::DUMPS_AT_ONCE;
 
 use std::time::Duration;
@@ -55,6 +57,7 @@ use crate::state::AppState;
         rooms::list_rooms,
         rooms::get_room,
         rooms::delete_room,
+        cluster::overview,
         edits::post_edits,
         nodes::list_nodes,
         nodes::get_node,
@@ -94,6 +97,7 @@ pub fn app(state: AppState) -> Router {
         .route("/metrics", get(meta::metrics))
         .route("/rooms", post(rooms::create_room).get(rooms::list_rooms))
         .route("/rooms/{room}", delete(rooms::delete_room))
+        .route("/cluster", get(cluster::overview))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             access::admin,
@@ -131,6 +135,12 @@ pub fn app(state: AppState) -> Router {
         ))
         .fallback(meta::not_found)
         .method_not_allowed_fallback(meta::method_not_allowed)
+        // Inside the guard (an Origin or Host refused here is refused before anything is
+        // passed on), outside the routes and their access checks, which the owner runs.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            cluster::route,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::origin_and_host,

@@ -22,7 +22,24 @@ pub(super) async fn create_room(
     State(app): State<AppState>,
     JsonBody(body): JsonBody<CreateRoom>,
 ) -> Result<(StatusCode, Json<RoomCreated>), Refusal> {
-    let room = app.create_room(body.id, body.tick_hz)?;
+    let room = match app.cluster() {
+        None => app.create_room(body.id, body.tick_hz)?,
+        Some(cluster) => {
+            // Checked before the lease is taken, so that a bad request holds no name.
+            app.check_new_room(body.id.as_deref(), body.tick_hz)?;
+            let claim = cluster.claim(body.id, || app.next_room_name()).await?;
+            match app.create_room(Some(claim.id.clone()), body.tick_hz) {
+                Ok(room) => {
+                    cluster.hold_started(&room);
+                    room
+                }
+                Err(e) => {
+                    cluster.release(&claim.id).await;
+                    return Err(e.into());
+                }
+            }
+        }
+    };
     if let Err(why) = room.gate.durable(room.gate.need()).await {
         return Err(Refusal::overloaded(format!(
             "the storage failed before room {} was durable ({why}); a restart may not have it",
@@ -105,6 +122,9 @@ pub(super) async fn delete_room(
     Path(room): Path<String>,
 ) -> Result<StatusCode, Refusal> {
     let seq = app.delete_room(&room)?;
+    if let Some(cluster) = app.cluster() {
+        cluster.release(&room).await;
+    }
     if let Some(p) = app.persist.as_ref().filter(|_| seq > 0)
         && let Err(e) = p.durable(seq).await
     {

@@ -29,6 +29,9 @@ impl Room {
         let mut applied = Applied::default();
         let budget = self.config.tick_op_budget;
         let failure = self.shared.gate.failure();
+        // Read once a tick, like the storage failure: a batch queued while the lease
+        // was valid is refused, never applied, once it has lapsed (fencing).
+        let lapsed = !self.shared.lease.writable();
         // A logged room takes no more than the log queue can still hold, so that the
         // record of what it applies is never refused for room (the rest waits).
         let mut headroom = self.log.as_ref().map(|l| l.persist.headroom());
@@ -49,6 +52,13 @@ impl Room {
                 // Queued before the storage failed: refused like a new one, never applied.
                 let refusal =
                     Refusal::overloaded(format!("edits are refused: the storage failed ({why})"));
+                applied.batches_rejected += 1;
+                self.metrics.rejected(refusal.code);
+                applied.replies.push((edit.reply, Err(refusal)));
+                continue;
+            }
+            if lapsed {
+                let refusal = self.shared.lease_lapsed();
                 applied.batches_rejected += 1;
                 self.metrics.rejected(refusal.code);
                 applied.replies.push((edit.reply, Err(refusal)));

@@ -23,6 +23,7 @@ pub mod delta;
 pub mod diff;
 pub mod durable;
 pub mod edit;
+pub mod lease;
 mod fanout;
 pub mod merge;
 pub mod outbox;

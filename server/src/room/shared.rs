@@ -84,6 +84,9 @@ pub struct RoomShared {
     pub tokens: Option<RoomTokens>,
     /// Open WebSocket connections of this room (subscribed or not), for the cap.
     pub connections: AtomicUsize,
+    /// Until when this server may take edits for the room (cluster mode: its lease in
+    /// the registry; otherwise forever).
+    pub lease: super::lease::LeaseClock,
     commands: Sender<RoomCommand>,
     limits: EditLimits,
     pending_batches: AtomicUsize,
@@ -113,6 +116,7 @@ impl RoomShared {
             stats: RoomStats::default(),
             tokens,
             connections: AtomicUsize::new(0),
+            lease: super::lease::LeaseClock::unbounded(),
             commands,
             limits,
             pending_batches: AtomicUsize::new(0),
@@ -143,6 +147,9 @@ impl RoomShared {
                 "edits are refused: the storage failed ({why}); reads and subscriptions \
                  go on, and a restart recovers every acknowledged batch"
             )));
+        }
+        if !self.lease.writable() {
+            return Err(self.lease_lapsed());
         }
         let cost = ops.len().max(1);
         let l = self.limits;
@@ -193,6 +200,15 @@ impl RoomShared {
             ));
         }
         Ok(())
+    }
+
+    /// The refusal of an edit while this server holds no valid lease on the room.
+    pub(crate) fn lease_lapsed(&self) -> Refusal {
+        Refusal::overloaded(format!(
+            "this server's lease on room {} has lapsed (the cluster registry could not be \
+             reached in time, or another node owns the room now); the edit is not applied",
+            self.id
+        ))
     }
 
     /// Stops counting a batch that left the queue (taken by the tick, or refused).

@@ -37,11 +37,11 @@ use crate::state::AppState;
 
 /// The socket library's read buffer per connection: small, since client messages are
 /// small except for edit batches, which grow it only while they arrive.
-const READ_BUFFER_BYTES: usize = 8 * 1024;
+pub(super) const READ_BUFFER_BYTES: usize = 8 * 1024;
 /// Frames are written out once this much is buffered (and always on flush).
-const WRITE_BUFFER_BYTES: usize = 16 * 1024;
+pub(super) const WRITE_BUFFER_BYTES: usize = 16 * 1024;
 
-fn has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
+pub(super) fn has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
     headers.get_all(name).iter().any(|v| {
         v.to_str()
             .is_ok_and(|s| s.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
@@ -49,7 +49,7 @@ fn has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool
 }
 
 /// The `Sec-WebSocket-Key` of a valid handshake request.
-fn handshake_key(headers: &HeaderMap) -> Result<&HeaderValue, Refusal> {
+pub(super) fn handshake_key(headers: &HeaderMap) -> Result<&HeaderValue, Refusal> {
     if !has_token(headers, header::UPGRADE, "websocket")
         || !has_token(headers, header::CONNECTION, "upgrade")
     {

@@ -9,6 +9,7 @@
 //! of WebSocket messages), so they are tested with channels as well as sockets.
 
 mod handshake;
+pub(crate) mod passthrough;
 mod requests;
 mod session;
 mod writer;

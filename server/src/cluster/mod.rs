@@ -1,0 +1,453 @@
+//! Cluster mode (`--nats-url`): several Canopy processes share one NATS server, which
+//! keeps the room registry (JetStream key-value) and carries requests between them.
+//!
+//! Each room has exactly one owner, the node holding its lease in the `canopy_rooms`
+//! bucket. Every node answers every route: a request for a room owned elsewhere is
+//! passed to its owner over NATS (`http/cluster.rs`) and a WebSocket is passed on to the
+//! owner's HTTP (`ws/passthrough.rs`). Invariant: a node takes edits for a room only
+//! while its lease is valid by its own monotonic clock ([`crate::room::lease`]), and a
+//! lease is taken with a key-value `create` and renewed with an `update` against the
+//! revision it last wrote, so two nodes can never both hold one (see README "Cluster").
+
+mod bus;
+mod registry;
+
+pub use bus::{
+    FORWARDED_HEADER, ForwardedRequest, ForwardedResponse, decode, encode, subject as bus_subject,
+};
+pub use registry::{Claim, RoomRecord};
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use dashmap::DashMap;
+use prometheus::{IntCounter, IntGauge};
+
+use crate::config::ServerConfig;
+use crate::room::lease::monotonic_ms;
+use crate::state::AppState;
+
+/// The default of `--cluster-lease-secs`.
+pub const DEFAULT_LEASE_SECS: u64 = 10;
+
+/// Parses `--cluster-node`: 1 to 64 of `[A-Za-z0-9_-]` (it becomes a NATS subject token
+/// and a key-value key).
+pub fn parse_node_name(s: &str) -> Result<String, String> {
+    if crate::state::valid_room_id(s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "a node name is 1 to 64 of [A-Za-z0-9_-], got {s:?}"
+        ))
+    }
+}
+
+/// Why cluster mode could not start or a registry call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// The NATS server could not be reached.
+    #[error("cannot connect to NATS at {url}: {why}")]
+    Connect {
+        /// The `--nats-url` given.
+        url: String,
+        /// The client's error.
+        why: String,
+    },
+    /// A key-value bucket could not be opened or created, or has other settings.
+    #[error("the registry bucket {bucket}: {why}")]
+    Bucket {
+        /// The bucket's name.
+        bucket: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// A registry read or write failed (NATS away, a timeout).
+    #[error("the cluster registry: {0}")]
+    Registry(String),
+    /// Passing a request to another node failed.
+    #[error("node {node} did not answer: {why}")]
+    Forward {
+        /// The node asked.
+        node: String,
+        /// What went wrong.
+        why: String,
+        /// True when the request certainly never reached that node (no responder), so
+        /// an edit in it was not applied.
+        unsent: bool,
+    },
+}
+
+/// How this node takes part in the cluster, from the server's flags.
+#[derive(Debug, Clone)]
+pub struct ClusterConfig {
+    /// `--nats-url`.
+    pub nats_url: String,
+    /// This node's name.
+    pub node: String,
+    /// The base URL other nodes reach this node's HTTP at.
+    pub url: String,
+    /// How long a lease lasts unrenewed.
+    pub lease: Duration,
+}
+
+impl ClusterConfig {
+    /// The cluster settings of `config`, or `None` outside cluster mode. `bound` is the
+    /// address the listener really has (`--addr` may name port 0).
+    pub fn from_server(config: &ServerConfig, bound: std::net::SocketAddr) -> Option<Self> {
+        let nats_url = config.nats_url.clone()?;
+        let host = || {
+            std::fs::read_to_string("/etc/hostname")
+                .ok()
+                .map(|h| h.trim().to_string())
+                .filter(|h| !h.is_empty())
+                .unwrap_or_else(|| "canopy".into())
+        };
+        let node = config.cluster_node.clone().unwrap_or_else(|| {
+            let name: String = format!("{}-{}", host(), bound.port())
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+                .take(64)
+                .collect();
+            name
+        });
+        let url = config.cluster_url.clone().unwrap_or_else(|| {
+            if bound.ip().is_unspecified() {
+                format!("http://{}:{}", host(), bound.port())
+            } else {
+                format!("http://{bound}")
+            }
+        });
+        Some(ClusterConfig {
+            nats_url,
+            node,
+            url: url.trim_end_matches('/').to_string(),
+            lease: Duration::from_secs(config.cluster_lease_secs),
+        })
+    }
+
+    /// How often an owner renews its leases and a node sends its heartbeat.
+    pub fn renew_every(&self) -> Duration {
+        self.lease / 3
+    }
+
+    /// How long before a lease's expiry in the registry its owner stops taking edits:
+    /// a third of the lease, at most 2 s (slack for clocks and a slow registry).
+    pub fn margin(&self) -> Duration {
+        (self.lease / 3).min(Duration::from_secs(2))
+    }
+}
+
+/// The cluster's counters in `/metrics`.
+#[derive(Debug, Clone)]
+pub struct ClusterMetrics {
+    /// `canopy_cluster_forwarded_total`: requests passed to another node.
+    pub forwarded: IntCounter,
+    /// `canopy_cluster_forward_failures_total`: passed requests that got no answer.
+    pub forward_failures: IntCounter,
+    /// `canopy_cluster_served_total`: requests other nodes passed to this one.
+    pub served: IntCounter,
+    /// `canopy_cluster_websockets_passed`: WebSockets passed on to an owner, open now.
+    pub websockets_passed: IntGauge,
+    /// `canopy_cluster_leases`: room leases this node holds.
+    pub leases: IntGauge,
+    /// `canopy_cluster_leases_lost_total`: leases this node lost (stepped down).
+    pub leases_lost: IntCounter,
+    /// `canopy_cluster_renew_failures_total`: lease renewals that failed.
+    pub renew_failures: IntCounter,
+}
+
+impl ClusterMetrics {
+    fn new(metrics: &crate::metrics::Metrics) -> Self {
+        let counter = |name: &str, help: &str| {
+            let c = IntCounter::new(name, help).expect("valid counter");
+            metrics.register(Box::new(c.clone()));
+            c
+        };
+        let gauge = |name: &str, help: &str| {
+            let g = IntGauge::new(name, help).expect("valid gauge");
+            metrics.register(Box::new(g.clone()));
+            g
+        };
+        ClusterMetrics {
+            forwarded: counter(
+                "canopy_cluster_forwarded_total",
+                "HTTP requests passed to the node that owns their room",
+            ),
+            forward_failures: counter(
+                "canopy_cluster_forward_failures_total",
+                "Passed requests the other node did not answer",
+            ),
+            served: counter(
+                "canopy_cluster_served_total",
+                "HTTP requests other nodes passed to this one",
+            ),
+            websockets_passed: gauge(
+                "canopy_cluster_websockets_passed",
+                "WebSockets passed on to the node that owns their room, open now",
+            ),
+            leases: gauge("canopy_cluster_leases", "Room leases this node holds"),
+            leases_lost: counter(
+                "canopy_cluster_leases_lost_total",
+                "Room leases this node lost and stepped down from",
+            ),
+            renew_failures: counter(
+                "canopy_cluster_renew_failures_total",
+                "Lease renewals that failed (NATS away, or the lease taken)",
+            ),
+        }
+    }
+}
+
+/// A lease this node holds.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    /// The registry revision of the acquiring `create` (the room's epoch).
+    epoch: u64,
+    /// The revision of this node's last write of the key, for the next `update`.
+    revision: u64,
+}
+
+/// One node's view of, and part in, the cluster.
+#[derive(Debug)]
+pub struct Cluster {
+    /// Its settings.
+    pub config: ClusterConfig,
+    /// Its counters.
+    pub metrics: ClusterMetrics,
+    client: async_nats::Client,
+    registry: registry::Registry,
+    /// The leases this node holds, by room.
+    held: DashMap<String, Held>,
+}
+
+impl Cluster {
+    /// Connects to NATS, opens (or creates) the registry buckets and takes the leases of
+    /// the rooms this node already holds (restored from its data dir); a room another
+    /// node owns by now is unloaded, its files kept.
+    pub async fn join(
+        state: &AppState,
+        config: ClusterConfig,
+    ) -> Result<Arc<Cluster>, ClusterError> {
+        let client = async_nats::ConnectOptions::new()
+            .name(format!("canopy {}", config.node))
+            .retry_on_initial_connect()
+            .connection_timeout(Duration::from_secs(5))
+            .connect(config.nats_url.as_str());
+        let client = tokio::time::timeout(Duration::from_secs(15), client)
+            .await
+            .map_err(|_| ClusterError::Connect {
+                url: config.nats_url.clone(),
+                why: "no connection within 15 s".into(),
+            })?
+            .map_err(|e| ClusterError::Connect {
+                url: config.nats_url.clone(),
+                why: e.to_string(),
+            })?;
+        let registry = registry::Registry::open(client.clone(), config.lease).await?;
+        let cluster = Arc::new(Cluster {
+            metrics: ClusterMetrics::new(&state.metrics),
+            config,
+            client,
+            registry,
+            held: DashMap::new(),
+        });
+        let restored: Vec<String> = state.rooms.iter().map(|r| r.key().clone()).collect();
+        for id in restored {
+            let Ok(room) = state.room(&id) else { continue };
+            room.lease.revoke();
+            match cluster.reclaim(&id).await {
+                Ok(()) => cluster.hold_started(&room),
+                Err(owner) => {
+                    tracing::warn!(room = %id, %owner, "another node owns this room now: unloading this node's copy (its files are kept)");
+                    state.unload_room(&id);
+                }
+            }
+        }
+        Ok(cluster)
+    }
+
+    /// The NATS client (for the request service and the passing of requests).
+    pub fn client(&self) -> &async_nats::Client {
+        &self.client
+    }
+
+    /// This node's name.
+    pub fn node(&self) -> &str {
+        &self.config.node
+    }
+
+    /// The registry's record of `room`, if a live lease names an owner.
+    pub fn owner_of(&self, room: &str) -> Option<RoomRecord> {
+        self.registry.room(room)
+    }
+
+    /// Takes the lease of a new room: `id` itself, or the first free `room-N` from
+    /// `next` when none is given. `Err(RoomExists)` when `id` is held already.
+    pub async fn claim(
+        &self,
+        id: Option<String>,
+        next: impl FnMut() -> String,
+    ) -> Result<Claim, crate::state::RegistryError> {
+        let claim = self
+            .registry
+            .claim(id, next, &self.config.node, &self.config.url)
+            .await?;
+        self.held.insert(
+            claim.id.clone(),
+            Held {
+                epoch: claim.epoch,
+                revision: claim.epoch,
+            },
+        );
+        self.metrics.leases.set(self.held.len() as i64);
+        Ok(claim)
+    }
+
+    /// Takes back the lease of a room this node held before a restart.
+    async fn reclaim(&self, id: &str) -> Result<(), String> {
+        match self
+            .registry
+            .reclaim(id, &self.config.node, &self.config.url)
+            .await
+        {
+            Ok(epoch) => {
+                self.held.insert(
+                    id.to_string(),
+                    Held {
+                        epoch,
+                        revision: epoch,
+                    },
+                );
+                self.metrics.leases.set(self.held.len() as i64);
+                Ok(())
+            }
+            Err(owner) => Err(owner),
+        }
+    }
+
+    /// Marks a room whose lease was just taken writable for one lease.
+    pub fn hold_started(&self, room: &crate::room::RoomShared) {
+        let until = monotonic_ms() + (self.config.lease - self.config.margin()).as_millis() as u64;
+        room.lease.extend_to(until);
+    }
+
+    /// Gives up the lease of `room` (deleted here, or never started).
+    pub async fn release(&self, room: &str) {
+        if let Some((_, held)) = self.held.remove(room) {
+            self.metrics.leases.set(self.held.len() as i64);
+            if let Err(e) = self.registry.release(room, held.revision).await {
+                tracing::warn!(%room, error = %e, "could not release the lease; it expires by itself");
+            }
+        }
+    }
+
+    /// The epoch of a lease this node holds.
+    pub fn epoch_of(&self, room: &str) -> Option<u64> {
+        self.held.get(room).map(|h| h.epoch)
+    }
+
+    /// Where a new room goes: the live node with the fewest rooms; among several, the
+    /// one `salt` hashes highest with (so that nodes placing rooms at the same moment,
+    /// on the same counts, spread them).
+    pub fn place(&self, salt: u64) -> String {
+        self.registry.place(&self.config.node, salt)
+    }
+
+    /// The live nodes other than this one, with their URLs.
+    pub fn peers(&self) -> Vec<(String, String)> {
+        self.registry
+            .nodes()
+            .into_iter()
+            .filter(|n| n.id != self.config.node)
+            .map(|n| (n.id, n.url))
+            .collect()
+    }
+
+    /// `GET /cluster`.
+    pub fn view(&self) -> canopy_protocol::http::ClusterView {
+        let mut view = self.registry.view();
+        view.node = Some(self.config.node.clone());
+        view.lease_secs = self.config.lease.as_secs();
+        view
+    }
+
+    /// Runs the renewals and the heartbeat until shutdown (spawned by the server).
+    pub async fn maintain(self: Arc<Self>, state: AppState) {
+        let mut every = tokio::time::interval(self.config.renew_every());
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let watch = tokio::spawn(Arc::clone(&self).registry_watch());
+        loop {
+            tokio::select! {
+                _ = state.shutdown.cancelled() => break,
+                _ = every.tick() => {}
+            }
+            self.renew_all(&state).await;
+            let subscribers = state.metrics.subscribers.get().max(0) as u64;
+            if let Err(e) = self
+                .registry
+                .heartbeat(&self.config.node, &self.config.url, subscribers)
+                .await
+            {
+                tracing::warn!(error = %e, "cluster heartbeat failed");
+            }
+        }
+        watch.abort();
+        // Leases of rooms that stop with this node are given back at once, so that a
+        // restart elsewhere need not wait out the lease.
+        let held: Vec<String> = self.held.iter().map(|h| h.key().clone()).collect();
+        for room in held {
+            self.release(&room).await;
+        }
+    }
+
+    async fn registry_watch(self: Arc<Self>) {
+        self.registry.watch().await;
+    }
+
+    /// Renews every held lease once; steps down from those another node has taken.
+    async fn renew_all(&self, state: &AppState) {
+        let held: Vec<(String, Held)> =
+            self.held.iter().map(|h| (h.key().clone(), *h.value())).collect();
+        let keep = self.config.lease - self.config.margin();
+        for (id, h) in held {
+            let Ok(room) = state.room(&id) else {
+                // Deleted here meanwhile: its handler releases it.
+                continue;
+            };
+            // Counted from before the write is sent, which is never later than the
+            // registry's own time of it: the lease here ends no later than there.
+            let sent = monotonic_ms();
+            match self
+                .registry
+                .renew(&id, h.epoch, h.revision, &self.config.node, &self.config.url)
+                .await
+            {
+                Ok(registry::Renewed { epoch, revision }) => {
+                    if epoch != h.epoch {
+                        tracing::info!(room = %id, epoch, "lease had expired in the registry and was taken again");
+                    }
+                    if let Some(mut held) = self.held.get_mut(&id) {
+                        held.epoch = epoch;
+                        held.revision = revision;
+                    }
+                    room.lease.extend_to(sent + keep.as_millis() as u64);
+                }
+                Err(registry::RenewError::Lost(why)) => {
+                    self.metrics.renew_failures.inc();
+                    self.metrics.leases_lost.inc();
+                    room.lease.revoke();
+                    self.held.remove(&id);
+                    self.metrics.leases.set(self.held.len() as i64);
+                    tracing::warn!(room = %id, %why, "lease lost: stepping down");
+                    state.unload_room(&id);
+                }
+                Err(registry::RenewError::Unreachable(why)) => {
+                    // The lease runs out by itself here if this goes on; another node
+                    // cannot take it before the registry has expired it.
+                    self.metrics.renew_failures.inc();
+                    tracing::warn!(room = %id, %why, "lease renewal failed; edits stop when it lapses");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,504 @@
+//! The registry in NATS JetStream key-value: bucket `canopy_rooms` (room id → owner
+//! record, one revision kept, entries expire after the lease) and `canopy_nodes` (node
+//! name → heartbeat), with this node's view of both kept current by watching them.
+//!
+//! Invariant: a lease is acquired only by `create` (which fails while a live key
+//! exists) and renewed only by `update` against the revision this node last wrote, so
+//! a renewal by an owner that lost the key always fails; the revision of the acquiring
+//! `create` is the lease's epoch and grows with every new owner. An entry of the view
+//! counts as live only while it is younger than one lease: an expired key leaves no
+//! event behind, so age is how the view forgets it.
+
+use std::time::Duration;
+
+use async_nats::jetstream::{self, kv};
+use canopy_protocol::http::{ClusterNode, ClusterRoom, ClusterView};
+use dashmap::DashMap;
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+
+use super::ClusterError;
+use crate::room::lease::monotonic_ms;
+use crate::state::RegistryError;
+
+/// The bucket of room leases.
+const ROOMS: &str = "canopy_rooms";
+/// The bucket of node heartbeats.
+const NODES: &str = "canopy_nodes";
+/// A registry call that takes longer than this is taken as NATS being away.
+const CALL_TIMEOUT: Duration = Duration::from_secs(3);
+/// How many `room-N` names a claim without an id tries before giving up.
+const NAME_TRIES: usize = 1_000;
+
+/// A room's value in the registry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomRecord {
+    /// The owner's node name.
+    pub node: String,
+    /// The owner's base URL.
+    pub url: String,
+    /// The lease's epoch; 0 in the acquiring write (which cannot know its own
+    /// revision), whose revision is then the epoch.
+    pub epoch: u64,
+}
+
+/// A node's heartbeat in the registry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct NodeRecord {
+    url: String,
+    subscribers: u64,
+}
+
+/// A registry value as this node last saw it.
+#[derive(Debug, Clone)]
+struct Seen<T> {
+    value: T,
+    revision: u64,
+    at_ms: u64,
+}
+
+/// A new room's lease.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// The room's id (the one asked for, or the `room-N` picked).
+    pub id: String,
+    /// The lease's epoch.
+    pub epoch: u64,
+}
+
+/// A renewal that worked.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Renewed {
+    /// The lease's epoch: the same, or a new one if the key had expired and was taken
+    /// again.
+    pub(super) epoch: u64,
+    /// The revision of this write.
+    pub(super) revision: u64,
+}
+
+/// Why a renewal did not work.
+#[derive(Debug)]
+pub(super) enum RenewError {
+    /// Another node holds the room now.
+    Lost(String),
+    /// The registry could not be reached.
+    Unreachable(String),
+}
+
+/// A live node as the view has it.
+#[derive(Debug, Clone)]
+pub(super) struct LiveNode {
+    /// Its name.
+    pub(super) id: String,
+    /// Its base URL.
+    pub(super) url: String,
+}
+
+/// The registry's buckets and this node's view of them.
+#[derive(Debug)]
+pub(super) struct Registry {
+    rooms: kv::Store,
+    nodes: kv::Store,
+    lease: Duration,
+    room_view: DashMap<String, Seen<RoomRecord>>,
+    node_view: DashMap<String, Seen<NodeRecord>>,
+}
+
+fn unreachable(e: impl std::fmt::Display) -> ClusterError {
+    ClusterError::Registry(e.to_string())
+}
+
+async fn timed<T, E: std::fmt::Display>(
+    call: impl std::future::Future<Output = Result<T, E>>,
+) -> Result<Result<T, E>, ClusterError> {
+    tokio::time::timeout(CALL_TIMEOUT, call)
+        .await
+        .map_err(|_| ClusterError::Registry(format!("no answer within {CALL_TIMEOUT:?}")))
+}
+
+impl Registry {
+    /// Opens both buckets, creating them with `lease` as their age limit if missing;
+    /// refuses a bucket made with another lease (every node must agree on it).
+    pub(super) async fn open(client: async_nats::Client, lease: Duration) -> Result<Self, ClusterError> {
+        let js = jetstream::new(client);
+        let open = |name: &'static str| {
+            let js = js.clone();
+            async move {
+                let bucket_err = |why: String| ClusterError::Bucket {
+                    bucket: name.into(),
+                    why,
+                };
+                let store = match js.get_key_value(name).await {
+                    Ok(store) => store,
+                    Err(_) => js
+                        .create_key_value(kv::Config {
+                            bucket: name.into(),
+                            description: "Canopy cluster registry".into(),
+                            history: 1,
+                            max_age: lease,
+                            storage: jetstream::stream::StorageType::File,
+                            ..Default::default()
+                        })
+                        .await
+                        .map_err(|e| bucket_err(e.to_string()))?,
+                };
+                let status = store.status().await.map_err(|e| bucket_err(e.to_string()))?;
+                if status.max_age() != lease {
+                    return Err(bucket_err(format!(
+                        "it expires entries after {:?}, this node's --cluster-lease-secs is \
+                         {:?}; every node of a cluster must use the same lease",
+                        status.max_age(),
+                        lease
+                    )));
+                }
+                Ok(store)
+            }
+        };
+        Ok(Registry {
+            rooms: open(ROOMS).await?,
+            nodes: open(NODES).await?,
+            lease,
+            room_view: DashMap::new(),
+            node_view: DashMap::new(),
+        })
+    }
+
+    fn live<T>(&self, seen: &Seen<T>) -> bool {
+        monotonic_ms().saturating_sub(seen.at_ms) < self.lease.as_millis() as u64
+    }
+
+    /// The live record of `room`.
+    pub(super) fn room(&self, room: &str) -> Option<RoomRecord> {
+        let seen = self.room_view.get(room)?;
+        self.live(&seen).then(|| seen.value.clone())
+    }
+
+    /// Every live node, sorted by name.
+    pub(super) fn nodes(&self) -> Vec<LiveNode> {
+        let mut nodes: Vec<LiveNode> = self
+            .node_view
+            .iter()
+            .filter(|n| self.live(n.value()))
+            .map(|n| LiveNode {
+                id: n.key().clone(),
+                url: n.value.url.clone(),
+            })
+            .collect();
+        nodes.sort_by(|a, b| a.id.cmp(&b.id));
+        nodes
+    }
+
+    fn rooms_per_node(&self) -> std::collections::BTreeMap<String, u64> {
+        let mut counts = std::collections::BTreeMap::new();
+        for n in self.nodes() {
+            counts.insert(n.id, 0);
+        }
+        for r in self.room_view.iter().filter(|r| self.live(r.value())) {
+            *counts.entry(r.value.node.clone()).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    /// See [`super::Cluster::place`].
+    pub(super) fn place(&self, me: &str, salt: u64) -> String {
+        let mut counts = self.rooms_per_node();
+        // Only nodes with a live heartbeat take rooms (a name left in a room record of
+        // a dead node does not), and this node always can.
+        let live: std::collections::BTreeSet<String> =
+            self.nodes().into_iter().map(|n| n.id).collect();
+        counts.retain(|id, _| live.contains(id) || id == me);
+        counts.entry(me.to_string()).or_insert(0);
+        let fewest = counts.values().copied().min().unwrap_or(0);
+        counts
+            .into_iter()
+            .filter(|(_, n)| *n == fewest)
+            .max_by_key(|(id, _)| mix(salt, id))
+            .map(|(id, _)| id)
+            .unwrap_or_else(|| me.to_string())
+    }
+
+    /// `GET /cluster` without this node's own fields.
+    pub(super) fn view(&self) -> ClusterView {
+        let now = monotonic_ms();
+        let counts = self.rooms_per_node();
+        let mut nodes: Vec<ClusterNode> = self
+            .node_view
+            .iter()
+            .filter(|n| self.live(n.value()))
+            .map(|n| ClusterNode {
+                id: n.key().clone(),
+                url: n.value.url.clone(),
+                rooms: counts.get(n.key()).copied().unwrap_or(0),
+                subscribers: n.value.subscribers,
+                seen_ms_ago: now.saturating_sub(n.at_ms),
+            })
+            .collect();
+        nodes.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut rooms: Vec<ClusterRoom> = self
+            .room_view
+            .iter()
+            .filter(|r| self.live(r.value()))
+            .map(|r| ClusterRoom {
+                id: r.key().clone(),
+                owner: r.value.node.clone(),
+                epoch: epoch_of(&r.value, r.revision),
+            })
+            .collect();
+        rooms.sort_by(|a, b| a.id.cmp(&b.id));
+        ClusterView {
+            enabled: true,
+            node: None,
+            lease_secs: self.lease.as_secs(),
+            nodes,
+            rooms,
+        }
+    }
+
+    /// Takes a new room's lease (see [`super::Cluster::claim`]).
+    pub(super) async fn claim(
+        &self,
+        id: Option<String>,
+        mut next: impl FnMut() -> String,
+        node: &str,
+        url: &str,
+    ) -> Result<Claim, RegistryError> {
+        let record = RoomRecord {
+            node: node.into(),
+            url: url.into(),
+            epoch: 0,
+        };
+        let value: bytes::Bytes = serde_json::to_vec(&record).expect("a record").into();
+        let storage = |e: &dyn std::fmt::Display| {
+            RegistryError::Storage(format!("the cluster registry did not take the room: {e}"))
+        };
+        let tries = if id.is_some() { 1 } else { NAME_TRIES };
+        for _ in 0..tries {
+            let candidate = id.clone().unwrap_or_else(&mut next);
+            if id.is_none() && self.room(&candidate).is_some() {
+                continue;
+            }
+            match timed(self.rooms.create(&candidate, value.clone()))
+                .await
+                .map_err(|e| storage(&e))?
+            {
+                Ok(epoch) => {
+                    self.saw_room(&candidate, record.clone(), epoch);
+                    return Ok(Claim {
+                        id: candidate,
+                        epoch,
+                    });
+                }
+                Err(e) if e.kind() == kv::CreateErrorKind::AlreadyExists => {
+                    if id.is_some() {
+                        return Err(RegistryError::RoomExists(candidate));
+                    }
+                }
+                Err(e) => return Err(storage(&e)),
+            }
+        }
+        Err(RegistryError::Storage(format!(
+            "no free room name found in {NAME_TRIES} tries"
+        )))
+    }
+
+    /// Takes back the lease of a room this node owned before it restarted: its own
+    /// live key (by an `update` on the key's revision) or a free one (by `create`).
+    /// `Err(owner)` when another node holds it, or the registry cannot be reached.
+    pub(super) async fn reclaim(&self, id: &str, node: &str, url: &str) -> Result<u64, String> {
+        let record = RoomRecord {
+            node: node.into(),
+            url: url.into(),
+            epoch: 0,
+        };
+        let value: bytes::Bytes = serde_json::to_vec(&record).expect("a record").into();
+        match timed(self.rooms.create(id, value.clone())).await {
+            Err(e) => return Err(format!("(registry unreachable: {e})")),
+            Ok(Ok(epoch)) => return Ok(epoch),
+            Ok(Err(e)) if e.kind() == kv::CreateErrorKind::AlreadyExists => {}
+            Ok(Err(e)) => return Err(format!("(registry refused: {e})")),
+        }
+        let entry = match timed(self.rooms.entry(id)).await {
+            Ok(Ok(Some(entry))) => entry,
+            other => return Err(format!("(registry read failed: {other:?})")),
+        };
+        let held: RoomRecord = serde_json::from_slice(&entry.value)
+            .map_err(|e| format!("(unreadable record: {e})"))?;
+        if held.node != node {
+            return Err(held.node);
+        }
+        // Our own key from before the restart: a new epoch all the same, since this
+        // process is not the one that wrote it.
+        match timed(self.rooms.update(id, value, entry.revision)).await {
+            Ok(Ok(epoch)) => {
+                self.saw_room(id, record, epoch);
+                Ok(epoch)
+            }
+            other => Err(format!("(taking back the key failed: {other:?})")),
+        }
+    }
+
+    /// Renews a lease held since `epoch`, last written at `revision`.
+    pub(super) async fn renew(
+        &self,
+        id: &str,
+        epoch: u64,
+        revision: u64,
+        node: &str,
+        url: &str,
+    ) -> Result<Renewed, RenewError> {
+        let record = RoomRecord {
+            node: node.into(),
+            url: url.into(),
+            epoch,
+        };
+        let value: bytes::Bytes = serde_json::to_vec(&record).expect("a record").into();
+        match timed(self.rooms.update(id, value, revision)).await {
+            Err(e) => Err(RenewError::Unreachable(e.to_string())),
+            Ok(Ok(revision)) => {
+                self.saw_room(id, record, revision);
+                Ok(Renewed { epoch, revision })
+            }
+            Ok(Err(e)) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => {
+                // Expired (renewals failed for a whole lease) or taken. A free key is
+                // taken again by `create`, with a new epoch; a taken one is lost.
+                let fresh = RoomRecord { epoch: 0, ..record };
+                let value: bytes::Bytes = serde_json::to_vec(&fresh).expect("a record").into();
+                match timed(self.rooms.create(id, value)).await {
+                    Err(e) => Err(RenewError::Unreachable(e.to_string())),
+                    Ok(Ok(epoch)) => {
+                        self.saw_room(id, fresh, epoch);
+                        Ok(Renewed {
+                            epoch,
+                            revision: epoch,
+                        })
+                    }
+                    Ok(Err(e)) if e.kind() == kv::CreateErrorKind::AlreadyExists => {
+                        Err(RenewError::Lost("another node holds the room's lease".into()))
+                    }
+                    Ok(Err(e)) => Err(RenewError::Unreachable(e.to_string())),
+                }
+            }
+            Ok(Err(e)) => Err(RenewError::Unreachable(e.to_string())),
+        }
+    }
+
+    /// Deletes a lease this node holds (only if it still holds it).
+    pub(super) async fn release(&self, id: &str, revision: u64) -> Result<(), ClusterError> {
+        timed(self.rooms.delete_expect_revision(id, Some(revision)))
+            .await?
+            .map_err(unreachable)?;
+        self.room_view.remove(id);
+        Ok(())
+    }
+
+    /// Writes this node's heartbeat.
+    pub(super) async fn heartbeat(&self, node: &str, url: &str, subscribers: u64) -> Result<(), ClusterError> {
+        let record = NodeRecord {
+            url: url.into(),
+            subscribers,
+        };
+        let value = serde_json::to_vec(&record).expect("a record").into();
+        let revision = timed(self.nodes.put(node, value)).await?.map_err(unreachable)?;
+        self.node_view.insert(
+            node.to_string(),
+            Seen {
+                value: record,
+                revision,
+                at_ms: monotonic_ms(),
+            },
+        );
+        Ok(())
+    }
+
+    fn saw_room(&self, id: &str, value: RoomRecord, revision: u64) {
+        let mut slot = self.room_view.entry(id.to_string()).or_insert(Seen {
+            value: value.clone(),
+            revision,
+            at_ms: monotonic_ms(),
+        });
+        // Watch events and this node's own writes arrive in either order; the higher
+        // revision is the newer.
+        if revision >= slot.revision {
+            *slot = Seen {
+                value,
+                revision,
+                at_ms: monotonic_ms(),
+            };
+        }
+    }
+
+    /// Keeps the view current: watches both buckets, starting again after an error
+    /// (NATS away), until cancelled.
+    pub(super) async fn watch(&self) {
+        loop {
+            let rooms = self.rooms.watch_all();
+            let nodes = self.nodes.watch_all();
+            match (rooms.await, nodes.await) {
+                (Ok(mut rooms), Ok(mut nodes)) => loop {
+                    tokio::select! {
+                        e = rooms.next() => match e {
+                            Some(Ok(e)) => self.room_event(e),
+                            _ => break,
+                        },
+                        e = nodes.next() => match e {
+                            Some(Ok(e)) => self.node_event(e),
+                            _ => break,
+                        },
+                    }
+                },
+                (r, n) => {
+                    tracing::debug!(rooms = r.is_ok(), nodes = n.is_ok(), "registry watch failed; retrying");
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
+
+    fn room_event(&self, e: kv::Entry) {
+        match e.operation {
+            kv::Operation::Put => {
+                if let Ok(record) = serde_json::from_slice::<RoomRecord>(&e.value) {
+                    self.saw_room(&e.key, record, e.revision);
+                }
+            }
+            kv::Operation::Delete | kv::Operation::Purge => {
+                self.room_view.remove_if(&e.key, |_, s| s.revision <= e.revision);
+            }
+        }
+    }
+
+    fn node_event(&self, e: kv::Entry) {
+        match e.operation {
+            kv::Operation::Put => {
+                if let Ok(record) = serde_json::from_slice::<NodeRecord>(&e.value) {
+                    self.node_view.insert(
+                        e.key.clone(),
+                        Seen {
+                            value: record,
+                            revision: e.revision,
+                            at_ms: monotonic_ms(),
+                        },
+                    );
+                }
+            }
+            kv::Operation::Delete | kv::Operation::Purge => {
+                self.node_view.remove(&e.key);
+            }
+        }
+    }
+}
+
+/// The epoch of a record read at `revision`.
+fn epoch_of(record: &RoomRecord, revision: u64) -> u64 {
+    if record.epoch == 0 { revision } else { record.epoch }
+}
+
+/// A stable 64-bit mix of a salt and a node name (rendezvous placement).
+fn mix(salt: u64, id: &str) -> u64 {
+    let mut h = salt ^ 0x9e37_79b9_7f4a_7c15;
+    for b in id.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        h ^= h >> 29;
+    }
+    h
+}

@@ -1,0 +1,326 @@
+//! The HTTP edge of cluster mode: which node answers a request, the serving of requests
+//! other nodes pass here, and `GET /cluster`.
+//!
+//! A request for a room held here, or for no room the registry knows, is answered here.
+//! A request for a room another node owns is passed to that node over NATS and its
+//! answer returned as it is (a WebSocket is passed on to the owner's HTTP instead, see
+//! `ws/passthrough.rs`); `POST /rooms` goes to the node placement picks; `GET /rooms`
+//! gathers every node's rooms. Invariant: a request that was passed here already
+//! ([`FORWARDED_HEADER`]) is always answered here, so nothing crosses two hops.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Json;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use canopy_protocol::ErrorCode;
+use canopy_protocol::http::{ClusterView, RoomList};
+use futures_util::StreamExt;
+use tower::ServiceExt;
+
+use crate::cluster::{Cluster, FORWARDED_HEADER, ForwardedRequest, ForwardedResponse};
+use crate::refusal::Refusal;
+use crate::state::AppState;
+
+/// Room in an envelope for the headers and framing around a body.
+const ENVELOPE_SLACK: usize = 64 * 1024;
+
+/// Headers that belong to one connection, never passed on.
+fn hop_by_hop(name: &str) -> bool {
+    matches!(
+        name,
+        "connection"
+            | "keep-alive"
+            | "transfer-encoding"
+            | "te"
+            | "trailer"
+            | "upgrade"
+            | "content-length"
+            | "proxy-authorization"
+            | "proxy-connection"
+    )
+}
+
+/// `GET /cluster`: nodes, rooms per node, leases and epochs as this node sees them.
+#[utoipa::path(get, path = "/cluster", responses((status = 200, description = "The cluster", body = ClusterView)))]
+pub(super) async fn overview(State(app): State<AppState>) -> Json<ClusterView> {
+    Json(match app.cluster() {
+        Some(c) => c.view(),
+        None => ClusterView {
+            enabled: false,
+            node: None,
+            lease_secs: 0,
+            nodes: Vec::new(),
+            rooms: Vec::new(),
+        },
+    })
+}
+
+/// Decides which node answers (see the module docs).
+pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next) -> Response {
+    let Some(cluster) = app.cluster().cloned() else {
+        return next.run(req).await;
+    };
+    if req.headers().contains_key(FORWARDED_HEADER) {
+        return next.run(req).await;
+    }
+    let path = req.uri().path().to_string();
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match (req.method().clone(), segments.as_slice()) {
+        (Method::POST, ["rooms"]) => {
+            let node = cluster.place(rand::random());
+            if node == cluster.node() {
+                next.run(req).await
+            } else {
+                forward(&app, &cluster, &node, req).await
+            }
+        }
+        (Method::GET, ["rooms"]) => list_everywhere(&app, &cluster, req, next).await,
+        (_, ["rooms", room, rest @ ..]) => {
+            if app.rooms.contains_key(*room) {
+                return next.run(req).await;
+            }
+            match cluster.owner_of(room) {
+                Some(owner) if owner.node != cluster.node() => {
+                    if rest == ["ws"] {
+                        crate::ws::passthrough::pass_on(app.clone(), cluster, owner, req).await
+                    } else {
+                        forward(&app, &cluster, &owner.node, req).await
+                    }
+                }
+                // Not in the registry either: answered here, as `unknown_room`.
+                _ => next.run(req).await,
+            }
+        }
+        _ => next.run(req).await,
+    }
+}
+
+/// Passes `req` to `node` and returns its answer.
+async fn forward(app: &AppState, cluster: &Cluster, node: &str, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let limit = app.config.max_body_bytes;
+    let body = match axum::body::to_bytes(body, limit).await {
+        Ok(b) => b,
+        Err(_) => {
+            return Refusal::new(
+                ErrorCode::TooLarge,
+                format!("the request body is over --max-body-bytes ({limit} bytes)"),
+            )
+            .into_response();
+        }
+    };
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.to_string())
+        .unwrap_or_default();
+    let mut headers: Vec<(String, Vec<u8>)> = parts
+        .headers
+        .iter()
+        .filter(|(n, _)| !hop_by_hop(n.as_str()))
+        .map(|(n, v)| (n.as_str().to_string(), v.as_bytes().to_vec()))
+        .collect();
+    headers.push((FORWARDED_HEADER.into(), cluster.node().as_bytes().to_vec()));
+    let request = ForwardedRequest {
+        method: parts.method.to_string(),
+        uri: parts.uri.to_string(),
+        headers,
+        peer,
+        body: body.to_vec(),
+    };
+    let is_edit = parts.uri.path().ends_with("/edits");
+    // The owner answers within its own request timeout (an edit is refused, not
+    // applied, past it); a little more here, for the hop.
+    let timeout = Duration::from_secs(app.config.request_timeout_secs) + Duration::from_secs(5);
+    match cluster.forward(node, &request, timeout).await {
+        Ok(answer) => into_response(answer),
+        Err(crate::cluster::ClusterError::Forward { why, unsent, .. }) => {
+            let outcome = if unsent || !is_edit {
+                "nothing was applied".to_string()
+            } else {
+                "the batch's outcome is unknown: read the room before sending it again".to_string()
+            };
+            Refusal::overloaded(format!(
+                "the room's owner, node {node}, could not be reached through the cluster \
+                 ({why}); {outcome}"
+            ))
+            .into_response()
+        }
+        Err(e) => Refusal::overloaded(e.to_string()).into_response(),
+    }
+}
+
+fn into_response(answer: ForwardedResponse) -> Response {
+    let mut response = Response::new(Body::from(answer.body));
+    *response.status_mut() = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::BAD_GATEWAY);
+    for (name, value) in answer.headers {
+        if hop_by_hop(&name) {
+            continue;
+        }
+        if let (Ok(n), Ok(v)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_bytes(&value),
+        ) {
+            response.headers_mut().append(n, v);
+        }
+    }
+    response
+}
+
+/// `GET /rooms` in a cluster: this node's rooms and every live peer's, merged. A peer
+/// that does not answer is left out (and logged): the list is of rooms that can be
+/// reached now.
+async fn list_everywhere(app: &AppState, cluster: &Cluster, req: Request, next: Next) -> Response {
+    let (parts, _) = req.into_parts();
+    let local = next
+        .run(Request::from_parts(parts.clone(), Body::empty()))
+        .await;
+    if local.status() != StatusCode::OK {
+        return local;
+    }
+    let Ok(bytes) = axum::body::to_bytes(local.into_body(), usize::MAX).await else {
+        return Refusal::overloaded("could not read this node's room list").into_response();
+    };
+    let Ok(mut list) = serde_json::from_slice::<RoomList>(&bytes) else {
+        return Refusal::overloaded("could not read this node's room list").into_response();
+    };
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.to_string())
+        .unwrap_or_default();
+    let mut headers: Vec<(String, Vec<u8>)> = parts
+        .headers
+        .iter()
+        .filter(|(n, _)| !hop_by_hop(n.as_str()))
+        .map(|(n, v)| (n.as_str().to_string(), v.as_bytes().to_vec()))
+        .collect();
+    headers.push((FORWARDED_HEADER.into(), cluster.node().as_bytes().to_vec()));
+    let request = ForwardedRequest {
+        method: "GET".into(),
+        uri: parts.uri.to_string(),
+        headers,
+        peer,
+        body: Vec::new(),
+    };
+    let timeout = Duration::from_secs(app.config.request_timeout_secs);
+    let asks = cluster
+        .peers()
+        .into_iter()
+        .map(|(node, _)| {
+            let request = &request;
+            async move { (cluster.forward(&node, request, timeout).await, node) }
+        });
+    for (answer, node) in futures_util::future::join_all(asks).await {
+        match answer {
+            Ok(a) if a.status == 200 => match serde_json::from_slice::<RoomList>(&a.body) {
+                Ok(theirs) => list.rooms.extend(theirs.rooms),
+                Err(e) => tracing::warn!(%node, error = %e, "unreadable room list"),
+            },
+            Ok(a) => tracing::warn!(%node, status = a.status, "room list refused"),
+            Err(e) => tracing::warn!(%node, error = %e, "no room list"),
+        }
+    }
+    list.rooms.sort_by(|a, b| a.id.cmp(&b.id));
+    list.rooms.dedup_by(|a, b| a.id == b.id);
+    Json(list).into_response()
+}
+
+/// Serves the requests other nodes pass to this one, until shutdown: each through this
+/// node's own router, so access checks, limits and errors are exactly a direct
+/// request's.
+pub async fn serve_passed(app: AppState, router: Router) -> Result<(), crate::cluster::ClusterError> {
+    let cluster = Arc::clone(app.cluster().expect("cluster mode"));
+    let subject = crate::cluster::bus_subject(cluster.node());
+    let mut requests = cluster
+        .client()
+        .subscribe(subject)
+        .await
+        .map_err(|e| crate::cluster::ClusterError::Registry(e.to_string()))?;
+    let stop = app.shutdown.clone();
+    app.tasks.clone().spawn(async move {
+        loop {
+            let msg = tokio::select! {
+                _ = stop.cancelled() => break,
+                msg = requests.next() => match msg {
+                    Some(m) => m,
+                    None => break,
+                },
+            };
+            let Some(reply) = msg.reply.clone() else { continue };
+            let router = router.clone();
+            let cluster = Arc::clone(&cluster);
+            tokio::spawn(async move {
+                cluster.metrics.served.inc();
+                let answer = match crate::cluster::decode::<ForwardedRequest>(&msg.payload) {
+                    Ok(request) => answer_passed(&cluster, router, request).await,
+                    Err(e) => {
+                        let refusal =
+                            Refusal::bad_request(format!("unreadable passed request: {e}"));
+                        to_envelope(refusal.into_response(), usize::MAX).await
+                    }
+                };
+                let bytes = crate::cluster::encode(&answer);
+                if let Err(e) = cluster.client().publish(reply, bytes.into()).await {
+                    tracing::warn!(error = %e, "could not answer a passed request");
+                }
+            });
+        }
+        let _ = requests.unsubscribe().await;
+    });
+    Ok(())
+}
+
+async fn answer_passed(cluster: &Cluster, router: Router, request: ForwardedRequest) -> ForwardedResponse {
+    let peer = request.peer_addr();
+    let mut builder = axum::http::Request::builder()
+        .method(request.method.as_str())
+        .uri(request.uri.as_str());
+    for (name, value) in &request.headers {
+        builder = builder.header(name.as_str(), value.as_slice());
+    }
+    let Ok(mut req) = builder.body(Body::from(request.body)) else {
+        let refusal = Refusal::bad_request("a malformed passed request");
+        return to_envelope(refusal.into_response(), usize::MAX).await;
+    };
+    req.extensions_mut().insert(ConnectInfo(peer));
+    let response = match router.oneshot(req).await {
+        Ok(r) => r,
+        Err(never) => match never {},
+    };
+    to_envelope(response, cluster.max_payload().saturating_sub(ENVELOPE_SLACK)).await
+}
+
+/// A response as an envelope, its body at most `room` bytes (else `too_large`).
+async fn to_envelope(response: Response, room: usize) -> ForwardedResponse {
+    let (parts, body) = response.into_parts();
+    let body = match axum::body::to_bytes(body, room).await {
+        Ok(b) => b,
+        Err(_) => {
+            let refusal = Refusal::new(
+                ErrorCode::TooLarge,
+                format!(
+                    "the answer is over what the cluster's NATS carries ({room} bytes, from its \
+                     max_payload); ask the room's owner node directly, or narrow the request"
+                ),
+            );
+            return Box::pin(to_envelope(refusal.into_response(), usize::MAX)).await;
+        }
+    };
+    ForwardedResponse {
+        status: parts.status.as_u16(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| (n.as_str().to_string(), v.as_bytes().to_vec()))
+            .collect(),
+        body: body.to_vec(),
+    }
+}
