@@ -302,7 +302,11 @@ impl AppState {
 
     /// Whether a room with this id and tick rate could be created now (the id's
     /// uniqueness aside).
-    pub fn check_new_room(&self, id: Option<&str>, tick_hz: Option<u32>) -> Result<(), RegistryError> {
+    pub fn check_new_room(
+        &self,
+        id: Option<&str>,
+        tick_hz: Option<u32>,
+    ) -> Result<(), RegistryError> {
         if self.shutdown.is_cancelled() {
             return Err(RegistryError::ShuttingDown);
         }

@@ -105,7 +105,13 @@ impl ClusterConfig {
         let node = config.cluster_node.clone().unwrap_or_else(|| {
             let name: String = format!("{}-{}", host(), bound.port())
                 .chars()
-                .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
                 .take(64)
                 .collect();
             name
@@ -281,6 +287,12 @@ impl Cluster {
         self.registry.room(room)
     }
 
+    /// As [`Cluster::owner_of`], asking the registry itself when the view has no
+    /// record (see the registry's `look_up`).
+    pub async fn look_up(&self, room: &str) -> Result<Option<RoomRecord>, ClusterError> {
+        self.registry.look_up(room, &self.config.node).await
+    }
+
     /// Takes the lease of a new room: `id` itself, or the first free `room-N` from
     /// `next` when none is given. `Err(RoomExists)` when `id` is held already.
     pub async fn claim(
@@ -406,8 +418,11 @@ impl Cluster {
 
     /// Renews every held lease once; steps down from those another node has taken.
     async fn renew_all(&self, state: &AppState) {
-        let held: Vec<(String, Held)> =
-            self.held.iter().map(|h| (h.key().clone(), *h.value())).collect();
+        let held: Vec<(String, Held)> = self
+            .held
+            .iter()
+            .map(|h| (h.key().clone(), *h.value()))
+            .collect();
         let keep = self.config.lease - self.config.margin();
         for (id, h) in held {
             let Ok(room) = state.room(&id) else {
@@ -419,7 +434,13 @@ impl Cluster {
             let sent = monotonic_ms();
             match self
                 .registry
-                .renew(&id, h.epoch, h.revision, &self.config.node, &self.config.url)
+                .renew(
+                    &id,
+                    h.epoch,
+                    h.revision,
+                    &self.config.node,
+                    &self.config.url,
+                )
                 .await
             {
                 Ok(registry::Renewed { epoch, revision }) => {

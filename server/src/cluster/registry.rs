@@ -119,7 +119,10 @@ async fn timed<T, E: std::fmt::Display>(
 impl Registry {
     /// Opens both buckets, creating them with `lease` as their age limit if missing;
     /// refuses a bucket made with another lease (every node must agree on it).
-    pub(super) async fn open(client: async_nats::Client, lease: Duration) -> Result<Self, ClusterError> {
+    pub(super) async fn open(
+        client: async_nats::Client,
+        lease: Duration,
+    ) -> Result<Self, ClusterError> {
         let js = jetstream::new(client);
         let open = |name: &'static str| {
             let js = js.clone();
@@ -142,7 +145,10 @@ impl Registry {
                         .await
                         .map_err(|e| bucket_err(e.to_string()))?,
                 };
-                let status = store.status().await.map_err(|e| bucket_err(e.to_string()))?;
+                let status = store
+                    .status()
+                    .await
+                    .map_err(|e| bucket_err(e.to_string()))?;
                 if status.max_age() != lease {
                     return Err(bucket_err(format!(
                         "it expires entries after {:?}, this node's --cluster-lease-secs is \
@@ -171,6 +177,52 @@ impl Registry {
     pub(super) fn room(&self, room: &str) -> Option<RoomRecord> {
         let seen = self.room_view.get(room)?;
         self.live(&seen).then(|| seen.value.clone())
+    }
+
+    /// The live record of `room`, read from the registry itself when the view has
+    /// none (a room just created through another node may not have reached the view):
+    /// a record older than one lease by its write time is taken as expired.
+    /// A view record naming `me` is not trusted either: the caller does not hold the
+    /// room, so the record is one this node has not yet seen replaced.
+    pub(super) async fn look_up(
+        &self,
+        room: &str,
+        me: &str,
+    ) -> Result<Option<RoomRecord>, ClusterError> {
+        if let Some(r) = self.room(room).filter(|r| r.node != me) {
+            return Ok(Some(r));
+        }
+        let Some(entry) = timed(self.rooms.entry(room)).await?.map_err(unreachable)? else {
+            return Ok(None);
+        };
+        if !matches!(entry.operation, kv::Operation::Put) {
+            return Ok(None);
+        }
+        let written = std::time::SystemTime::from(entry.created);
+        let age = std::time::SystemTime::now()
+            .duration_since(written)
+            .unwrap_or_default();
+        if age >= self.lease {
+            return Ok(None);
+        }
+        let Ok(record) = serde_json::from_slice::<RoomRecord>(&entry.value) else {
+            return Ok(None);
+        };
+        // Counted as seen when it was written, so the view forgets it on time.
+        let seen_at = monotonic_ms().saturating_sub(age.as_millis() as u64);
+        let mut slot = self.room_view.entry(room.to_string()).or_insert(Seen {
+            value: record.clone(),
+            revision: entry.revision,
+            at_ms: seen_at,
+        });
+        if entry.revision > slot.revision {
+            *slot = Seen {
+                value: record.clone(),
+                revision: entry.revision,
+                at_ms: seen_at,
+            };
+        }
+        Ok(Some(record))
     }
 
     /// Every live node, sorted by name.
@@ -372,9 +424,9 @@ impl Registry {
                             revision: epoch,
                         })
                     }
-                    Ok(Err(e)) if e.kind() == kv::CreateErrorKind::AlreadyExists => {
-                        Err(RenewError::Lost("another node holds the room's lease".into()))
-                    }
+                    Ok(Err(e)) if e.kind() == kv::CreateErrorKind::AlreadyExists => Err(
+                        RenewError::Lost("another node holds the room's lease".into()),
+                    ),
                     Ok(Err(e)) => Err(RenewError::Unreachable(e.to_string())),
                 }
             }
@@ -392,13 +444,20 @@ impl Registry {
     }
 
     /// Writes this node's heartbeat.
-    pub(super) async fn heartbeat(&self, node: &str, url: &str, subscribers: u64) -> Result<(), ClusterError> {
+    pub(super) async fn heartbeat(
+        &self,
+        node: &str,
+        url: &str,
+        subscribers: u64,
+    ) -> Result<(), ClusterError> {
         let record = NodeRecord {
             url: url.into(),
             subscribers,
         };
         let value = serde_json::to_vec(&record).expect("a record").into();
-        let revision = timed(self.nodes.put(node, value)).await?.map_err(unreachable)?;
+        let revision = timed(self.nodes.put(node, value))
+            .await?
+            .map_err(unreachable)?;
         self.node_view.insert(
             node.to_string(),
             Seen {
@@ -447,7 +506,11 @@ impl Registry {
                     }
                 },
                 (r, n) => {
-                    tracing::debug!(rooms = r.is_ok(), nodes = n.is_ok(), "registry watch failed; retrying");
+                    tracing::debug!(
+                        rooms = r.is_ok(),
+                        nodes = n.is_ok(),
+                        "registry watch failed; retrying"
+                    );
                 }
             }
             tokio::time::sleep(Duration::from_millis(500)).await;
@@ -462,7 +525,8 @@ impl Registry {
                 }
             }
             kv::Operation::Delete | kv::Operation::Purge => {
-                self.room_view.remove_if(&e.key, |_, s| s.revision <= e.revision);
+                self.room_view
+                    .remove_if(&e.key, |_, s| s.revision <= e.revision);
             }
         }
     }
@@ -490,7 +554,11 @@ impl Registry {
 
 /// The epoch of a record read at `revision`.
 fn epoch_of(record: &RoomRecord, revision: u64) -> u64 {
-    if record.epoch == 0 { revision } else { record.epoch }
+    if record.epoch == 0 {
+        revision
+    } else {
+        record.epoch
+    }
 }
 
 /// A stable 64-bit mix of a salt and a node name (rendezvous placement).

@@ -86,8 +86,12 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
             if app.rooms.contains_key(*room) {
                 return next.run(req).await;
             }
-            match cluster.owner_of(room) {
-                Some(owner) if owner.node != cluster.node() => {
+            match cluster.look_up(room).await {
+                Err(e) => Refusal::overloaded(format!(
+                    "room {room} is not on this node, and {e} could not say which node has it"
+                ))
+                .into_response(),
+                Ok(Some(owner)) if owner.node != cluster.node() => {
                     if rest == ["ws"] {
                         crate::ws::passthrough::pass_on(app.clone(), cluster, owner, req).await
                     } else {
@@ -211,13 +215,10 @@ async fn list_everywhere(app: &AppState, cluster: &Cluster, req: Request, next: 
         body: Vec::new(),
     };
     let timeout = Duration::from_secs(app.config.request_timeout_secs);
-    let asks = cluster
-        .peers()
-        .into_iter()
-        .map(|(node, _)| {
-            let request = &request;
-            async move { (cluster.forward(&node, request, timeout).await, node) }
-        });
+    let asks = cluster.peers().into_iter().map(|(node, _)| {
+        let request = &request;
+        async move { (cluster.forward(&node, request, timeout).await, node) }
+    });
     for (answer, node) in futures_util::future::join_all(asks).await {
         match answer {
             Ok(a) if a.status == 200 => match serde_json::from_slice::<RoomList>(&a.body) {
@@ -236,7 +237,10 @@ async fn list_everywhere(app: &AppState, cluster: &Cluster, req: Request, next: 
 /// Serves the requests other nodes pass to this one, until shutdown: each through this
 /// node's own router, so access checks, limits and errors are exactly a direct
 /// request's.
-pub async fn serve_passed(app: AppState, router: Router) -> Result<(), crate::cluster::ClusterError> {
+pub async fn serve_passed(
+    app: AppState,
+    router: Router,
+) -> Result<(), crate::cluster::ClusterError> {
     let cluster = Arc::clone(app.cluster().expect("cluster mode"));
     let subject = crate::cluster::bus_subject(cluster.node());
     let mut requests = cluster
@@ -254,7 +258,9 @@ pub async fn serve_passed(app: AppState, router: Router) -> Result<(), crate::cl
                     None => break,
                 },
             };
-            let Some(reply) = msg.reply.clone() else { continue };
+            let Some(reply) = msg.reply.clone() else {
+                continue;
+            };
             let router = router.clone();
             let cluster = Arc::clone(&cluster);
             tokio::spawn(async move {
@@ -278,7 +284,11 @@ pub async fn serve_passed(app: AppState, router: Router) -> Result<(), crate::cl
     Ok(())
 }
 
-async fn answer_passed(cluster: &Cluster, router: Router, request: ForwardedRequest) -> ForwardedResponse {
+async fn answer_passed(
+    cluster: &Cluster,
+    router: Router,
+    request: ForwardedRequest,
+) -> ForwardedResponse {
     let peer = request.peer_addr();
     let mut builder = axum::http::Request::builder()
         .method(request.method.as_str())
@@ -295,7 +305,11 @@ async fn answer_passed(cluster: &Cluster, router: Router, request: ForwardedRequ
         Ok(r) => r,
         Err(never) => match never {},
     };
-    to_envelope(response, cluster.max_payload().saturating_sub(ENVELOPE_SLACK)).await
+    to_envelope(
+        response,
+        cluster.max_payload().saturating_sub(ENVELOPE_SLACK),
+    )
+    .await
 }
 
 /// A response as an envelope, its body at most `room` bytes (else `too_large`).

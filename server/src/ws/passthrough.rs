@@ -60,7 +60,10 @@ pub(crate) async fn pass_on(
     let Some(on_upgrade) = req.extensions_mut().remove::<hyper::upgrade::OnUpgrade>() else {
         return Refusal::bad_request("this connection cannot be upgraded").into_response();
     };
-    let base = owner.url.replacen("http://", "ws://", 1).replacen("https://", "wss://", 1);
+    let base = owner
+        .url
+        .replacen("http://", "ws://", 1)
+        .replacen("https://", "wss://", 1);
     let target = format!(
         "{base}{}",
         req.uri().path_and_query().map_or("/", |p| p.as_str())
@@ -91,8 +94,7 @@ pub(crate) async fn pass_on(
         .write_buffer_size(WRITE_BUFFER_BYTES)
         .max_message_size(Some(max))
         .max_frame_size(Some(max));
-    let connect =
-        tokio_tungstenite::connect_async_with_config(upstream_req, Some(config), true);
+    let connect = tokio_tungstenite::connect_async_with_config(upstream_req, Some(config), true);
     let timeout = std::time::Duration::from_secs(app.config.request_timeout_secs);
     let (upstream, answer) = match tokio::time::timeout(timeout, connect).await {
         Err(_) => return unreachable(format!("no answer within {timeout:?}")),
@@ -130,7 +132,9 @@ pub(crate) async fn pass_on(
     let passed = cluster.metrics.websockets_passed.clone();
     let stop = app.shutdown.clone();
     app.tasks.spawn(async move {
-        let Ok(upgraded) = on_upgrade.await else { return };
+        let Ok(upgraded) = on_upgrade.await else {
+            return;
+        };
         passed.inc();
         let client =
             WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config))
@@ -145,11 +149,19 @@ pub(crate) async fn pass_on(
 /// or the server shuts down.
 async fn pipe<C, U>(client: C, upstream: U, stop: tokio_util::sync::CancellationToken)
 where
-    C: futures_util::Stream<Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>>
-        + futures_util::Sink<tokio_tungstenite::tungstenite::Message>
+    C: futures_util::Stream<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + futures_util::Sink<tokio_tungstenite::tungstenite::Message>
         + Unpin,
-    U: futures_util::Stream<Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>>
-        + futures_util::Sink<tokio_tungstenite::tungstenite::Message>
+    U: futures_util::Stream<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + futures_util::Sink<tokio_tungstenite::tungstenite::Message>
         + Unpin,
 {
     use tokio_tungstenite::tungstenite::Message;

