@@ -10,6 +10,8 @@
 //!   another node meanwhile, takes no write once resumed and steps down.
 //! - NATS away: the owner keeps answering reads, refuses edits once its lease has
 //!   lapsed, and takes edits again, still the only owner, once NATS is back.
+//! - An owner with a data dir killed (`kill -9`) under load and restarted in place
+//!   takes its rooms back under a new epoch, with every acknowledged batch.
 
 mod cluster_support;
 mod common;
@@ -488,4 +490,99 @@ async fn with_nats_away_reads_go_on_edits_stop_and_come_back_with_one_owner() {
         .collect();
     assert!(!ids.contains(&(refused_from as u64)), "{ids:?}");
     assert!(ids.contains(&1) && ids.contains(&(next as u64)), "{ids:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_owner_killed_and_restarted_in_place_takes_its_rooms_back_with_every_ack() {
+    let nats = cluster_support::Nats::start();
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let mut nodes = [
+        Node::start_in("d", &nats, Some(dirs[0].path())),
+        Node::start_in("e", &nats, Some(dirs[1].path())),
+    ];
+    for n in &nodes {
+        n.wait_for_nodes(2).await;
+    }
+    let (st, b) = nodes[0]
+        .req("POST", "/rooms", Some(json!({"id": "k"})))
+        .await;
+    assert_eq!(st, 201, "{b}");
+    let (holder, epoch) = nodes[0].wait_owner("k").await;
+    let (first, second) = nodes.split_at_mut(1);
+    let (owner_node, via) = if holder == "d" {
+        (&mut first[0], &second[0])
+    } else {
+        (&mut second[0], &first[0])
+    };
+    // Edits through the other node, pipelined over a passed-on WebSocket, until the kill.
+    let mut w = ws(via, "k", Format::Bincode, cluster_support::ADMIN).await;
+    let mut acked = Vec::new();
+    let mut seq = 0u64;
+    let kill_after = 40;
+    while acked.len() < kill_after {
+        seq += 1;
+        let id = seq as u32;
+        w.send(&ClientMsg::Edits {
+            seq,
+            ops: vec![Op::Add {
+                id: Some(id),
+                parent: None,
+                local: Transform::IDENTITY,
+                extent: [0.5; 3],
+                mask: 1,
+            }],
+        })
+        .await;
+        if let ServerMsg::Ack { seq, .. } = w
+            .recv_until(|m| matches!(m, ServerMsg::Ack { .. } | ServerMsg::Error { .. }))
+            .await
+        {
+            acked.push(seq as u32);
+        }
+    }
+    // A few more in flight as it dies.
+    for _ in 0..5 {
+        seq += 1;
+        w.send(&ClientMsg::Edits {
+            seq,
+            ops: vec![Op::Add {
+                id: Some(seq as u32),
+                parent: None,
+                local: Transform::IDENTITY,
+                extent: [0.5; 3],
+                mask: 1,
+            }],
+        })
+        .await;
+    }
+    owner_node.kill_and_restart();
+    let deadline = Instant::now() + Duration::from_secs(LEASE_SECS + 15);
+    let ids: Vec<u32> = loop {
+        let (st, all) = via.req("GET", "/rooms/k/nodes", None).await;
+        if st == 200 {
+            break all["nodes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n["id"].as_u64().unwrap() as u32)
+                .collect();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "room k back within the lease + 15 s: {st} {all}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    for id in &acked {
+        assert!(
+            ids.contains(id),
+            "acknowledged batch {id} survived the kill: {ids:?}"
+        );
+    }
+    let (holder, new_epoch) = via.wait_owner("k").await;
+    assert_eq!(holder, owner_node.name);
+    assert!(
+        new_epoch > epoch,
+        "a restarted owner holds a new epoch ({new_epoch} > {epoch})"
+    );
 }

@@ -115,32 +115,62 @@ pub(crate) struct Node {
     pub name: String,
     pub base: String,
     pub ws_base: String,
+    port: u16,
+    nats_url: String,
+    data_dir: Option<PathBuf>,
     child: Child,
     http: reqwest::Client,
 }
 
+fn spawn(name: &str, port: u16, nats_url: &str, data_dir: Option<&Path>) -> Child {
+    let mut cmd = Command::new(BIN);
+    cmd.args(["--addr", &format!("127.0.0.1:{port}")])
+        .args(["--drain-secs", "0"])
+        .args(["--admin-token", ADMIN])
+        .args(["--nats-url", nats_url])
+        .args(["--cluster-node", name])
+        .args(["--cluster-lease-secs", &LEASE_SECS.to_string()])
+        .env("CANOPY_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
+    match data_dir {
+        Some(d) => cmd.arg("--data-dir").arg(d),
+        None => cmd.arg("--in-memory"),
+    };
+    cmd.spawn().expect("canopy starts")
+}
+
 impl Node {
+    /// A node keeping its rooms in memory.
     pub(crate) fn start(name: &str, nats: &Nats) -> Node {
+        Self::start_in(name, nats, None)
+    }
+
+    /// A node keeping its rooms in `data_dir` (in memory when `None`).
+    pub(crate) fn start_in(name: &str, nats: &Nats, data_dir: Option<&Path>) -> Node {
         let port = free_port();
-        let child = Command::new(BIN)
-            .args(["--addr", &format!("127.0.0.1:{port}")])
-            .args(["--in-memory", "--drain-secs", "0"])
-            .args(["--admin-token", ADMIN])
-            .args(["--nats-url", &nats.url()])
-            .args(["--cluster-node", name])
-            .args(["--cluster-lease-secs", &LEASE_SECS.to_string()])
-            .env("CANOPY_LOG", "warn")
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("canopy starts");
         Node {
             name: name.into(),
             base: format!("http://127.0.0.1:{port}"),
             ws_base: format!("ws://127.0.0.1:{port}"),
-            child,
+            port,
+            nats_url: nats.url(),
+            data_dir: data_dir.map(Path::to_path_buf),
+            child: spawn(name, port, &nats.url(), data_dir),
             http: reqwest::Client::new(),
         }
+    }
+
+    /// `kill -9`, then the same node (name, port, data dir) started again.
+    pub(crate) fn kill_and_restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.child = spawn(
+            &self.name,
+            self.port,
+            &self.nats_url,
+            self.data_dir.as_deref(),
+        );
     }
 
     pub(crate) fn pid(&self) -> i32 {
