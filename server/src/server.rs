@@ -50,6 +50,10 @@ pub async fn run(
             .await
             .map_err(std::io::Error::other)?;
         tracing::info!(node = cluster.node(), url = %cluster.config.url, "joined the cluster");
+        std::sync::Arc::clone(&cluster)
+            .serve_captures(state.clone())
+            .await
+            .map_err(std::io::Error::other)?;
         state.tasks.spawn(cluster.maintain(state.clone()));
     }
     // Forget rate-limit buckets of callers that went quiet, so the limiter's memory

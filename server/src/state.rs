@@ -187,7 +187,7 @@ impl AppState {
     }
 
     /// Puts a room in the map and on a tick thread.
-    fn insert_and_place(&self, room: Room) -> Arc<RoomShared> {
+    pub(crate) fn insert_and_place(&self, room: Room) -> Arc<RoomShared> {
         let shared = Arc::clone(room.shared());
         self.rooms.insert(shared.id.clone(), Arc::clone(&shared));
         self.metrics.rooms.inc();

@@ -220,6 +220,12 @@ fn run(rx: mpsc::Receiver<Msg>, load: Arc<AtomicUsize>) {
             true
         });
         let now = Instant::now();
+        for s in &mut slots {
+            // A relay's replica with an owner's record waiting runs now.
+            if s.room.shared().take_early() {
+                s.next = now;
+            }
+        }
         slots.sort_unstable_by_key(|s| s.next);
         for s in slots.iter_mut().take_while(|s| s.next <= now) {
             let report = s.room.tick(now_ms());

@@ -249,6 +249,16 @@ async fn rooms_spread_every_node_serves_them_and_mirrors_converge() {
             readers.push((scope, tokio::spawn(mirror(w, 2.0))));
         }
     }
+    // The subscribers of the two other nodes are served there, from replicas.
+    for n in nodes.iter().filter(|n| n.name != owner) {
+        assert_eq!(
+            n.metric("canopy_cluster_replicas").await,
+            1.0,
+            "{} relays",
+            n.name
+        );
+        assert_eq!(n.metric("canopy_cluster_websockets_passed").await, 0.0);
+    }
     let mut editors = Vec::new();
     for (e, n) in nodes.iter().enumerate() {
         let mut w = ws(n, room, Format::Bincode, &editor).await;
@@ -274,7 +284,9 @@ async fn rooms_spread_every_node_serves_them_and_mirrors_converge() {
         acked += e.await.unwrap();
     }
     assert!(acked > 60, "most batches were applied ({acked} of 180)");
-    let (st, all) = other
+    // The reference is the owner's own state (a relay would answer from its replica).
+    let owner_node = nodes.iter().find(|n| n.name == owner).unwrap();
+    let (st, all) = owner_node
         .req("GET", &format!("/rooms/{room}/nodes"), None)
         .await;
     assert_eq!(st, 200);
@@ -556,7 +568,16 @@ async fn an_owner_killed_and_restarted_in_place_takes_its_rooms_back_with_every_
         .await;
     }
     owner_node.kill_and_restart();
+    // The other node sees the restarted owner's new epoch (and drops any replica of
+    // the old one), then reads the room from it.
     let deadline = Instant::now() + Duration::from_secs(LEASE_SECS + 15);
+    while via.owner_of("k").await.is_none_or(|(_, e)| e == epoch) {
+        assert!(
+            Instant::now() < deadline,
+            "a new epoch within the lease + 15 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     let ids: Vec<u32> = loop {
         let (st, all) = via.req("GET", "/rooms/k/nodes", None).await;
         if st == 200 {

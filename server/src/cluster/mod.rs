@@ -11,6 +11,7 @@
 
 mod bus;
 mod registry;
+mod relay;
 
 pub use bus::{
     FORWARDED_HEADER, ForwardedRequest, ForwardedResponse, decode, encode, subject as bus_subject,
@@ -154,6 +155,8 @@ pub struct ClusterMetrics {
     pub served: IntCounter,
     /// `canopy_cluster_websockets_passed`: WebSockets passed on to an owner, open now.
     pub websockets_passed: IntGauge,
+    /// `canopy_cluster_replicas`: replicas of other nodes' rooms this node relays.
+    pub replicas: IntGauge,
     /// `canopy_cluster_leases`: room leases this node holds.
     pub leases: IntGauge,
     /// `canopy_cluster_leases_lost_total`: leases this node lost (stepped down).
@@ -192,6 +195,10 @@ impl ClusterMetrics {
                 "WebSockets passed on to the node that owns their room, open now",
             ),
             leases: gauge("canopy_cluster_leases", "Room leases this node holds"),
+            replicas: gauge(
+                "canopy_cluster_replicas",
+                "Replicas of rooms other nodes own that this node relays",
+            ),
             leases_lost: counter(
                 "canopy_cluster_leases_lost_total",
                 "Room leases this node lost and stepped down from",
@@ -224,6 +231,11 @@ pub struct Cluster {
     registry: registry::Registry,
     /// The leases this node holds, by room.
     held: DashMap<String, Held>,
+    /// The replicas this node relays: room, its owner and epoch, and renewal rounds
+    /// without a connection.
+    replicas: DashMap<String, (String, u64, u32)>,
+    /// One replica made at a time per room.
+    relay_locks: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
 }
 
 impl Cluster {
@@ -256,6 +268,8 @@ impl Cluster {
             client,
             registry,
             held: DashMap::new(),
+            replicas: DashMap::new(),
+            relay_locks: DashMap::new(),
         });
         let restored: Vec<String> = state.rooms.iter().map(|r| r.key().clone()).collect();
         for id in restored {
@@ -341,6 +355,7 @@ impl Cluster {
     pub fn hold_started(&self, room: &crate::room::RoomShared) {
         let until = monotonic_ms() + (self.config.lease - self.config.margin()).as_millis() as u64;
         room.lease.extend_to(until);
+        self.feed(room);
     }
 
     /// Gives up the lease of `room` (deleted here, or never started).
@@ -394,6 +409,9 @@ impl Cluster {
                 _ = every.tick() => {}
             }
             self.renew_all(&state).await;
+            // A replica nobody used for about 30 s goes.
+            let rounds = (30 / self.config.renew_every().as_secs().max(1)).max(2) as u32;
+            self.prune_relays(&state, rounds);
             let subscribers = state.metrics.subscribers.get().max(0) as u64;
             if let Err(e) = self
                 .registry

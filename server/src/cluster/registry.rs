@@ -38,7 +38,8 @@ pub struct RoomRecord {
     /// The owner's base URL.
     pub url: String,
     /// The lease's epoch; 0 in the acquiring write (which cannot know its own
-    /// revision), whose revision is then the epoch.
+    /// revision), whose revision is then the epoch. Records read from the view or the
+    /// registry always carry the real epoch.
     pub epoch: u64,
 }
 
@@ -176,7 +177,10 @@ impl Registry {
     /// The live record of `room`.
     pub(super) fn room(&self, room: &str) -> Option<RoomRecord> {
         let seen = self.room_view.get(room)?;
-        self.live(&seen).then(|| seen.value.clone())
+        self.live(&seen).then(|| RoomRecord {
+            epoch: epoch_of(&seen.value, seen.revision),
+            ..seen.value.clone()
+        })
     }
 
     /// The live record of `room`, read from the registry itself when the view has
@@ -205,9 +209,10 @@ impl Registry {
         if age >= self.lease {
             return Ok(None);
         }
-        let Ok(record) = serde_json::from_slice::<RoomRecord>(&entry.value) else {
+        let Ok(mut record) = serde_json::from_slice::<RoomRecord>(&entry.value) else {
             return Ok(None);
         };
+        record.epoch = epoch_of(&record, entry.revision);
         // Counted as seen when it was written, so the view forgets it on time.
         let seen_at = monotonic_ms().saturating_sub(age.as_millis() as u64);
         let mut slot = self.room_view.entry(room.to_string()).or_insert(Seen {

@@ -82,9 +82,17 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
             }
         }
         (Method::GET, ["rooms"]) => list_everywhere(&app, &cluster, req, next).await,
-        (_, ["rooms", room, rest @ ..]) => {
-            if app.rooms.contains_key(*room) {
-                return next.run(req).await;
+        (method, ["rooms", room, rest @ ..]) => {
+            let read =
+                method == Method::GET || (method == Method::POST && rest.first() == Some(&"query"));
+            if let Ok(local) = app.room(room) {
+                if local.is_replica() && !cluster.replica_is_current(room) {
+                    // Of an owner or epoch that is no longer the room's: never served.
+                    cluster.drop_replica(&app, room, "its owner changed");
+                } else if !local.is_replica() || read {
+                    // A replica answers reads itself; writes go to the owner.
+                    return next.run(req).await;
+                }
             }
             match cluster.look_up(room).await {
                 Err(e) => Refusal::overloaded(format!(
@@ -93,7 +101,16 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
                 .into_response(),
                 Ok(Some(owner)) if owner.node != cluster.node() => {
                     if rest == ["ws"] {
-                        crate::ws::passthrough::pass_on(app.clone(), cluster, owner, req).await
+                        // Served here from a replica when one can be had; passed on to
+                        // the owner when not (a state over NATS's max_payload, say).
+                        match cluster.relay(&app, room, &owner).await {
+                            Ok(_) => next.run(req).await,
+                            Err(why) => {
+                                tracing::warn!(%room, %why, "no replica: passing the WebSocket on");
+                                crate::ws::passthrough::pass_on(app.clone(), cluster, owner, req)
+                                    .await
+                            }
+                        }
                     } else {
                         forward(&app, &cluster, &owner.node, req).await
                     }

@@ -64,6 +64,8 @@ pub(super) async fn list_rooms(State(app): State<AppState>) -> Json<RoomList> {
     let mut rooms: Vec<RoomSummary> = app
         .rooms
         .iter()
+        // A relay's replicas are listed by their owners.
+        .filter(|r| !r.is_replica())
         .map(|r| {
             let s = r.stats.view();
             RoomSummary {

@@ -73,8 +73,15 @@ impl Room {
             match &result {
                 Ok(ids) => {
                     applied.batches_applied += 1;
-                    if let Some(log) = &mut self.log {
-                        log.batches.push(durable::with_assigned_ids(ops, ids));
+                    let feeds = self.feeds();
+                    if self.log.is_some() || feeds {
+                        let batch = durable::with_assigned_ids(ops, ids);
+                        if feeds {
+                            self.feed_state.batches.push(batch.clone());
+                        }
+                        if let Some(log) = &mut self.log {
+                            log.batches.push(batch);
+                        }
                     }
                 }
                 Err(e) => {

@@ -48,4 +48,14 @@ pub enum RoomCommand {
         /// The connection whose subscription ends.
         conn: ConnId,
     },
+    /// Cluster mode, at an owner: the state a relay starts its replica from.
+    Capture(tokio::sync::oneshot::Sender<super::replica::ReplicaStart>),
+    /// Cluster mode, at a relay: one of the owner's records to replay.
+    Replicate(Box<super::replica::ReplicaRecord>),
+    /// Cluster mode, at a relay: the owner's answer to a forwarded edit, sent once the
+    /// replica shows its tick.
+    Answer(
+        super::edit::EditReply,
+        Result<canopy_protocol::http::EditsResult, crate::refusal::Refusal>,
+    ),
 }

@@ -29,6 +29,7 @@ pub mod merge;
 pub mod outbox;
 pub mod query;
 mod record;
+pub mod replica;
 pub mod resume;
 pub mod scene_state;
 pub mod scope;
@@ -179,6 +180,10 @@ pub struct Room {
     compact: compact::CompactState,
     /// The room's log bookkeeping; `None` for rooms kept in memory only.
     log: Option<RoomLog>,
+    /// An owner's records for its relays (cluster mode).
+    feed_state: replica::FeedState,
+    /// A relay's replay of its owner's records (cluster mode).
+    replay: replica::ReplayState,
     stopped: bool,
 }
 
@@ -237,8 +242,40 @@ impl Room {
             history,
             compact: compact::CompactState::default(),
             log,
+            feed_state: replica::FeedState::default(),
+            replay: replica::ReplayState::default(),
             stopped: false,
         }
+    }
+
+    /// A relay's read-only replica of a room owned by another node, built from the
+    /// owner's `start`; its connections' edits go to `upstream` (see `replica.rs`).
+    pub fn replica(
+        id: String,
+        config: RoomConfig,
+        metrics: Arc<Metrics>,
+        start: &replica::ReplicaStart,
+        upstream: tokio::sync::mpsc::Sender<PendingEdit>,
+    ) -> Result<Room, String> {
+        let scene = SceneState::new(config.hierarchy, config.octree);
+        let scene = replica::rebuild(start, scene)?;
+        let tokens = start
+            .tokens
+            .clone()
+            .map(|(editor, viewer)| crate::access::RoomTokens { editor, viewer });
+        let mut room = Self::with_scene(id, start.tick_hz, config, metrics, tokens, scene, None);
+        let instance = RoomInstance::parse(&start.instance)
+            .ok_or_else(|| format!("the owner named instance {:?}", start.instance))?;
+        // The handle was made just now and is not shared yet.
+        let shared = Arc::get_mut(&mut room.shared).expect("a fresh room's only handle");
+        shared.instance = instance;
+        let _ = shared.relay.set(replica::RelayLink {
+            upstream,
+            early: std::sync::atomic::AtomicBool::new(false),
+        });
+        room.replay.instance = start.instance.clone();
+        room.replay.applied = start.seq;
+        Ok(room)
     }
 
     /// The part of the room the edges (HTTP, WebSocket) hold: its id, command channel
@@ -270,6 +307,11 @@ impl Room {
             RoomCommand::Edits(edit) => self.edits.push(edit),
             RoomCommand::Subscribe(req) => self.subscribes.push(req),
             RoomCommand::Unsubscribe { conn } => self.unsubscribe(conn),
+            RoomCommand::Capture(reply) => {
+                let _ = reply.send(self.replica_start());
+            }
+            RoomCommand::Replicate(record) => self.replay.queue.push_back(*record),
+            RoomCommand::Answer(reply, outcome) => self.replay.answers.push_back((reply, outcome)),
         }
     }
 

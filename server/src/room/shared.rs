@@ -87,6 +87,10 @@ pub struct RoomShared {
     /// Until when this server may take edits for the room (cluster mode: its lease in
     /// the registry; otherwise forever).
     pub lease: super::lease::LeaseClock,
+    /// Cluster mode, at the owner: where the tick's records go.
+    pub feed: OnceLock<super::replica::FeedLink>,
+    /// Cluster mode, at a relay: set on a replica (which takes no edits of its own).
+    pub relay: OnceLock<super::replica::RelayLink>,
     commands: Sender<RoomCommand>,
     limits: EditLimits,
     pending_batches: AtomicUsize,
@@ -117,6 +121,8 @@ impl RoomShared {
             tokens,
             connections: AtomicUsize::new(0),
             lease: super::lease::LeaseClock::unbounded(),
+            feed: OnceLock::new(),
+            relay: OnceLock::new(),
             commands,
             limits,
             pending_batches: AtomicUsize::new(0),
@@ -189,6 +195,20 @@ impl RoomShared {
             self.release(&edit);
             return Err(Refusal::overloaded(message));
         }
+        if let Some(relay) = self.relay.get() {
+            // A replica: the batch goes to the owner, whose forwarder releases it.
+            return match relay.upstream.try_send(edit) {
+                Ok(()) => Ok(()),
+                Err(e) => {
+                    let edit = e.into_inner();
+                    self.release(&edit);
+                    Err(Refusal::overloaded(format!(
+                        "room {}'s owner is behind with this node's edits",
+                        self.id
+                    )))
+                }
+            };
+        }
         if let Err(e) = self.commands.send(RoomCommand::Edits(edit)) {
             let RoomCommand::Edits(edit) = e.0 else {
                 unreachable!("the command sent was an edit")
@@ -200,6 +220,26 @@ impl RoomShared {
             ));
         }
         Ok(())
+    }
+
+    /// True for a relay's replica of a room another node owns.
+    pub fn is_replica(&self) -> bool {
+        self.relay.get().is_some()
+    }
+
+    /// A relay asks its tick thread to run it now: a record or an answer waits.
+    pub fn wake_early(&self) {
+        if let Some(relay) = self.relay.get() {
+            relay.early.store(true, Ordering::Release);
+        }
+        self.wake();
+    }
+
+    /// Whether the room asked to run before its next period (and forgets the wish).
+    pub fn take_early(&self) -> bool {
+        self.relay
+            .get()
+            .is_some_and(|r| r.early.swap(false, Ordering::AcqRel))
     }
 
     /// The refusal of an edit while this server holds no valid lease on the room.

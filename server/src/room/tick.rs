@@ -23,6 +23,9 @@ impl Room {
     /// Runs one tick. `now_ms` is the wall clock (ms since the Unix epoch) that the
     /// tick's frames carry as `time`.
     pub fn tick(&mut self, now_ms: u64) -> TickReport {
+        if self.shared.is_replica() {
+            return self.replica_tick(now_ms);
+        }
         let started = Instant::now();
         self.take_commands();
         let shared = Arc::clone(&self.shared);
@@ -36,6 +39,7 @@ impl Room {
 
         let tick = advance.tick;
         let durable_at = self.persist(&scene, &mut applied);
+        self.feed(tick, scene.time_ms());
         for (reply, result) in applied.replies.drain(..) {
             reply.send_durable(result.map(|ids| EditsResult { tick, ids }), durable_at);
         }

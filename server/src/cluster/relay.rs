@@ -1,0 +1,334 @@
+//! Relays: a node serving subscribers of a room it does not own keeps a read-only
+//! replica of it (`room/replica.rs`), fed by the owner's records on NATS.
+//!
+//! Subjects: the owner publishes each record of room `R` once on `canopy.room.R.log`
+//! and answers `canopy.node.<owner>.capture` with the state a replica starts from; a
+//! relay subscribes to the log *before* it asks for the state, so no record falls
+//! between them (the replica skips those the state already includes). Edits sent on a
+//! relay's connections are passed to the owner one at a time, in order, as HTTP edit
+//! requests; each answer goes back through the replica, which sends it once it shows
+//! the answer's tick (read-your-writes on the relay). Invariant: a replica exists only
+//! while its owner's record names the same node and instance; otherwise it is unloaded
+//! and its clients subscribe again.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bincode::{Decode, Encode};
+use canopy_protocol::http::EditsResult;
+use canopy_protocol::{ErrorBody, ErrorCode};
+use futures_util::StreamExt;
+use tokio::sync::mpsc;
+
+use super::bus::{self, FORWARDED_HEADER, ForwardedRequest};
+use super::{Cluster, RoomRecord};
+use crate::refusal::Refusal;
+use crate::room::replica::{FeedLink, ReplicaRecord, ReplicaStart};
+use crate::room::{PendingEdit, Room, RoomCommand, RoomShared};
+use crate::state::AppState;
+
+/// Records an owner may have queued for the bus per room before it drops one.
+const FEED_QUEUE: usize = 1024;
+/// Edits a relay's connections may have waiting for the owner per room.
+const UPSTREAM_QUEUE: usize = 1024;
+/// How long a relay waits for the owner's state.
+const CAPTURE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The subject of a room's records.
+fn log_subject(room: &str) -> String {
+    format!("canopy.room.{room}.log")
+}
+
+/// The subject a node answers state requests on.
+fn capture_subject(node: &str) -> String {
+    format!("canopy.node.{node}.capture")
+}
+
+/// The answer to a state request.
+#[derive(Debug, Encode, Decode)]
+enum CaptureAnswer {
+    Start(ReplicaStart),
+    Refused(String),
+}
+
+impl Cluster {
+    /// Starts publishing the records of a room this node owns.
+    pub fn feed(&self, room: &RoomShared) {
+        let (tx, mut rx) = mpsc::channel::<Vec<u8>>(FEED_QUEUE);
+        if room.feed.set(FeedLink { tx }).is_err() {
+            return;
+        }
+        let client = self.client().clone();
+        let subject = log_subject(&room.id);
+        tokio::spawn(async move {
+            while let Some(bytes) = rx.recv().await {
+                if let Err(e) = client.publish(subject.clone(), bytes.into()).await {
+                    tracing::warn!(%subject, error = %e, "record not published; relays start again");
+                }
+            }
+        });
+    }
+
+    /// Answers relays' state requests for the rooms this node owns, until shutdown.
+    pub async fn serve_captures(
+        self: Arc<Self>,
+        state: AppState,
+    ) -> Result<(), super::ClusterError> {
+        let mut requests = self
+            .client()
+            .subscribe(capture_subject(self.node()))
+            .await
+            .map_err(|e| super::ClusterError::Registry(e.to_string()))?;
+        let stop = state.shutdown.clone();
+        let cluster = Arc::clone(&self);
+        state.tasks.clone().spawn(async move {
+            loop {
+                let msg = tokio::select! {
+                    _ = stop.cancelled() => break,
+                    m = requests.next() => match m { Some(m) => m, None => break },
+                };
+                let Some(reply) = msg.reply.clone() else {
+                    continue;
+                };
+                let state = state.clone();
+                let cluster = Arc::clone(&cluster);
+                tokio::spawn(async move {
+                    let room = String::from_utf8_lossy(&msg.payload).into_owned();
+                    let answer = match capture(&state, &room).await {
+                        Ok(start) => CaptureAnswer::Start(start),
+                        Err(why) => CaptureAnswer::Refused(why),
+                    };
+                    let mut bytes = bus::encode(&answer);
+                    if bytes.len() > cluster.max_payload() {
+                        bytes = bus::encode(&CaptureAnswer::Refused(format!(
+                            "room {room}'s state is {} bytes, over NATS's max_payload ({})",
+                            bytes.len(),
+                            cluster.max_payload()
+                        )));
+                    }
+                    let _ = cluster.client().publish(reply, bytes.into()).await;
+                });
+            }
+            let _ = requests.unsubscribe().await;
+        });
+        Ok(())
+    }
+
+    /// The replica of `room` on this node, made now from `owner` if there is none.
+    pub async fn relay(
+        self: &Arc<Self>,
+        state: &AppState,
+        room: &str,
+        owner: &RoomRecord,
+    ) -> Result<Arc<RoomShared>, String> {
+        let lock = Arc::clone(
+            self.relay_locks
+                .entry(room.to_string())
+                .or_insert_with(|| Arc::new(tokio::sync::Mutex::new(())))
+                .value(),
+        );
+        let _held = lock.lock().await;
+        if let Ok(r) = state.room(room) {
+            return Ok(r);
+        }
+        let mut log = self
+            .client()
+            .subscribe(log_subject(room))
+            .await
+            .map_err(|e| e.to_string())?;
+        let ask = self
+            .client()
+            .request(capture_subject(&owner.node), room.to_string().into());
+        let answer = tokio::time::timeout(CAPTURE_TIMEOUT, ask)
+            .await
+            .map_err(|_| {
+                format!(
+                    "node {} sent no state within {CAPTURE_TIMEOUT:?}",
+                    owner.node
+                )
+            })?
+            .map_err(|e| format!("node {} sent no state: {e}", owner.node))?;
+        let start = match bus::decode::<CaptureAnswer>(&answer.payload)? {
+            CaptureAnswer::Start(s) => s,
+            CaptureAnswer::Refused(why) => return Err(why),
+        };
+        let (up_tx, up_rx) = mpsc::channel(UPSTREAM_QUEUE);
+        let replica = Room::replica(
+            room.to_string(),
+            state.config.room_config(),
+            Arc::clone(&state.metrics),
+            &start,
+            up_tx,
+        )?;
+        let shared = state.insert_and_place(replica);
+        self.replicas
+            .insert(room.to_string(), (owner.node.clone(), owner.epoch, 0));
+        self.metrics.replicas.set(self.replicas.len() as i64);
+        tracing::info!(%room, owner = %owner.node, tick = start.tick, nodes = start.nodes.len(), "relaying");
+        // The owner's records, into the replica.
+        let feed = Arc::clone(&shared);
+        let first = start.seq;
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = feed.closed() => break,
+                    m = log.next() => match m {
+                        None => break,
+                        Some(m) => match bus::decode::<ReplicaRecord>(&m.payload) {
+                            Ok(r) if r.seq <= first => {}
+                            Ok(r) => {
+                                feed.send(RoomCommand::Replicate(Box::new(r)));
+                                feed.wake_early();
+                            }
+                            Err(e) => tracing::warn!(room = %feed.id, error = %e, "unreadable record"),
+                        },
+                    },
+                }
+            }
+            let _ = log.unsubscribe().await;
+        });
+        // The replica's edits, to the owner.
+        let token = start.tokens.map(|(editor, _)| editor);
+        tokio::spawn(forward_edits(
+            Arc::clone(self),
+            Arc::clone(&shared),
+            owner.node.clone(),
+            token,
+            state.config.request_timeout_secs,
+            up_rx,
+        ));
+        Ok(shared)
+    }
+
+    /// Unloads replicas whose owner changed or whose room is gone, and replicas that
+    /// had no connection for `idle` (called on every renewal round).
+    pub(super) fn prune_relays(&self, state: &AppState, idle_rounds: u32) {
+        let mut gone = Vec::new();
+        for mut entry in self.replicas.iter_mut() {
+            let room = entry.key().clone();
+            let (owner, epoch, idle) = entry.value_mut();
+            let Ok(shared) = state.room(&room) else {
+                gone.push((room, "stopped"));
+                continue;
+            };
+            let current = self.owner_of(&room);
+            if current
+                .as_ref()
+                .is_none_or(|r| r.node != *owner || r.epoch != *epoch)
+            {
+                gone.push((room, "its owner changed or it was deleted"));
+                continue;
+            }
+            if shared
+                .connections
+                .load(std::sync::atomic::Ordering::Acquire)
+                == 0
+            {
+                *idle += 1;
+                if *idle >= idle_rounds {
+                    gone.push((room, "no connection for a while"));
+                }
+            } else {
+                *idle = 0;
+            }
+        }
+        for (room, why) in gone {
+            self.drop_replica(state, &room, why);
+        }
+    }
+
+    /// Whether this node's replica of `room` follows the registry's current owner.
+    pub fn replica_is_current(&self, room: &str) -> bool {
+        let Some(held) = self.replicas.get(room) else {
+            return false;
+        };
+        self.owner_of(room)
+            .is_some_and(|r| r.node == held.0 && r.epoch == held.1)
+    }
+
+    /// Unloads this node's replica of `room`; its clients get `closed`.
+    pub fn drop_replica(&self, state: &AppState, room: &str, why: &str) {
+        self.replicas.remove(room);
+        self.metrics.replicas.set(self.replicas.len() as i64);
+        if state.room(room).is_ok_and(|r| r.is_replica()) {
+            tracing::info!(%room, why, "replica unloaded");
+            state.unload_room(room);
+        }
+    }
+}
+
+/// The owner's state of `room` now, taken by its tick thread.
+async fn capture(state: &AppState, room: &str) -> Result<ReplicaStart, String> {
+    let shared = state.room(room).map_err(|e| e.to_string())?;
+    if shared.is_replica() || shared.feed.get().is_none() {
+        return Err(format!("room {room} is not owned by this node"));
+    }
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    if !shared.send(RoomCommand::Capture(tx)) {
+        return Err(format!("room {room} stopped"));
+    }
+    shared.wake();
+    tokio::time::timeout(CAPTURE_TIMEOUT, rx)
+        .await
+        .map_err(|_| format!("room {room}'s tick took no state in time"))?
+        .map_err(|_| format!("room {room} stopped"))
+}
+
+/// Passes a replica's edits to the owner, one at a time, in the order they came.
+async fn forward_edits(
+    cluster: Arc<Cluster>,
+    replica: Arc<RoomShared>,
+    owner: String,
+    token: Option<String>,
+    timeout_secs: u64,
+    mut edits: mpsc::Receiver<PendingEdit>,
+) {
+    let timeout = Duration::from_secs(timeout_secs) + Duration::from_secs(5);
+    while let Some(edit) = tokio::select! {
+        _ = replica.closed() => None,
+        e = edits.recv() => e,
+    } {
+        replica.release(&edit);
+        let PendingEdit { ops, reply, .. } = edit;
+        let mut headers = vec![
+            ("content-type".to_string(), b"application/json".to_vec()),
+            (
+                FORWARDED_HEADER.to_string(),
+                cluster.node().as_bytes().to_vec(),
+            ),
+        ];
+        if let Some(t) = &token {
+            headers.push(("authorization".into(), format!("Bearer {t}").into_bytes()));
+        }
+        let request = ForwardedRequest {
+            method: "POST".into(),
+            uri: format!("/rooms/{}/edits", replica.id),
+            headers,
+            peer: String::new(),
+            body: serde_json::to_vec(&serde_json::json!({ "ops": ops })).expect("ops encode"),
+        };
+        let outcome = match cluster.forward(&owner, &request, timeout).await {
+            Ok(a) if a.status == 200 => {
+                serde_json::from_slice::<EditsResult>(&a.body).map_err(|e| {
+                    Refusal::overloaded(format!("the owner's answer was unreadable: {e}"))
+                })
+            }
+            Ok(a) => Err(match serde_json::from_slice::<ErrorBody>(&a.body) {
+                Ok(b) => Refusal {
+                    code: b.error.code,
+                    message: b.error.message,
+                    op: b.error.op,
+                },
+                Err(_) => Refusal::new(
+                    ErrorCode::Overloaded,
+                    format!("the owner answered {}", a.status),
+                ),
+            }),
+            Err(e) => Err(Refusal::overloaded(format!(
+                "the room's owner could not be reached ({e}); the batch's outcome is unknown"
+            ))),
+        };
+        replica.send(RoomCommand::Answer(reply, outcome));
+        replica.wake_early();
+    }
+}

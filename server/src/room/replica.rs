@@ -1,0 +1,294 @@
+//! Replication of a room's ticks (cluster mode): the owner's feed of applied batches,
+//! and the relay's read-only replica that replays them.
+//!
+//! The owner's tick turns the batches it applied (ids written in, as its log keeps them)
+//! into one [`ReplicaRecord`] per tick, numbered without gaps and encoded once, and
+//! queues it for the bus without waiting. A relay builds its replica from a
+//! [`ReplicaStart`] (the owner's state at a record number, taken by the owner's own
+//! tick, so the two agree) and then replays every later record in its own tick, under
+//! the owner's tick numbers: applying the same batches to the same state gives the same
+//! world transforms bit for bit, so its subscribers get the owner's frames.
+//! Invariants: a replica takes no edit of its own (its connections' edits go to the
+//! owner, and each answer waits until the replica shows the tick it names), and a
+//! record that does not follow the last one applied ends the replica (its clients
+//! subscribe again and get a fresh one): it never shows a state the owner did not have.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use bincode::{Decode, Encode};
+use canopy_protocol::http::EditsResult;
+use canopy_protocol::{NodeId, Op, Transform};
+use parking_lot::RwLockWriteGuard;
+use tokio::sync::mpsc;
+
+use super::Room;
+use super::apply::Applied;
+use super::edit::{EditReply, PendingEdit};
+use super::record::{Measured, TickReport};
+use super::scene_state::{Advance, SceneState};
+use crate::refusal::Refusal;
+
+/// One owner tick that applied batches, as relays replay it.
+#[derive(Debug, Clone, Encode, Decode)]
+pub struct ReplicaRecord {
+    /// The room instance (`RoomInstance::to_header`) the record belongs to.
+    pub instance: String,
+    /// 1 for the instance's first record, one more for each next one.
+    pub seq: u64,
+    /// The owner's tick.
+    pub tick: u64,
+    /// When the owner's tick finished, ms since the Unix epoch.
+    pub time_ms: u64,
+    /// The batches the tick applied, in order, every id written in.
+    pub batches: Vec<Vec<Op>>,
+}
+
+/// A node of a [`ReplicaStart`].
+#[derive(Debug, Clone, Copy, Encode, Decode)]
+pub struct StartNode {
+    /// Its id.
+    pub id: NodeId,
+    /// Its parent.
+    pub parent: Option<NodeId>,
+    /// Its local transform.
+    pub local: Transform,
+    /// Its box's half extents.
+    pub extent: [f32; 3],
+    /// Its layers.
+    pub mask: u32,
+}
+
+/// What a relay builds its replica from: the owner's state after record `seq`.
+#[derive(Debug, Clone, Encode, Decode)]
+pub struct ReplicaStart {
+    /// The room instance.
+    pub instance: String,
+    /// The room's tick rate.
+    pub tick_hz: u32,
+    /// The last record this state includes (0: none yet).
+    pub seq: u64,
+    /// Its tick and time.
+    pub tick: u64,
+    /// When that tick finished.
+    pub time_ms: u64,
+    /// Every live node, parents before children.
+    pub nodes: Vec<StartNode>,
+    /// Ids retired for good, as ranges.
+    pub retired: Vec<(NodeId, NodeId)>,
+    /// The id counter.
+    pub next_id: u64,
+    /// The room's editor and viewer tokens, so the relay checks access as the owner
+    /// does (cluster traffic is trusted, see README "Cluster").
+    pub tokens: Option<(String, String)>,
+}
+
+/// The owner's side: where a room's records go, set once cluster mode takes the room.
+#[derive(Debug)]
+pub struct FeedLink {
+    /// Encoded records for the bus; full means the bus is behind, and the record is
+    /// dropped (relays see the gap and start again).
+    pub tx: mpsc::Sender<Vec<u8>>,
+}
+
+/// The relay's side: where its connections' edits go, and its wish to tick early.
+#[derive(Debug)]
+pub struct RelayLink {
+    /// Edits for the owner, taken by the cluster's forwarder in order.
+    pub upstream: mpsc::Sender<PendingEdit>,
+    /// Set with a record or an answer waiting: the tick thread runs the room now
+    /// rather than at its next period.
+    pub early: AtomicBool,
+}
+
+/// The owner room's feed bookkeeping (tick thread only).
+#[derive(Debug, Default)]
+pub(super) struct FeedState {
+    /// Records made so far.
+    pub seq: u64,
+    /// This tick's applied batches, ids written in.
+    pub batches: Vec<Vec<Op>>,
+}
+
+/// The relay room's replay bookkeeping (tick thread only).
+#[derive(Debug, Default)]
+pub(super) struct ReplayState {
+    /// The instance replayed.
+    pub instance: String,
+    /// The last record applied.
+    pub applied: u64,
+    /// Records taken from the commands, in arrival order.
+    pub queue: VecDeque<ReplicaRecord>,
+    /// Answers of forwarded edits, in the order the edits were sent; each leaves once
+    /// the ones before it have and the replica shows its tick.
+    pub answers: VecDeque<(EditReply, Result<EditsResult, Refusal>)>,
+}
+
+/// Rebuilds a scene from a start (as recovery rebuilds one from a snapshot).
+pub fn rebuild(start: &ReplicaStart, mut scene: SceneState) -> Result<SceneState, String> {
+    let limits = scene.hierarchy().limits();
+    let h = scene.hierarchy_mut();
+    h.set_limits(crate::scene::HierarchyLimits {
+        max_nodes: usize::MAX,
+        max_depth: usize::MAX,
+        max_batch_walk: usize::MAX,
+    });
+    for n in &start.nodes {
+        h.restore_node(n.id, n.parent, n.local, n.extent, n.mask)
+            .map_err(|e| format!("rebuilding the owner's state: {e}"))?;
+    }
+    let retired = start.retired.iter().flat_map(|&(a, b)| a..=b);
+    h.restore_ids(retired, start.next_id)?;
+    h.set_limits(limits);
+    let dt = 1.0 / start.tick_hz.max(1) as f32;
+    scene.advance(dt, start.time_ms, &mut super::diff::TickDiff::default());
+    scene.restore_clock(start.tick, start.time_ms);
+    Ok(scene)
+}
+
+impl Room {
+    /// Whether this room's applied batches are wanted by a feed.
+    pub(super) fn feeds(&self) -> bool {
+        self.shared.feed.get().is_some()
+    }
+
+    /// The feed phase of an owner's tick: this tick's batches as one record, queued
+    /// for the bus without waiting.
+    pub(super) fn feed(&mut self, tick: u64, time_ms: u64) {
+        let Some(link) = self.shared.feed.get() else {
+            return;
+        };
+        if self.feed_state.batches.is_empty() {
+            return;
+        }
+        self.feed_state.seq += 1;
+        let record = ReplicaRecord {
+            instance: self.shared.instance.to_header(),
+            seq: self.feed_state.seq,
+            tick,
+            time_ms,
+            batches: std::mem::take(&mut self.feed_state.batches),
+        };
+        let bytes = crate::cluster::encode(&record);
+        if link.tx.try_send(bytes).is_err() {
+            tracing::warn!(room = %self.shared.id, seq = record.seq, "replica feed behind: record dropped, relays start again");
+        }
+    }
+
+    /// The owner's state now, for a relay to start from (taken by the tick thread, so
+    /// that it matches the record count).
+    pub(super) fn replica_start(&self) -> ReplicaStart {
+        let scene = self.shared.scene.read();
+        let state = super::durable::capture(&scene);
+        ReplicaStart {
+            instance: self.shared.instance.to_header(),
+            tick_hz: self.shared.tick_hz,
+            seq: self.feed_state.seq,
+            tick: state.tick,
+            time_ms: state.time_ms,
+            nodes: state
+                .nodes
+                .iter()
+                .map(|n| StartNode {
+                    id: n.id,
+                    parent: n.parent,
+                    local: Transform {
+                        t: n.t,
+                        r: n.r,
+                        s: n.s,
+                    },
+                    extent: n.extent,
+                    mask: n.mask,
+                })
+                .collect(),
+            retired: state.retired,
+            next_id: state.next_id,
+            tokens: self
+                .shared
+                .tokens
+                .as_ref()
+                .map(|t| (t.editor.clone(), t.viewer.clone())),
+        }
+    }
+
+    /// A relay's tick: replays every record that arrived, each as one tick of the
+    /// owner's number (apply, advance, answers, fan-out), then answers subscriptions.
+    pub(super) fn replica_tick(&mut self, now_ms: u64) -> TickReport {
+        let started = Instant::now();
+        self.take_commands();
+        if let Some(link) = self.shared.relay.get() {
+            link.early.store(false, Ordering::Release);
+        }
+        let shared = Arc::clone(&self.shared);
+        let dt = 1.0 / shared.tick_hz.max(1) as f32;
+        let mut advance = Advance::default();
+        let mut merged = 0;
+        while let Some(record) = self.replay.queue.pop_front() {
+            if record.seq <= self.replay.applied {
+                continue;
+            }
+            if record.seq != self.replay.applied + 1 || record.instance != self.replay.instance {
+                tracing::warn!(room = %shared.id, expected = self.replay.applied + 1, got = record.seq, "replica out of step with its owner: ending it");
+                self.stop(
+                    "the relay lost its place in the owner's stream; subscribe again",
+                    crate::ws::CLOSE_RESUBSCRIBE,
+                );
+                return TickReport::default();
+            }
+            let mut scene = shared.scene.write();
+            for batch in &record.batches {
+                if let Err(e) = scene.apply(batch) {
+                    drop(scene);
+                    tracing::error!(room = %shared.id, seq = record.seq, error = %e, "a replayed batch was refused: ending the replica");
+                    self.stop(
+                        "the relay could not replay the owner's tick; subscribe again",
+                        crate::ws::CLOSE_RESUBSCRIBE,
+                    );
+                    return TickReport::default();
+                }
+            }
+            let time = scene.time_ms();
+            scene.restore_clock(record.tick.saturating_sub(1), time);
+            let a = scene.advance(dt, record.time_ms, &mut self.diff);
+            let scene = RwLockWriteGuard::downgrade(scene);
+            self.replay.applied = record.seq;
+            advance.tick = a.tick;
+            advance.recomputed += a.recomputed;
+            advance.changed += a.changed;
+            self.release_answers(a.tick);
+            self.history.record(a.tick, &self.diff);
+            merged += self.fan_out(&scene, record.time_ms);
+        }
+        let scene = shared.scene.read();
+        self.release_answers(scene.tick());
+        advance.tick = scene.tick();
+        let snapshots = self.answer_subscribes(&scene);
+        let nodes = scene.hierarchy().len() as u64;
+        let octree_cells = scene.octree().cell_count() as u64;
+        drop(scene);
+        let _ = now_ms;
+        self.record(Measured {
+            started,
+            applied: Applied::default(),
+            advance,
+            frames_merged: merged,
+            snapshots,
+            nodes,
+            octree_cells,
+        })
+    }
+
+    /// Sends the answers whose turn has come: in order, each once the replica shows
+    /// its tick (an error waits only for the answers before it).
+    fn release_answers(&mut self, shown: u64) {
+        while let Some((_, outcome)) = self.replay.answers.front() {
+            if matches!(outcome, Ok(r) if r.tick > shown) {
+                break;
+            }
+            let (reply, outcome) = self.replay.answers.pop_front().expect("a front");
+            reply.send(outcome);
+        }
+    }
+}
