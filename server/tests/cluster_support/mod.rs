@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::common;
+
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_canopy");
 pub(crate) const ADMIN: &str = "cluster-test-admin-token";
 /// The tests' lease: short, so that expiry is quick to wait for.
@@ -303,4 +305,25 @@ pub(crate) async fn three_nodes() -> (Nats, Vec<Node>) {
         n.wait_for_nodes(3).await;
     }
     (nats, nodes)
+}
+
+/// A WebSocket to `room` at `node` (the owner's upgrade headers must come through,
+/// whether the node owns, relays or passes the room on).
+pub(crate) async fn ws(
+    node: &Node,
+    room: &str,
+    format: canopy_protocol::Format,
+    token: &str,
+) -> common::Ws {
+    let url = format!(
+        "{}/rooms/{room}/ws?format={}&token={token}",
+        node.ws_base,
+        format.as_str()
+    );
+    let (stream, answer) = tokio_tungstenite::connect_async(url).await.unwrap();
+    assert!(
+        answer.headers().contains_key("canopy-room-instance"),
+        "the owner's upgrade headers come through"
+    );
+    common::Ws { stream, format }
 }
