@@ -28,6 +28,9 @@ use crate::config::ServerConfig;
 use crate::room::lease::monotonic_ms;
 use crate::state::AppState;
 
+/// Lease renewals in flight at once.
+const RENEWALS_AT_ONCE: usize = 32;
+
 /// The default of `--cluster-lease-secs`.
 pub const DEFAULT_LEASE_SECS: u64 = 10;
 
@@ -442,10 +445,13 @@ impl Cluster {
             .map(|h| (h.key().clone(), *h.value()))
             .collect();
         let keep = self.config.lease - self.config.margin();
-        for (id, h) in held {
+        // Some at a time, so that a node with many rooms renews them all well within
+        // one renewal period.
+        let renewals = futures_util::stream::iter(held);
+        futures_util::StreamExt::for_each_concurrent(renewals, RENEWALS_AT_ONCE, |(id, h)| async move {
             let Ok(room) = state.room(&id) else {
                 // Deleted here meanwhile: its handler releases it.
-                continue;
+                return;
             };
             // Counted from before the write is sent, which is never later than the
             // registry's own time of it: the lease here ends no later than there.
@@ -487,6 +493,41 @@ impl Cluster {
                     tracing::warn!(room = %id, %why, "lease renewal failed; edits stop when it lapses");
                 }
             }
+        })
+        .await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_names_are_subject_and_key_safe() {
+        assert_eq!(parse_node_name("node-1_a").unwrap(), "node-1_a");
+        for bad in ["", "a.b", "a b", "a*", "a>", &"x".repeat(65)] {
+            assert!(parse_node_name(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn defaults_follow_the_listener_and_the_margin_is_bounded() {
+        let config = crate::config::ServerConfig {
+            nats_url: Some("nats://n:4222".into()),
+            ..Default::default()
+        };
+        let bound: std::net::SocketAddr = "127.0.0.1:9001".parse().unwrap();
+        let c = ClusterConfig::from_server(&config, bound).unwrap();
+        assert_eq!(c.url, "http://127.0.0.1:9001");
+        assert!(c.node.ends_with("-9001"), "{}", c.node);
+        assert!(parse_node_name(&c.node).is_ok(), "{}", c.node);
+        assert_eq!(c.renew_every(), Duration::from_secs(10) / 3);
+        assert_eq!(c.margin(), Duration::from_secs(2));
+        let short = ClusterConfig {
+            lease: Duration::from_secs(3),
+            ..c
+        };
+        assert_eq!(short.margin(), Duration::from_secs(1));
+        assert!(ClusterConfig::from_server(&Default::default(), bound).is_none());
     }
 }
