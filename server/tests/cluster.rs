@@ -6,6 +6,8 @@
 //!   WebSockets passed on to it, `GET /rooms` gathered. Editors on all three nodes send
 //!   random batches while whole-room and region subscribers on all three mirror the
 //!   room; every mirror ends equal to the owner's state.
+//! - A subscriber that held a room at one node resumes (`since`) at another, relay or
+//!   owner, with one resumed delta: ticks and instances are the owner's everywhere.
 //!
 //! Failures (a paused owner, NATS away, a killed owner) are in `cluster_failures.rs`.
 
@@ -17,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use canopy_protocol::message::Region;
 use canopy_protocol::{ClientMsg, Format, Node as SceneNode, Op, ServerMsg, Transform};
-use cluster_support::{three_nodes, ws};
+use cluster_support::{three_nodes, ws, ws_with};
 use glam::{Mat3, Quat, Vec3};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -307,5 +309,141 @@ async fn rooms_spread_every_node_serves_them_and_mirrors_converge() {
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subscriber_resumes_at_another_node_with_one_resumed_delta() {
+    let (_nats, nodes) = three_nodes().await;
+    let (st, b) = nodes[0]
+        .req("POST", "/rooms", Some(json!({"id": "s", "tick_hz": 60})))
+        .await;
+    assert_eq!(st, 201, "{b}");
+    let (owner_name, _) = nodes[0].wait_owner("s").await;
+    let owner = nodes.iter().find(|n| n.name == owner_name).unwrap();
+    let relays: Vec<_> = nodes.iter().filter(|n| n.name != owner_name).collect();
+    let admin = cluster_support::ADMIN;
+    let seed: Vec<_> = (1..=30u32)
+        .map(|i| json!({"op": "add", "id": i, "local": {"t": [i as f32, 0.0, 0.0]}}))
+        .collect();
+    assert_eq!(
+        owner
+            .req("POST", "/rooms/s/edits", Some(json!({"ops": seed})))
+            .await
+            .0,
+        200
+    );
+    // The second relay holds a replica from now on (its own subscriber).
+    let mut keep = ws(relays[1], "s", Format::Bincode, admin).await;
+    keep.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    assert!(matches!(keep.recv().await, ServerMsg::Snapshot { .. }));
+
+    let moves = |k: f32| {
+        let ops: Vec<_> = (1..=10u32)
+            .map(|i| json!({"op": "set_local", "node": i, "t": [i as f32, k, 0.0]}))
+            .collect();
+        Some(json!({ "ops": ops }))
+    };
+    // A mirror at the first relay, up to a known tick.
+    let (mut w, instance) = ws_with(relays[0], "s", Format::Json, admin, "").await;
+    w.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    let mut mirror: HashMap<u32, SceneNode> = HashMap::new();
+    let mut held = 0;
+    let (_, b) = owner.req("POST", "/rooms/s/edits", moves(1.0)).await;
+    let moved_at = b["tick"].as_u64().unwrap();
+    while held < moved_at {
+        match w.recv().await {
+            ServerMsg::Snapshot { tick, nodes, .. } => {
+                mirror = nodes.into_iter().map(|n| (n.id, n)).collect();
+                held = tick;
+            }
+            ServerMsg::Delta {
+                tick,
+                upsert,
+                update,
+                remove,
+                ..
+            } => {
+                apply(&mut mirror, upsert, update, remove);
+                held = tick;
+            }
+            _ => {}
+        }
+    }
+    drop(w);
+    // Away while the room changes; then back at the other relay, and at the owner.
+    for k in 2..6 {
+        assert_eq!(
+            owner.req("POST", "/rooms/s/edits", moves(k as f32)).await.0,
+            200
+        );
+    }
+    let (_, all) = owner.req("GET", "/rooms/s/nodes", None).await;
+    let want: HashMap<u32, SceneNode> =
+        serde_json::from_value::<Vec<SceneNode>>(all["nodes"].clone())
+            .unwrap()
+            .into_iter()
+            .map(|n| (n.id, n))
+            .collect();
+    for at in [relays[1], owner] {
+        let extra = format!("&instance={instance}");
+        let (mut w, again) = ws_with(at, "s", Format::Json, admin, &extra).await;
+        assert_eq!(
+            again, instance,
+            "{}: one instance wherever the room is read",
+            at.name
+        );
+        let mut since = ClientMsg::subscribe(None, u32::MAX);
+        if let ClientMsg::Subscribe { since: s, .. } = &mut since {
+            *s = Some(held);
+        }
+        w.send(&since).await;
+        let mut copy = mirror.clone();
+        match w.recv().await {
+            ServerMsg::Delta {
+                resumed: true,
+                upsert,
+                update,
+                remove,
+                ..
+            } => {
+                apply(&mut copy, upsert, update, remove);
+            }
+            m => panic!("{}: expected a resumed delta, got {m:?}", at.name),
+        }
+        // Frames after it may still be on their way at a relay; read until quiet.
+        while let Some(m) = w.recv_within(0.5).await {
+            if let ServerMsg::Delta {
+                upsert,
+                update,
+                remove,
+                ..
+            } = m
+            {
+                apply(&mut copy, upsert, update, remove);
+            }
+        }
+        assert_eq!(
+            copy, want,
+            "{}: the resumed copy is the owner's state",
+            at.name
+        );
+    }
+}
+
+fn apply(
+    mirror: &mut HashMap<u32, SceneNode>,
+    upsert: Vec<SceneNode>,
+    update: Vec<canopy_protocol::UpdateRow>,
+    remove: Vec<u32>,
+) {
+    for n in upsert {
+        mirror.insert(n.id, n);
+    }
+    for u in update {
+        mirror.get_mut(&u.id).unwrap().world = u.world;
+    }
+    for id in remove {
+        mirror.remove(&id);
     }
 }

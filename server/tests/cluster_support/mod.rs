@@ -315,15 +315,30 @@ pub(crate) async fn ws(
     format: canopy_protocol::Format,
     token: &str,
 ) -> common::Ws {
+    ws_with(node, room, format, token, "").await.0
+}
+
+/// As [`ws`], with `extra` query parameters (`&k=v...`); also answers the room instance
+/// the upgrade named.
+pub(crate) async fn ws_with(
+    node: &Node,
+    room: &str,
+    format: canopy_protocol::Format,
+    token: &str,
+    extra: &str,
+) -> (common::Ws, String) {
     let url = format!(
-        "{}/rooms/{room}/ws?format={}&token={token}",
+        "{}/rooms/{room}/ws?format={}&token={token}{extra}",
         node.ws_base,
         format.as_str()
     );
     let (stream, answer) = tokio_tungstenite::connect_async(url).await.unwrap();
-    assert!(
-        answer.headers().contains_key("canopy-room-instance"),
-        "the owner's upgrade headers come through"
-    );
-    common::Ws { stream, format }
+    let instance = answer
+        .headers()
+        .get("canopy-room-instance")
+        .expect("the owner's upgrade headers come through")
+        .to_str()
+        .unwrap()
+        .to_string();
+    (common::Ws { stream, format }, instance)
 }
