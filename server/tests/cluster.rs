@@ -431,6 +431,85 @@ async fn a_subscriber_resumes_at_another_node_with_one_resumed_delta() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relays_pipelined_editor_gets_every_batch_applied_in_order() {
+    let (_nats, nodes) = three_nodes().await;
+    let (st, b) = nodes[0]
+        .req("POST", "/rooms", Some(json!({"id": "q", "tick_hz": 60})))
+        .await;
+    assert_eq!(st, 201, "{b}");
+    let (owner_name, _) = nodes[0].wait_owner("q").await;
+    let owner = nodes.iter().find(|n| n.name == owner_name).unwrap();
+    let relay = nodes.iter().find(|n| n.name != owner_name).unwrap();
+    let mut w = ws(relay, "q", Format::Bincode, cluster_support::ADMIN).await;
+    w.send(&ClientMsg::Edits {
+        seq: 0,
+        ops: vec![Op::Add {
+            id: Some(1),
+            parent: None,
+            local: Transform::IDENTITY,
+            extent: [0.5; 3],
+            mask: 1,
+        }],
+    })
+    .await;
+    // 100 batches without waiting, then one that is refused (its op 0 is bad).
+    for k in 1..=100u64 {
+        w.send(&ClientMsg::Edits {
+            seq: k,
+            ops: vec![Op::SetLocal {
+                node: 1,
+                t: Some([k as f32, 0.0, 0.0]),
+                r: None,
+                s: None,
+            }],
+        })
+        .await;
+    }
+    w.send(&ClientMsg::Edits {
+        seq: 101,
+        ops: vec![Op::Remove { node: 77 }],
+    })
+    .await;
+    let mut ticks = Vec::new();
+    for want in 0..=101u64 {
+        match w
+            .recv_until(|m| matches!(m, ServerMsg::Ack { .. } | ServerMsg::Error { .. }))
+            .await
+        {
+            ServerMsg::Ack { seq, tick, .. } => {
+                assert_eq!(seq, want, "acks in the order of the batches");
+                ticks.push(tick);
+            }
+            ServerMsg::Error { seq, code, .. } => {
+                assert_eq!(
+                    (seq, want),
+                    (Some(101), 101),
+                    "only the bad batch is refused"
+                );
+                assert_eq!(code, canopy_protocol::ErrorCode::UnknownNode);
+            }
+            _ => unreachable!(),
+        }
+    }
+    assert!(
+        ticks.windows(2).all(|p| p[0] <= p[1]),
+        "ticks never go back: {ticks:?}"
+    );
+    let mut distinct = ticks.clone();
+    distinct.dedup();
+    assert!(
+        distinct.len() < 50,
+        "queued batches travel together, not one per owner tick: {} ticks",
+        distinct.len()
+    );
+    let (_, n) = owner.req("GET", "/rooms/q/nodes/1", None).await;
+    assert_eq!(
+        n["local"]["t"][0], 100.0,
+        "the last batch is the one that stays"
+    );
+}
+
 fn apply(
     mirror: &mut HashMap<u32, SceneNode>,
     upsert: Vec<SceneNode>,

@@ -5,9 +5,10 @@
 //! and answers `canopy.node.<owner>.capture` with the state a replica starts from; a
 //! relay subscribes to the log *before* it asks for the state, so no record falls
 //! between them (the replica skips those the state already includes). Edits sent on a
-//! relay's connections are passed to the owner one at a time, in order, as HTTP edit
-//! requests; each answer goes back through the replica, which sends it once it shows
-//! the answer's tick (read-your-writes on the relay). Invariant: a replica exists only
+//! relay's connections go to the owner on `canopy.node.<owner>.edits`, in order, with
+//! one request in flight carrying every batch queued meanwhile; the owner queues them
+//! in that order and answers each as an HTTP edit; each answer goes back through the
+//! replica, which sends it once it shows the answer's tick (read-your-writes). Invariant: a replica exists only
 //! while its owner's record names the same node and instance; otherwise it is unloaded
 //! and its clients subscribe again.
 
@@ -16,15 +17,16 @@ use std::time::Duration;
 
 use bincode::{Decode, Encode};
 use canopy_protocol::http::EditsResult;
-use canopy_protocol::{ErrorBody, ErrorCode};
+use canopy_protocol::{ErrorCode, Op};
 use futures_util::StreamExt;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
-use super::bus::{self, FORWARDED_HEADER, ForwardedRequest};
+use super::bus;
 use super::{Cluster, RoomRecord};
 use crate::refusal::Refusal;
+use crate::room::edit::check_batch_size;
 use crate::room::replica::{FeedLink, ReplicaRecord, ReplicaStart};
-use crate::room::{PendingEdit, Room, RoomCommand, RoomShared};
+use crate::room::{EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomShared};
 use crate::state::AppState;
 
 /// Records an owner may have queued for the bus per room before it drops one.
@@ -42,6 +44,51 @@ fn log_subject(room: &str) -> String {
 /// The subject a node answers state requests on.
 fn capture_subject(node: &str) -> String {
     format!("canopy.node.{node}.capture")
+}
+
+/// The subject a node takes relays' edits on.
+fn edits_subject(node: &str) -> String {
+    format!("canopy.node.{node}.edits")
+}
+
+/// Batches a relay's connections sent, in their order, for the owner to queue in it.
+#[derive(Debug, Encode, Decode)]
+struct RelayedEdits {
+    room: String,
+    batches: Vec<Vec<Op>>,
+}
+
+/// The owner's answer to each batch of a [`RelayedEdits`], in order.
+#[derive(Debug, Encode, Decode)]
+enum RelayedOutcome {
+    Applied(EditsResult),
+    Refused {
+        code: ErrorCode,
+        message: String,
+        op: Option<u32>,
+    },
+}
+
+impl From<Result<EditsResult, Refusal>> for RelayedOutcome {
+    fn from(r: Result<EditsResult, Refusal>) -> Self {
+        match r {
+            Ok(a) => RelayedOutcome::Applied(a),
+            Err(e) => RelayedOutcome::Refused {
+                code: e.code,
+                message: e.message,
+                op: e.op,
+            },
+        }
+    }
+}
+
+impl From<RelayedOutcome> for Result<EditsResult, Refusal> {
+    fn from(o: RelayedOutcome) -> Self {
+        match o {
+            RelayedOutcome::Applied(a) => Ok(a),
+            RelayedOutcome::Refused { code, message, op } => Err(Refusal { code, message, op }),
+        }
+    }
 }
 
 /// The answer to a state request.
@@ -79,6 +126,48 @@ impl Cluster {
             .subscribe(capture_subject(self.node()))
             .await
             .map_err(|e| super::ClusterError::Registry(e.to_string()))?;
+        let mut relayed = self
+            .client()
+            .subscribe(edits_subject(self.node()))
+            .await
+            .map_err(|e| super::ClusterError::Registry(e.to_string()))?;
+        {
+            let stop = state.shutdown.clone();
+            let cluster = Arc::clone(&self);
+            let state = state.clone();
+            state.tasks.clone().spawn(async move {
+                loop {
+                    let msg = tokio::select! {
+                        _ = stop.cancelled() => break,
+                        m = relayed.next() => match m { Some(m) => m, None => break },
+                    };
+                    let Some(reply) = msg.reply.clone() else {
+                        continue;
+                    };
+                    let state = state.clone();
+                    let cluster = Arc::clone(&cluster);
+                    tokio::spawn(async move {
+                        let answers: Vec<RelayedOutcome> =
+                            match bus::decode::<RelayedEdits>(&msg.payload) {
+                                Ok(e) => queue_relayed(&state, &e.room, e.batches)
+                                    .await
+                                    .into_iter()
+                                    .map(RelayedOutcome::from)
+                                    .collect(),
+                                Err(e) => {
+                                    tracing::warn!(error = %e, "unreadable relayed edits");
+                                    return;
+                                }
+                            };
+                        let _ = cluster
+                            .client()
+                            .publish(reply, bus::encode(&answers).into())
+                            .await;
+                    });
+                }
+                let _ = relayed.unsubscribe().await;
+            });
+        }
         let stop = state.shutdown.clone();
         let cluster = Arc::clone(&self);
         state.tasks.clone().spawn(async move {
@@ -188,12 +277,10 @@ impl Cluster {
             let _ = log.unsubscribe().await;
         });
         // The replica's edits, to the owner.
-        let token = start.tokens.map(|(editor, _)| editor);
         tokio::spawn(forward_edits(
             Arc::clone(self),
             Arc::clone(&shared),
             owner.node.clone(),
-            token,
             state.config.request_timeout_secs,
             up_rx,
         ));
@@ -274,61 +361,145 @@ async fn capture(state: &AppState, room: &str) -> Result<ReplicaStart, String> {
         .map_err(|_| format!("room {room} stopped"))
 }
 
-/// Passes a replica's edits to the owner, one at a time, in the order they came.
+/// Queues relayed batches in the owned room `room`, in order, and answers each as an
+/// HTTP edit would be answered (after its tick, once durable).
+async fn queue_relayed(
+    state: &AppState,
+    room: &str,
+    batches: Vec<Vec<Op>>,
+) -> Vec<Result<EditsResult, Refusal>> {
+    let room = match state.room(room) {
+        Ok(r) if !r.is_replica() => r,
+        Ok(_) | Err(_) => {
+            let why = Refusal::new(
+                ErrorCode::UnknownRoom,
+                format!("room {room} is not owned here"),
+            );
+            return batches.iter().map(|_| Err(why.clone())).collect();
+        }
+    };
+    let mut waiting = Vec::with_capacity(batches.len());
+    for ops in batches {
+        let queued = check_batch_size(ops.len(), state.config.max_ops_per_batch).and_then(|()| {
+            let (tx, rx) = oneshot::channel();
+            let ticket = Arc::new(EditTicket::default());
+            room.submit_edits(ops, EditReply::Oneshot(tx), ticket, None)
+                .map(|()| rx)
+        });
+        waiting.push(queued);
+    }
+    let deadline = Duration::from_secs(state.config.request_timeout_secs);
+    let mut answers = Vec::with_capacity(waiting.len());
+    for w in waiting {
+        answers.push(match w {
+            Err(refused) => Err(refused),
+            Ok(rx) => match tokio::time::timeout(deadline, rx).await {
+                Err(_) => Err(Refusal::overloaded(format!(
+                    "the batch waited {} s for room {}'s tick; its outcome is unknown",
+                    deadline.as_secs(),
+                    room.id
+                ))),
+                Ok(Err(_)) => Err(Refusal::new(
+                    ErrorCode::UnknownRoom,
+                    format!("room {} closed before the batch was applied", room.id),
+                )),
+                Ok(Ok(answer)) => match answer.outcome {
+                    Err(e) => Err(e),
+                    Ok(result) => match room.gate.durable(answer.durable_at).await {
+                        Ok(()) => Ok(result),
+                        Err(why) => Err(Refusal::overloaded(format!(
+                            "the storage failed before the batch was durable ({why}): its \
+                             outcome is unknown"
+                        ))),
+                    },
+                },
+            },
+        });
+    }
+    answers
+}
+
+/// Passes a replica's edits to the owner in the order they came: one request in flight,
+/// carrying every batch that queued while the last one was out (so relayed editors are
+/// not held to one batch per owner tick).
 async fn forward_edits(
     cluster: Arc<Cluster>,
     replica: Arc<RoomShared>,
     owner: String,
-    token: Option<String>,
     timeout_secs: u64,
     mut edits: mpsc::Receiver<PendingEdit>,
 ) {
     let timeout = Duration::from_secs(timeout_secs) + Duration::from_secs(5);
-    while let Some(edit) = tokio::select! {
-        _ = replica.closed() => None,
-        e = edits.recv() => e,
-    } {
-        replica.release(&edit);
-        let PendingEdit { ops, reply, .. } = edit;
-        let mut headers = vec![
-            ("content-type".to_string(), b"application/json".to_vec()),
-            (
-                FORWARDED_HEADER.to_string(),
-                cluster.node().as_bytes().to_vec(),
-            ),
-        ];
-        if let Some(t) = &token {
-            headers.push(("authorization".into(), format!("Bearer {t}").into_bytes()));
-        }
-        let request = ForwardedRequest {
-            method: "POST".into(),
-            uri: format!("/rooms/{}/edits", replica.id),
-            headers,
-            peer: String::new(),
-            body: serde_json::to_vec(&serde_json::json!({ "ops": ops })).expect("ops encode"),
+    let budget = cluster.max_payload() / 2;
+    let mut next: Option<PendingEdit> = None;
+    loop {
+        let first = match next.take() {
+            Some(e) => e,
+            None => match tokio::select! {
+                _ = replica.closed() => None,
+                e = edits.recv() => e,
+            } {
+                Some(e) => e,
+                None => break,
+            },
         };
-        let outcome = match cluster.forward(&owner, &request, timeout).await {
-            Ok(a) if a.status == 200 => {
-                serde_json::from_slice::<EditsResult>(&a.body).map_err(|e| {
-                    Refusal::overloaded(format!("the owner's answer was unreadable: {e}"))
-                })
+        let mut taken = vec![first];
+        // Ops cost about 40 bytes in an envelope; stay well under max_payload.
+        let mut bytes = taken[0].ops.len() * 48;
+        while let Ok(e) = edits.try_recv() {
+            let cost = e.ops.len() * 48;
+            if bytes + cost > budget {
+                next = Some(e);
+                break;
             }
-            Ok(a) => Err(match serde_json::from_slice::<ErrorBody>(&a.body) {
-                Ok(b) => Refusal {
-                    code: b.error.code,
-                    message: b.error.message,
-                    op: b.error.op,
-                },
-                Err(_) => Refusal::new(
-                    ErrorCode::Overloaded,
-                    format!("the owner answered {}", a.status),
-                ),
-            }),
-            Err(e) => Err(Refusal::overloaded(format!(
-                "the room's owner could not be reached ({e}); the batch's outcome is unknown"
-            ))),
-        };
-        replica.send(RoomCommand::Answer(reply, outcome));
+            bytes += cost;
+            taken.push(e);
+        }
+        let mut replies = Vec::with_capacity(taken.len());
+        let mut batches = Vec::with_capacity(taken.len());
+        for edit in taken {
+            replica.release(&edit);
+            let PendingEdit { ops, reply, .. } = edit;
+            replies.push(reply);
+            batches.push(ops);
+        }
+        let n = batches.len();
+        let request = bus::encode(&RelayedEdits {
+            room: replica.id.clone(),
+            batches,
+        });
+        cluster.metrics.forwarded.inc();
+        let ask = cluster
+            .client()
+            .request(edits_subject(&owner), request.into());
+        let answers: Result<Vec<RelayedOutcome>, String> =
+            match tokio::time::timeout(timeout, ask).await {
+                Err(_) => Err("no answer in time; the batches' outcome is unknown".into()),
+                Ok(Err(e)) => Err(format!("{e}; the batches' outcome is unknown")),
+                Ok(Ok(m)) => bus::decode::<Vec<RelayedOutcome>>(&m.payload).and_then(|a| {
+                    if a.len() == n {
+                        Ok(a)
+                    } else {
+                        Err("a short answer".into())
+                    }
+                }),
+            };
+        match answers {
+            Ok(answers) => {
+                for (reply, outcome) in replies.into_iter().zip(answers) {
+                    replica.send(RoomCommand::Answer(reply, outcome.into()));
+                }
+            }
+            Err(why) => {
+                cluster.metrics.forward_failures.inc();
+                for reply in replies {
+                    let refusal = Refusal::overloaded(format!(
+                        "the room's owner, node {owner}, could not be reached ({why})"
+                    ));
+                    replica.send(RoomCommand::Answer(reply, Err(refusal)));
+                }
+            }
+        }
         replica.wake_early();
     }
 }
