@@ -358,7 +358,7 @@ async fn capture(state: &AppState, room: &str) -> Result<ReplicaStart, String> {
     tokio::time::timeout(CAPTURE_TIMEOUT, rx)
         .await
         .map_err(|_| format!("room {room}'s tick took no state in time"))?
-        .map_err(|_| format!("room {room} stopped"))
+        .map_err(|_| format!("room {room} stopped"))?
 }
 
 /// Queues relayed batches in the owned room `room`, in order, and answers each as an

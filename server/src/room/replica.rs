@@ -178,11 +178,19 @@ impl Room {
     }
 
     /// The owner's state now, for a relay to start from (taken by the tick thread, so
-    /// that it matches the record count).
-    pub(super) fn replica_start(&self) -> ReplicaStart {
+    /// that it matches the record count); refused for a room changed by server code
+    /// (update callbacks), whose changes no record carries.
+    pub(super) fn replica_start(&self) -> Result<ReplicaStart, String> {
         let scene = self.shared.scene.read();
+        if scene.hierarchy().callback_count() > 0 {
+            return Err(format!(
+                "room {} is animated by server code (update callbacks), which a relay \
+                 cannot replay",
+                self.shared.id
+            ));
+        }
         let state = super::durable::capture(&scene);
-        ReplicaStart {
+        Ok(ReplicaStart {
             instance: self.shared.instance.to_header(),
             tick_hz: self.shared.tick_hz,
             seq: self.feed_state.seq,
@@ -210,7 +218,7 @@ impl Room {
                 .tokens
                 .as_ref()
                 .map(|t| (t.editor.clone(), t.viewer.clone())),
-        }
+        })
     }
 
     /// A relay's tick: replays every record that arrived, each as one tick of the
