@@ -9,6 +9,9 @@
 //! - A subscriber that held a room at one node resumes (`since`) at another, relay or
 //!   owner, with one resumed delta: ticks and instances are the owner's everywhere.
 //!
+//! - A room a relay cannot replay (the demo room, animated by server code) is passed
+//!   on to its owner's HTTP instead, frames and all.
+//!
 //! Failures (a paused owner, NATS away, a killed owner) are in `cluster_failures.rs`.
 
 mod cluster_support;
@@ -19,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use canopy_protocol::message::Region;
 use canopy_protocol::{ClientMsg, Format, Node as SceneNode, Op, ServerMsg, Transform};
-use cluster_support::{three_nodes, ws, ws_with};
+use cluster_support::{Node, three_nodes, ws, ws_with};
 use glam::{Mat3, Quat, Vec3};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -508,6 +511,38 @@ async fn a_relays_pipelined_editor_gets_every_batch_applied_in_order() {
         n["local"]["t"][0], 100.0,
         "the last batch is the one that stays"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_that_cannot_be_relayed_is_passed_on_to_its_owner() {
+    let nats = cluster_support::Nats::start();
+    let owner = Node::start_with("demo-owner", &nats, None, &["--demo"]);
+    let other = Node::start("other", &nats);
+    owner.wait_for_nodes(2).await;
+    other.wait_for_nodes(2).await;
+    assert_eq!(other.wait_owner("demo").await.0, "demo-owner");
+    let mut w = ws(&other, "demo", Format::Bincode, cluster_support::ADMIN).await;
+    w.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    let ServerMsg::Snapshot { nodes, .. } = w.recv().await else {
+        panic!("a snapshot first")
+    };
+    assert!(
+        nodes.len() > 1_000,
+        "the demo room's nodes ({})",
+        nodes.len()
+    );
+    // The animation moves nodes every tick: frames flow through the passed-on socket.
+    let mut frames = 0;
+    while frames < 5 {
+        if let ServerMsg::Delta { update, .. } = w.recv().await {
+            assert!(!update.is_empty());
+            frames += 1;
+        }
+    }
+    assert_eq!(other.metric("canopy_cluster_websockets_passed").await, 1.0);
+    assert_eq!(other.metric("canopy_cluster_replicas").await, 0.0);
+    let (st, b) = other.req("GET", "/rooms/demo", None).await;
+    assert_eq!(st, 200, "{b}");
 }
 
 fn apply(

@@ -10,6 +10,7 @@
 //! revision it last wrote, so two nodes can never both hold one (see README "Cluster").
 
 mod bus;
+mod placement;
 mod registry;
 mod relay;
 

@@ -120,11 +120,18 @@ pub(crate) struct Node {
     port: u16,
     nats_url: String,
     data_dir: Option<PathBuf>,
+    extra: Vec<String>,
     child: Child,
     http: reqwest::Client,
 }
 
-fn spawn(name: &str, port: u16, nats_url: &str, data_dir: Option<&Path>) -> Child {
+fn spawn(
+    name: &str,
+    port: u16,
+    nats_url: &str,
+    data_dir: Option<&Path>,
+    extra: &[String],
+) -> Child {
     let mut cmd = Command::new(BIN);
     cmd.args(["--addr", &format!("127.0.0.1:{port}")])
         .args(["--drain-secs", "0"])
@@ -134,7 +141,8 @@ fn spawn(name: &str, port: u16, nats_url: &str, data_dir: Option<&Path>) -> Chil
         .args(["--cluster-lease-secs", &LEASE_SECS.to_string()])
         .env("CANOPY_LOG", "warn")
         .stdout(Stdio::null())
-        .stderr(Stdio::inherit());
+        .stderr(Stdio::inherit())
+        .args(extra);
     match data_dir {
         Some(d) => cmd.arg("--data-dir").arg(d),
         None => cmd.arg("--in-memory"),
@@ -150,6 +158,17 @@ impl Node {
 
     /// A node keeping its rooms in `data_dir` (in memory when `None`).
     pub(crate) fn start_in(name: &str, nats: &Nats, data_dir: Option<&Path>) -> Node {
+        Self::start_with(name, nats, data_dir, &[])
+    }
+
+    /// As [`Node::start_in`], with more flags.
+    pub(crate) fn start_with(
+        name: &str,
+        nats: &Nats,
+        data_dir: Option<&Path>,
+        extra: &[&str],
+    ) -> Node {
+        let extra: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
         let port = free_port();
         Node {
             name: name.into(),
@@ -158,7 +177,8 @@ impl Node {
             port,
             nats_url: nats.url(),
             data_dir: data_dir.map(Path::to_path_buf),
-            child: spawn(name, port, &nats.url(), data_dir),
+            child: spawn(name, port, &nats.url(), data_dir, &extra),
+            extra,
             http: reqwest::Client::new(),
         }
     }
@@ -172,6 +192,7 @@ impl Node {
             self.port,
             &self.nats_url,
             self.data_dir.as_deref(),
+            &self.extra,
         );
     }
 

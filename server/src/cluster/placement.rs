@@ -1,0 +1,104 @@
+//! Placement of new rooms: the live node with the fewest rooms, ties broken by a hash
+//! of a per-request salt and the node's name (rendezvous hashing), so that nodes
+//! placing rooms at the same moment, on the same counts, spread them.
+//!
+//! Invariant: a node without a live heartbeat is never chosen, and the choosing node
+//! always can be (alone, it places everything on itself).
+
+/// Placement: among the nodes with a live heartbeat (a name left in a room record of a
+/// dead node takes nothing) and this node (which always can), those with the fewest
+/// rooms; of them, the one `salt` hashes highest with.
+pub(super) fn choose(
+    mut counts: std::collections::BTreeMap<String, u64>,
+    live: &std::collections::BTreeSet<String>,
+    me: &str,
+    salt: u64,
+) -> String {
+    counts.retain(|id, _| live.contains(id) || id == me);
+    for id in live {
+        counts.entry(id.clone()).or_insert(0);
+    }
+    counts.entry(me.to_string()).or_insert(0);
+    let fewest = counts.values().copied().min().unwrap_or(0);
+    counts
+        .into_iter()
+        .filter(|(_, n)| *n == fewest)
+        .max_by_key(|(id, _)| mix(salt, id))
+        .map(|(id, _)| id)
+        .unwrap_or_else(|| me.to_string())
+}
+
+/// A stable 64-bit mix of a salt and a node name (rendezvous placement): FNV-1a of the
+/// name, then SplitMix64's finalizer over it and the salt, so that every name is as
+/// likely as any other to score highest.
+fn mix(salt: u64, id: &str) -> u64 {
+    let mut name = 0xcbf2_9ce4_8422_2325u64;
+    for b in id.bytes() {
+        name = (name ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut z = salt ^ name;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use super::*;
+
+    fn names(v: &[&str]) -> BTreeSet<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn placement_takes_the_fewest_and_only_live_nodes() {
+        let live = names(&["a", "b", "c"]);
+        let counts: BTreeMap<String, u64> = [
+            ("a".into(), 3),
+            ("b".into(), 1),
+            ("c".into(), 2),
+            ("dead".into(), 0),
+        ]
+        .into();
+        for salt in 0..100 {
+            assert_eq!(choose(counts.clone(), &live, "a", salt), "b");
+        }
+        // A live node with no room yet is not in the counts at all.
+        let counts: BTreeMap<String, u64> = [("a".into(), 1), ("b".into(), 1)].into();
+        assert_eq!(choose(counts, &live, "a", 7), "c");
+        // Alone, a node places everything on itself.
+        assert_eq!(choose(BTreeMap::new(), &BTreeSet::new(), "me", 3), "me");
+    }
+
+    #[test]
+    fn ties_spread_and_sequential_placement_is_even() {
+        let live = names(&["a", "b", "c"]);
+        // Three nodes placing at once on the same (equal) counts pick differently.
+        let mut picked = BTreeMap::<String, u32>::new();
+        for salt in 0..3_000u64 {
+            let s = salt.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            *picked
+                .entry(choose(BTreeMap::new(), &live, "a", s))
+                .or_default() += 1;
+        }
+        for (node, n) in &picked {
+            assert!(
+                (800..=1_200).contains(n),
+                "{node} got {n} of 3,000 ties: {picked:?}"
+            );
+        }
+        // Placed one after another, on counts that follow, 300 rooms end 100 each.
+        let mut counts = BTreeMap::<String, u64>::new();
+        for salt in 0..300 {
+            *counts
+                .entry(choose(counts.clone(), &live, "b", salt))
+                .or_default() += 1;
+        }
+        assert_eq!(
+            counts.values().copied().collect::<Vec<_>>(),
+            [100, 100, 100]
+        );
+    }
+}
