@@ -51,7 +51,7 @@ pub async fn run(
             .map_err(std::io::Error::other)?;
         tracing::info!(node = cluster.node(), url = %cluster.config.url, "joined the cluster");
         std::sync::Arc::clone(&cluster)
-            .serve_captures(state.clone())
+            .serve_relays(state.clone())
             .await
             .map_err(std::io::Error::other)?;
         state.tasks.spawn(cluster.maintain(state.clone()));

@@ -96,18 +96,7 @@ async fn mirror(mut ws: common::Ws, quiet: f64) -> (HashMap<u32, SceneNode>, usi
                 assert!(tick > last, "frame ticks grow");
                 last = tick;
                 frames += 1;
-                for n in upsert {
-                    mirror.insert(n.id, n);
-                }
-                for u in update {
-                    mirror
-                        .get_mut(&u.id)
-                        .expect("an update of a held node")
-                        .world = u.world;
-                }
-                for id in remove {
-                    assert!(mirror.remove(&id).is_some(), "a remove of a held node");
-                }
+                apply(&mut mirror, upsert, update, remove);
             }
             _ => {}
         }
@@ -545,6 +534,7 @@ async fn a_room_that_cannot_be_relayed_is_passed_on_to_its_owner() {
     assert_eq!(st, 200, "{b}");
 }
 
+/// Applies one delta's rows to a mirror.
 fn apply(
     mirror: &mut HashMap<u32, SceneNode>,
     upsert: Vec<SceneNode>,
@@ -555,9 +545,12 @@ fn apply(
         mirror.insert(n.id, n);
     }
     for u in update {
-        mirror.get_mut(&u.id).unwrap().world = u.world;
+        mirror
+            .get_mut(&u.id)
+            .expect("an update of a held node")
+            .world = u.world;
     }
     for id in remove {
-        mirror.remove(&id);
+        assert!(mirror.remove(&id).is_some(), "a remove of a held node");
     }
 }

@@ -116,60 +116,70 @@ impl Cluster {
         });
     }
 
-    /// Answers relays' state requests for the rooms this node owns, until shutdown.
-    pub async fn serve_captures(
-        self: Arc<Self>,
-        state: AppState,
-    ) -> Result<(), super::ClusterError> {
+    /// Answers relays' state requests and relayed edits for the rooms this node owns,
+    /// until shutdown.
+    pub async fn serve_relays(self: Arc<Self>, state: AppState) -> Result<(), super::ClusterError> {
+        self.answer_on(
+            &state,
+            capture_subject(self.node()),
+            |state, cluster, payload| async move {
+                let room = String::from_utf8_lossy(&payload).into_owned();
+                let answer = match capture(&state, &room).await {
+                    Ok(start) => CaptureAnswer::Start(start),
+                    Err(why) => CaptureAnswer::Refused(why),
+                };
+                let bytes = bus::encode(&answer);
+                if bytes.len() <= cluster.max_payload() {
+                    return Some(bytes);
+                }
+                Some(bus::encode(&CaptureAnswer::Refused(format!(
+                    "room {room}'s state is {} bytes, over NATS's max_payload ({})",
+                    bytes.len(),
+                    cluster.max_payload()
+                ))))
+            },
+        )
+        .await?;
+        self.answer_on(
+            &state,
+            edits_subject(self.node()),
+            |state, _, payload| async move {
+                let edits = bus::decode::<RelayedEdits>(&payload)
+                    .inspect_err(|e| tracing::warn!(error = %e, "unreadable relayed edits"))
+                    .ok()?;
+                let answers: Vec<RelayedOutcome> =
+                    queue_relayed(&state, &edits.room, edits.batches)
+                        .await
+                        .into_iter()
+                        .map(RelayedOutcome::from)
+                        .collect();
+                Some(bus::encode(&answers))
+            },
+        )
+        .await
+    }
+
+    /// Answers every request on `subject` with what `answer` makes of its payload
+    /// (nothing: no reply), each in a task of its own, until shutdown.
+    async fn answer_on<F, Fut>(
+        self: &Arc<Self>,
+        state: &AppState,
+        subject: String,
+        answer: F,
+    ) -> Result<(), super::ClusterError>
+    where
+        F: Fn(AppState, Arc<Cluster>, bytes::Bytes) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = Option<Vec<u8>>> + Send + 'static,
+    {
         let mut requests = self
             .client()
-            .subscribe(capture_subject(self.node()))
+            .subscribe(subject)
             .await
             .map_err(|e| super::ClusterError::Registry(e.to_string()))?;
-        let mut relayed = self
-            .client()
-            .subscribe(edits_subject(self.node()))
-            .await
-            .map_err(|e| super::ClusterError::Registry(e.to_string()))?;
-        {
-            let stop = state.shutdown.clone();
-            let cluster = Arc::clone(&self);
-            let state = state.clone();
-            state.tasks.clone().spawn(async move {
-                loop {
-                    let msg = tokio::select! {
-                        _ = stop.cancelled() => break,
-                        m = relayed.next() => match m { Some(m) => m, None => break },
-                    };
-                    let Some(reply) = msg.reply.clone() else {
-                        continue;
-                    };
-                    let state = state.clone();
-                    let cluster = Arc::clone(&cluster);
-                    tokio::spawn(async move {
-                        let answers: Vec<RelayedOutcome> =
-                            match bus::decode::<RelayedEdits>(&msg.payload) {
-                                Ok(e) => queue_relayed(&state, &e.room, e.batches)
-                                    .await
-                                    .into_iter()
-                                    .map(RelayedOutcome::from)
-                                    .collect(),
-                                Err(e) => {
-                                    tracing::warn!(error = %e, "unreadable relayed edits");
-                                    return;
-                                }
-                            };
-                        let _ = cluster
-                            .client()
-                            .publish(reply, bus::encode(&answers).into())
-                            .await;
-                    });
-                }
-                let _ = relayed.unsubscribe().await;
-            });
-        }
         let stop = state.shutdown.clone();
-        let cluster = Arc::clone(&self);
+        let cluster = Arc::clone(self);
+        let state = state.clone();
+        let answer = Arc::new(answer);
         state.tasks.clone().spawn(async move {
             loop {
                 let msg = tokio::select! {
@@ -179,23 +189,12 @@ impl Cluster {
                 let Some(reply) = msg.reply.clone() else {
                     continue;
                 };
-                let state = state.clone();
-                let cluster = Arc::clone(&cluster);
+                let (state, cluster, answer) =
+                    (state.clone(), Arc::clone(&cluster), Arc::clone(&answer));
                 tokio::spawn(async move {
-                    let room = String::from_utf8_lossy(&msg.payload).into_owned();
-                    let answer = match capture(&state, &room).await {
-                        Ok(start) => CaptureAnswer::Start(start),
-                        Err(why) => CaptureAnswer::Refused(why),
-                    };
-                    let mut bytes = bus::encode(&answer);
-                    if bytes.len() > cluster.max_payload() {
-                        bytes = bus::encode(&CaptureAnswer::Refused(format!(
-                            "room {room}'s state is {} bytes, over NATS's max_payload ({})",
-                            bytes.len(),
-                            cluster.max_payload()
-                        )));
+                    if let Some(bytes) = answer(state, Arc::clone(&cluster), msg.payload).await {
+                        let _ = cluster.client().publish(reply, bytes.into()).await;
                     }
-                    let _ = cluster.client().publish(reply, bytes.into()).await;
                 });
             }
             let _ = requests.unsubscribe().await;

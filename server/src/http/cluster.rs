@@ -123,6 +123,34 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
     }
 }
 
+/// A request as it travels to another node: its headers but the hop-by-hop ones, the
+/// client's address, and [`FORWARDED_HEADER`] naming this node.
+fn envelope(
+    cluster: &Cluster,
+    parts: &axum::http::request::Parts,
+    body: Vec<u8>,
+) -> ForwardedRequest {
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.to_string())
+        .unwrap_or_default();
+    let mut headers: Vec<(String, Vec<u8>)> = parts
+        .headers
+        .iter()
+        .filter(|(n, _)| !hop_by_hop(n.as_str()))
+        .map(|(n, v)| (n.as_str().to_string(), v.as_bytes().to_vec()))
+        .collect();
+    headers.push((FORWARDED_HEADER.into(), cluster.node().as_bytes().to_vec()));
+    ForwardedRequest {
+        method: parts.method.to_string(),
+        uri: parts.uri.to_string(),
+        headers,
+        peer,
+        body,
+    }
+}
+
 /// Passes `req` to `node` and returns its answer.
 async fn forward(app: &AppState, cluster: &Cluster, node: &str, req: Request) -> Response {
     let (parts, body) = req.into_parts();
@@ -137,25 +165,7 @@ async fn forward(app: &AppState, cluster: &Cluster, node: &str, req: Request) ->
             .into_response();
         }
     };
-    let peer = parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.to_string())
-        .unwrap_or_default();
-    let mut headers: Vec<(String, Vec<u8>)> = parts
-        .headers
-        .iter()
-        .filter(|(n, _)| !hop_by_hop(n.as_str()))
-        .map(|(n, v)| (n.as_str().to_string(), v.as_bytes().to_vec()))
-        .collect();
-    headers.push((FORWARDED_HEADER.into(), cluster.node().as_bytes().to_vec()));
-    let request = ForwardedRequest {
-        method: parts.method.to_string(),
-        uri: parts.uri.to_string(),
-        headers,
-        peer,
-        body: body.to_vec(),
-    };
+    let request = envelope(cluster, &parts, body.to_vec());
     let is_edit = parts.uri.path().ends_with("/edits");
     // The owner answers within its own request timeout (an edit is refused, not
     // applied, past it); a little more here, for the hop.
@@ -212,25 +222,7 @@ async fn list_everywhere(app: &AppState, cluster: &Cluster, req: Request, next: 
     let Ok(mut list) = serde_json::from_slice::<RoomList>(&bytes) else {
         return Refusal::overloaded("could not read this node's room list").into_response();
     };
-    let peer = parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.to_string())
-        .unwrap_or_default();
-    let mut headers: Vec<(String, Vec<u8>)> = parts
-        .headers
-        .iter()
-        .filter(|(n, _)| !hop_by_hop(n.as_str()))
-        .map(|(n, v)| (n.as_str().to_string(), v.as_bytes().to_vec()))
-        .collect();
-    headers.push((FORWARDED_HEADER.into(), cluster.node().as_bytes().to_vec()));
-    let request = ForwardedRequest {
-        method: "GET".into(),
-        uri: parts.uri.to_string(),
-        headers,
-        peer,
-        body: Vec::new(),
-    };
+    let request = envelope(cluster, &parts, Vec::new());
     let timeout = Duration::from_secs(app.config.request_timeout_secs);
     let asks = cluster.peers().into_iter().map(|(node, _)| {
         let request = &request;

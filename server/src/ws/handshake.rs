@@ -48,6 +48,21 @@ pub(super) fn has_token(headers: &HeaderMap, name: header::HeaderName, token: &s
     })
 }
 
+/// The `101 Switching Protocols` answer to a handshake with `key`, before the headers
+/// of Canopy's own.
+pub(super) fn switching_protocols(key: &[u8]) -> Response {
+    let mut resp = Response::new(axum::body::Body::empty());
+    *resp.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let h = resp.headers_mut();
+    h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
+    h.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
+    h.insert(
+        header::SEC_WEBSOCKET_ACCEPT,
+        HeaderValue::from_str(&derive_accept_key(key)).expect("base64 is a valid header value"),
+    );
+    resp
+}
+
 /// The `Sec-WebSocket-Key` of a valid handshake request.
 pub(super) fn handshake_key(headers: &HeaderMap) -> Result<&HeaderValue, Refusal> {
     if !has_token(headers, header::UPGRADE, "websocket")
@@ -111,7 +126,7 @@ pub async fn upgrade(
             })? == room.instance
         }
     };
-    let accept = derive_accept_key(handshake_key(headers)?.as_bytes());
+    let key = handshake_key(headers)?.clone();
     let subprotocol = has_token(headers, header::SEC_WEBSOCKET_PROTOCOL, WS_SUBPROTOCOL);
     let on_upgrade = req
         .extensions_mut()
@@ -160,15 +175,8 @@ pub async fn upgrade(
         },
         span,
     ));
-    let mut resp = Response::new(axum::body::Body::empty());
-    *resp.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let mut resp = switching_protocols(key.as_bytes());
     let h = resp.headers_mut();
-    h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
-    h.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
-    h.insert(
-        header::SEC_WEBSOCKET_ACCEPT,
-        HeaderValue::from_str(&accept).expect("base64 is a valid header value"),
-    );
     if subprotocol {
         h.insert(
             header::SEC_WEBSOCKET_PROTOCOL,

@@ -11,17 +11,16 @@
 use std::sync::Arc;
 
 use axum::extract::Request;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use canopy_protocol::ErrorCode;
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 
-use super::handshake::{READ_BUFFER_BYTES, WRITE_BUFFER_BYTES, handshake_key};
+use super::handshake::{READ_BUFFER_BYTES, WRITE_BUFFER_BYTES, handshake_key, switching_protocols};
 use crate::cluster::{Cluster, FORWARDED_HEADER, RoomRecord};
 use crate::refusal::Refusal;
 use crate::state::AppState;
@@ -114,16 +113,8 @@ pub(crate) async fn pass_on(
         Ok(Err(e)) => return unreachable(e.to_string()),
         Ok(Ok(pair)) => pair,
     };
-    let mut resp = Response::new(axum::body::Body::empty());
-    *resp.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let mut resp = switching_protocols(key.as_bytes());
     let h = resp.headers_mut();
-    h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
-    h.insert(header::CONNECTION, HeaderValue::from_static("Upgrade"));
-    h.insert(
-        header::SEC_WEBSOCKET_ACCEPT,
-        HeaderValue::from_str(&derive_accept_key(key.as_bytes()))
-            .expect("base64 is a valid header value"),
-    );
     for (n, v) in answer.headers() {
         if n == header::SEC_WEBSOCKET_PROTOCOL || n.as_str().starts_with("canopy-") {
             h.append(n, v.clone());
