@@ -27,6 +27,13 @@ pub(super) async fn create_room(
         Some(cluster) => {
             // Checked before the lease is taken, so that a bad request holds no name.
             app.check_new_room(body.id.as_deref(), body.tick_hz)?;
+            // A replica left of a room deleted at its owner moments ago must not take
+            // the id of the room created now.
+            if let Some(id) = body.id.as_deref()
+                && app.room(id).is_ok_and(|r| r.is_replica())
+            {
+                cluster.drop_replica(&app, id, "its room is being created again");
+            }
             let claim = cluster.claim(body.id, || app.next_room_name()).await?;
             match app.create_room(Some(claim.id.clone()), body.tick_hz) {
                 Ok(room) => {
