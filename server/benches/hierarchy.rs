@@ -9,7 +9,10 @@
 //!   (children as `Vec<Vec<usize>>`, recursive dirty marking, a dirty sweep over the whole
 //!   order, f64 arrays) with the same 3D math.
 //! - `seed_root_10k`: the root edited every frame: `canopy_dirty`, `baseline_dirty`.
-//! - `leaf20_100k`, `leaf20_1m`: the leaf workload at 100,000 and 1,000,000 nodes.
+//! - `leaf20_100k`, `leaf20_1m`: the leaf workload at 100,000 and 1,000,000 nodes. Their
+//!   `canopy_full` is the default configuration, which sweeps rooms this big on every
+//!   core; `leaf20_1m/canopy_full_serial` is the same sweep held to one thread
+//!   (`ParallelSweep::SERIAL`), the baseline of "parallel vs serial at 1M" (issue 15).
 //!
 //! After the runs it prints a table (median ns per frame, ns per room node, ns per
 //! recomputed node, ratios) from criterion's estimates under `target/criterion/`.
@@ -18,7 +21,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use canopy_protocol::{Op, Transform};
-use canopy_server::scene::Hierarchy;
+use canopy_server::scene::{Hierarchy, ParallelSweep};
 use criterion::{Criterion, Throughput};
 use glam::{DQuat, DVec3, Quat, Vec3};
 use rand::rngs::SmallRng;
@@ -296,7 +299,7 @@ const GROUPS: [Group; 4] = [
         name: "leaf20_1m",
         nodes: 1_000_000,
         root: false,
-        functions: &["canopy_dirty", "canopy_full"],
+        functions: &["canopy_dirty", "canopy_full", "canopy_full_serial"],
     },
 ];
 
@@ -321,10 +324,13 @@ fn run_group(c: &mut Criterion, g: &Group, recomputed: &mut Vec<(String, usize)>
     let mut group = c.benchmark_group(g.name);
     group.throughput(Throughput::Elements(g.nodes as u64));
     for &f in g.functions {
-        let full = f.ends_with("_full");
+        let full = f.contains("_full");
         let mut e = edits();
         if f.starts_with("canopy") {
             let mut h = canopy(&tree);
+            if f.ends_with("_serial") {
+                h.set_parallel_sweep(ParallelSweep::SERIAL);
+            }
             let n = frame_canopy(&mut h, &mut e, count, full);
             recomputed.push((format!("{}/{f}", g.name), n));
             group.bench_function(f, |b| {
@@ -405,10 +411,16 @@ fn print_table(recomputed: &[(String, usize)]) {
             println!("{name:<60} {r:>8.2}x");
         }
     }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Some(r) = ratio("leaf20_1m/canopy_full_serial", "leaf20_1m/canopy_full") {
+        let label = format!("parallel vs serial at 1M, {threads} cores (issue 15: >= 1.6 on 2)");
+        println!("{label:<60} {r:>8.2}x");
+    }
     // Issue 15's per-node targets for the full update.
     for (id, nodes, limit) in [
         ("seed_leaf_10k/canopy_full", 10_000.0, "<= 5"),
         ("leaf20_1m/canopy_full", 1_000_000.0, "< 10"),
+        ("leaf20_1m/canopy_full_serial", 1_000_000.0, "< 10"),
     ] {
         if let Some(ns) = estimate(id) {
             let label = format!("{id} ns per node (issue 15: {limit})");

@@ -1,0 +1,284 @@
+//! The full sweep on several threads, for rooms big enough that it pays.
+//!
+//! The slot order puts every parent before its children but does not keep subtrees
+//! contiguous, so the work is split by slot range, not by subtree: the slots are cut into
+//! chunks of [`ParallelSweep::chunk_slots`], which the threads claim in increasing order
+//! from one queue. A thread recomputes its chunk exactly as the serial sweep would; a
+//! parent in the same chunk was done earlier in it, and a parent in an earlier chunk is
+//! read from that chunk once its owner has published it. Publishing hands the finished
+//! chunk over as a shared slice through a `OnceLock`, so the whole split is safe Rust: a
+//! chunk is only ever either one thread's `&mut` (while it is computed) or everyone's `&`
+//! (after), and the lock's release/acquire pairing orders the writes before the reads.
+//!
+//! Progress: the lowest unfinished chunk only waits for chunks below it, which are all
+//! finished, so some thread always advances; correctness never depends on the threads
+//! actually running at the same time (one thread alone claims every chunk and never
+//! waits). In a room where subtrees interleave (the common case: parents sit far below
+//! their children in slot order) the threads almost never wait; a deep chain that crosses
+//! a chunk boundary makes the next chunk's thread wait at most one chunk.
+//!
+//! Invariant on return: the world transforms and the `moved` list are exactly what the
+//! serial sweep gives, bit for bit and in the same order (the per-chunk lists are merged
+//! back in chunk order).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use canopy_protocol::NodeId;
+
+use super::store::{SlotFlags, Topo, Trs, Xf};
+
+/// When and how [`Hierarchy::update_all`](super::Hierarchy::update_all) uses several
+/// threads. The default sweeps rooms of at least 100,000 live nodes on every available
+/// core and smaller rooms on the calling thread only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParallelSweep {
+    /// Live nodes at least for the sweep to use threads. Below it, starting the threads
+    /// (tens of microseconds) costs more than the second core saves: a 100,000-node sweep
+    /// takes about half a millisecond on one core.
+    pub min_nodes: usize,
+    /// Threads at most, the calling one included; 0 means
+    /// `std::thread::available_parallelism()`. 1 keeps every sweep serial.
+    pub threads: usize,
+    /// Slots per unit of work. Large enough that claiming a chunk and merging its list of
+    /// moved nodes is noise next to computing it, small enough to balance the threads
+    /// when one of them is preempted.
+    pub chunk_slots: usize,
+}
+
+impl ParallelSweep {
+    /// The defaults (see the type's docs).
+    pub const DEFAULT: ParallelSweep = ParallelSweep {
+        min_nodes: 100_000,
+        threads: 0,
+        chunk_slots: 4096,
+    };
+
+    /// Never use more than the calling thread.
+    pub const SERIAL: ParallelSweep = ParallelSweep {
+        min_nodes: usize::MAX,
+        threads: 1,
+        chunk_slots: 4096,
+    };
+
+    /// The threads a sweep over a room of `live` nodes in `slots` slots should use: 1
+    /// means the serial sweep.
+    pub(crate) fn threads_for(&self, live: usize, slots: usize) -> usize {
+        if live < self.min_nodes {
+            return 1;
+        }
+        let threads = match self.threads {
+            0 => available_threads(),
+            n => n,
+        };
+        // More threads than chunks would only idle.
+        threads.min(slots.div_ceil(self.chunk_slots.max(1))).max(1)
+    }
+}
+
+impl Default for ParallelSweep {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// `available_parallelism` reads the cgroup files on Linux, which costs more than a small
+/// sweep: read it once per process.
+fn available_threads() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Reusable buffers of the parallel sweep, so that a steady-state sweep allocates
+/// nothing. Not state.
+#[derive(Debug, Default)]
+pub(crate) struct SweepScratch {
+    /// One per thread, the calling one first.
+    workers: Vec<WorkerOut>,
+    /// The published chunks' storage, kept empty between sweeps (see [`recycle`]).
+    done: Vec<OnceLock<&'static [Xf]>>,
+}
+
+/// What one thread found: the ids it moved, and for each chunk it computed, the chunk's
+/// index and where its ids end in `moved`.
+#[derive(Debug, Default)]
+struct WorkerOut {
+    moved: Vec<NodeId>,
+    spans: Vec<(usize, usize)>,
+    /// The merge's position in `spans`.
+    at: usize,
+}
+
+/// What every thread of one sweep shares.
+struct Shared<'a, 'd> {
+    topo: &'a [Topo],
+    chunk_slots: usize,
+    /// The chunks not yet claimed, in slot order.
+    queue: Mutex<std::iter::Enumerate<std::slice::ChunksMut<'a, Xf>>>,
+    /// Each finished chunk, readable by all.
+    done: &'d [OnceLock<&'a [Xf]>],
+    /// A thread panicked: whoever waits for its chunk would wait forever, so it gives up.
+    failed: AtomicBool,
+}
+
+/// Sweeps `xf` (as long as `topo`) on up to `threads` threads and appends the moved ids
+/// to `moved` in slot order. Same result as the serial sweep in `propagate.rs`.
+pub(crate) fn sweep(
+    topo: &[Topo],
+    xf: &mut [Xf],
+    moved: &mut Vec<NodeId>,
+    threads: usize,
+    chunk_slots: usize,
+    scratch: &mut SweepScratch,
+) {
+    let chunk_slots = chunk_slots.max(1);
+    let chunks = topo.len().div_ceil(chunk_slots);
+    let mut done = recycle(std::mem::take(&mut scratch.done));
+    done.resize_with(chunks, OnceLock::new);
+    scratch
+        .workers
+        .resize_with(threads.max(1), WorkerOut::default);
+    for w in &mut scratch.workers {
+        w.moved.clear();
+        w.spans.clear();
+    }
+    let shared = Shared {
+        topo,
+        chunk_slots,
+        queue: Mutex::new(xf.chunks_mut(chunk_slots).enumerate()),
+        done: &done,
+        failed: AtomicBool::new(false),
+    };
+    std::thread::scope(|scope| {
+        let (first, rest) = scratch
+            .workers
+            .split_first_mut()
+            .expect("one worker at least");
+        for out in rest {
+            let shared = &shared;
+            // A thread that cannot be started is not needed: the others claim its chunks.
+            let _ = std::thread::Builder::new()
+                .name("canopy-sweep".into())
+                .spawn_scoped(scope, move || work(shared, out));
+        }
+        work(&shared, first);
+    });
+    merge(&mut scratch.workers, chunks, moved);
+    scratch.done = recycle(done);
+}
+
+/// Empties a list of published chunks and gives its allocation a new lifetime, so that
+/// the list outlives the borrow of the store between sweeps. An in-place collect: the
+/// element type keeps its layout, so the standard library reuses the buffer.
+fn recycle<'b>(mut done: Vec<OnceLock<&'_ [Xf]>>) -> Vec<OnceLock<&'b [Xf]>> {
+    done.clear();
+    done.into_iter().map(|_| OnceLock::new()).collect()
+}
+
+/// One thread's loop: claim the next chunk, compute it, publish it.
+fn work(shared: &Shared<'_, '_>, out: &mut WorkerOut) {
+    let _guard = FailGuard(&shared.failed);
+    let c = shared.chunk_slots;
+    // The earlier chunk the last parent outside this chunk was read from.
+    let mut cached: (usize, &[Xf]) = (usize::MAX, &[]);
+    loop {
+        // The lock is held only for the claim; a panic while it is held leaves the
+        // iterator usable, so a poisoned lock is taken as it is.
+        let next = shared
+            .queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .next();
+        let Some((k, chunk)) = next else { break };
+        let base = k * c;
+        let topo = &shared.topo[base..base + chunk.len()];
+        for (i, t) in topo.iter().enumerate() {
+            if !t.alive() {
+                continue;
+            }
+            let local = &chunk[i].local;
+            let world = if t.parent.is_none() {
+                *local
+            } else {
+                let p = t.parent.index();
+                debug_assert!(p < base + i, "parent after child in slot order");
+                let parent = if p >= base {
+                    &chunk[p - base].world
+                } else {
+                    // Also a miss while nothing is cached (the empty slice).
+                    if p.wrapping_sub(cached.0) >= cached.1.len() {
+                        let pk = p / c;
+                        cached = (pk * c, wait_for(shared, pk));
+                    }
+                    &cached.1[p - cached.0].world
+                };
+                Trs::compose(parent, local)
+            };
+            let old = &mut chunk[i].world;
+            if !world.same_bits(old) {
+                *old = world;
+                if !t.flags.contains(SlotFlags::NEW) {
+                    out.moved.push(t.id);
+                }
+            }
+        }
+        out.spans.push((k, out.moved.len()));
+        let finished: &[Xf] = chunk;
+        // Only this thread claimed chunk `k`, so it is published once.
+        let _ = shared.done[k].set(finished);
+    }
+}
+
+/// Chunk `k`'s slice, waiting until its thread has published it. It is already claimed
+/// (chunks are claimed in order and `k` is below the caller's), so the wait ends.
+fn wait_for<'a>(shared: &Shared<'a, '_>, k: usize) -> &'a [Xf] {
+    let mut spins = 0u32;
+    loop {
+        if let Some(chunk) = shared.done[k].get() {
+            return chunk;
+        }
+        assert!(
+            !shared.failed.load(Ordering::Relaxed),
+            "a sweep thread panicked"
+        );
+        // A short spin covers the usual wait (the end of one chunk); past it, the thread
+        // we wait for is probably preempted, so give it the core.
+        spins += 1;
+        if spins < 1 << 10 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Marks the sweep failed when its thread unwinds.
+struct FailGuard<'a>(&'a AtomicBool);
+
+impl Drop for FailGuard<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Appends the threads' moved ids in chunk order, which is slot order: the serial list.
+fn merge(workers: &mut [WorkerOut], chunks: usize, moved: &mut Vec<NodeId>) {
+    // Each thread's spans are in increasing chunk order, so one cursor per thread.
+    for w in workers.iter_mut() {
+        w.at = 0;
+    }
+    for k in 0..chunks {
+        for w in workers.iter_mut() {
+            if let Some(&(chunk, end)) = w.spans.get(w.at)
+                && chunk == k
+            {
+                let start = if w.at == 0 { 0 } else { w.spans[w.at - 1].1 };
+                moved.extend_from_slice(&w.moved[start..end]);
+                w.at += 1;
+                break;
+            }
+        }
+    }
+}
