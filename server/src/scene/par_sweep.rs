@@ -89,8 +89,9 @@ fn available_threads() -> usize {
     *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Reusable buffers of the parallel sweep, so that a steady-state sweep allocates
-/// nothing. Not state.
+/// Reusable buffers of the parallel sweep: the chunk list and the per-thread lists are
+/// kept from sweep to sweep, so the only allocations of a sweep are the helper threads'
+/// own (stack and handle, once per thread, never per node). Not state.
 #[derive(Debug, Default)]
 pub(crate) struct SweepScratch {
     /// One per thread, the calling one first.
@@ -280,5 +281,64 @@ fn merge(workers: &mut [WorkerOut], chunks: usize, moved: &mut Vec<NodeId>) {
                 break;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use canopy_protocol::{Op, Transform};
+
+    use super::super::Hierarchy;
+    use super::ParallelSweep;
+
+    /// A sweep reuses the list of published chunks (the in-place collect of `recycle`
+    /// keeps the buffer) and the per-thread lists.
+    #[test]
+    fn sweeps_reuse_their_buffers() {
+        let mut h = Hierarchy::new();
+        h.set_parallel_sweep(ParallelSweep {
+            min_nodes: 0,
+            threads: 2,
+            chunk_slots: 4,
+        });
+        let ops: Vec<Op> = (0..200u32)
+            .map(|i| {
+                Op::add(
+                    Some(i),
+                    i.checked_sub(1).map(|p| p / 3),
+                    Transform::IDENTITY,
+                )
+            })
+            .collect();
+        h.apply_batch(&ops).unwrap();
+        h.update_all();
+        h.finish_tick();
+        let buffers = |h: &Hierarchy| {
+            let s = &h.scratch.sweep;
+            let moved: Vec<_> = s.workers.iter().map(|w| w.moved.capacity()).collect();
+            (s.done.as_ptr(), s.done.capacity(), moved)
+        };
+        let first = buffers(&h);
+        assert_eq!(first.1, 50, "one entry per chunk");
+        let mut last = first.2.clone();
+        for round in 0..4 {
+            h.apply_batch(&[Op::set_t(0, [round as f32 + 1.0, 0.0, 0.0])])
+                .unwrap();
+            assert_eq!(h.update_all().moved.len(), 200);
+            h.finish_tick();
+            let now = buffers(&h);
+            assert_eq!(
+                (now.0, now.1),
+                (first.0, first.1),
+                "round {round}: chunk list"
+            );
+            // The threads' shares vary from sweep to sweep, so a list may still grow, but
+            // it is never dropped and made again.
+            for (was, is) in last.iter().zip(&now.2) {
+                assert!(is >= was, "round {round}: a thread's list was replaced");
+            }
+            last = now.2;
+        }
+        h.assert_well_formed();
     }
 }
