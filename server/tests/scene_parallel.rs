@@ -183,6 +183,7 @@ fn run(
         min_nodes: 0,
         threads,
         chunk_slots: chunk,
+        back_off: false,
     });
     let ops = forest(shape, n, picks, locals);
     for (tick, edits) in std::iter::once(&Vec::new()).chain(ticks).enumerate() {

@@ -14,8 +14,22 @@
 //! finished, so some thread always advances; correctness never depends on the threads
 //! actually running at the same time (one thread alone claims every chunk and never
 //! waits). In a room where subtrees interleave (the common case: parents sit far below
-//! their children in slot order) the threads almost never wait; a deep chain that crosses
-//! a chunk boundary makes the next chunk's thread wait at most one chunk.
+//! their children in slot order) the threads almost never wait; a chain runs its chunks
+//! one after the other, but the depth limit (1024 by default) keeps a chain within two
+//! chunks of 4,096.
+//!
+//! Paying: below [`ParallelSweep::min_nodes`] the threads cost more than they save. Above
+//! it they save only if the other cores are free: a sweep waits for its slowest thread,
+//! and on a machine whose cores are taken by other work, a helper thread that starts
+//! late or is preempted while it holds a chunk makes the sweep slower than the serial
+//! one. So each parallel sweep times itself against the calling thread's own rate (its
+//! time per chunk, waits excluded, times all the chunks: what it alone would have
+//! taken); one that did not come in under 0.9 of that, because the helpers started late
+//! or sat preempted on a chunk, sends the next sweeps to the serial path, twice as many
+//! each time it happens again, up to [`MAX_BACK_OFF`], before trying again. The
+//! estimate is generous when the calling thread is itself time-shared, so on a busy
+//! machine the sweep may stay parallel at about the serial speed; the back-off catches
+//! helpers that contribute next to nothing.
 //!
 //! Invariant on return: the world transforms and the `moved` list are exactly what the
 //! serial sweep gives, bit for bit and in the same order (the per-chunk lists are merged
@@ -23,6 +37,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
 
 use canopy_protocol::NodeId;
 
@@ -44,7 +59,14 @@ pub struct ParallelSweep {
     /// moved nodes is noise next to computing it, small enough to balance the threads
     /// when one of them is preempted.
     pub chunk_slots: usize,
+    /// After a parallel sweep slower than about 0.9 of its serial estimate, sweep serially
+    /// for a while (see the module docs). Off, every sweep over `min_nodes` uses threads
+    /// (tests use it to force the parallel path).
+    pub back_off: bool,
 }
+
+/// Serial sweeps at most after parallel sweeps that did not pay, before trying again.
+pub(crate) const MAX_BACK_OFF: u32 = 64;
 
 impl ParallelSweep {
     /// The defaults (see the type's docs).
@@ -52,6 +74,7 @@ impl ParallelSweep {
         min_nodes: 100_000,
         threads: 0,
         chunk_slots: 4096,
+        back_off: true,
     };
 
     /// Never use more than the calling thread.
@@ -59,6 +82,7 @@ impl ParallelSweep {
         min_nodes: usize::MAX,
         threads: 1,
         chunk_slots: 4096,
+        back_off: false,
     };
 
     /// The threads a sweep over a room of `live` nodes in `slots` slots should use: 1
@@ -98,6 +122,35 @@ pub(crate) struct SweepScratch {
     workers: Vec<WorkerOut>,
     /// The published chunks' storage, kept empty between sweeps (see [`recycle`]).
     done: Vec<OnceLock<&'static [Xf]>>,
+    /// Sweeps left to run serially after one that did not pay.
+    skip: u32,
+    /// How many to skip the next time one does not pay.
+    next_skip: u32,
+}
+
+impl SweepScratch {
+    /// Whether this sweep may use threads, as far as the back-off is concerned; counts a
+    /// skipped sweep.
+    pub(crate) fn parallel_turn(&mut self, back_off: bool) -> bool {
+        if !back_off || self.skip == 0 {
+            return true;
+        }
+        self.skip -= 1;
+        false
+    }
+
+    /// Records whether a parallel sweep paid: `total` its wall time, `busy` the calling
+    /// thread's time computing (not waiting), over `own` of the `chunks` chunks.
+    fn judge(&mut self, total: Duration, busy: Duration, own: usize, chunks: usize) {
+        let serial = busy.as_secs_f64() / own.max(1) as f64 * chunks as f64;
+        if total.as_secs_f64() <= 0.9 * serial {
+            self.next_skip = 1;
+        } else {
+            // `next_skip` starts at 0 (the default): the first miss skips one sweep.
+            self.skip = self.next_skip.max(1);
+            self.next_skip = (self.skip * 2).min(MAX_BACK_OFF);
+        }
+    }
 }
 
 /// What one thread found: the ids it moved, and for each chunk it computed, the chunk's
@@ -108,6 +161,8 @@ struct WorkerOut {
     spans: Vec<(usize, usize)>,
     /// The merge's position in `spans`.
     at: usize,
+    /// Time spent waiting for other threads' chunks.
+    waited: Duration,
 }
 
 /// What every thread of one sweep shares.
@@ -142,6 +197,7 @@ pub(crate) fn sweep(
     for w in &mut scratch.workers {
         w.moved.clear();
         w.spans.clear();
+        w.waited = Duration::ZERO;
     }
     let shared = Shared {
         topo,
@@ -150,6 +206,8 @@ pub(crate) fn sweep(
         done: &done,
         failed: AtomicBool::new(false),
     };
+    let start = Instant::now();
+    let mut busy = Duration::ZERO;
     std::thread::scope(|scope| {
         let (first, rest) = scratch
             .workers
@@ -162,8 +220,13 @@ pub(crate) fn sweep(
                 .name("canopy-sweep".into())
                 .spawn_scoped(scope, move || work(shared, out));
         }
+        let own_start = Instant::now();
         work(&shared, first);
+        busy = own_start.elapsed().saturating_sub(first.waited);
     });
+    let total = start.elapsed();
+    let own = scratch.workers[0].spans.len();
+    scratch.judge(total, busy, own, chunks);
     merge(&mut scratch.workers, chunks, moved);
     scratch.done = recycle(done);
 }
@@ -209,7 +272,7 @@ fn work(shared: &Shared<'_, '_>, out: &mut WorkerOut) {
                     // Also a miss while nothing is cached (the empty slice).
                     if p.wrapping_sub(cached.0) >= cached.1.len() {
                         let pk = p / c;
-                        cached = (pk * c, wait_for(shared, pk));
+                        cached = (pk * c, wait_for(shared, pk, &mut out.waited));
                     }
                     &cached.1[p - cached.0].world
                 };
@@ -232,10 +295,15 @@ fn work(shared: &Shared<'_, '_>, out: &mut WorkerOut) {
 
 /// Chunk `k`'s slice, waiting until its thread has published it. It is already claimed
 /// (chunks are claimed in order and `k` is below the caller's), so the wait ends.
-fn wait_for<'a>(shared: &Shared<'a, '_>, k: usize) -> &'a [Xf] {
+fn wait_for<'a>(shared: &Shared<'a, '_>, k: usize, waited: &mut Duration) -> &'a [Xf] {
+    if let Some(chunk) = shared.done[k].get() {
+        return chunk;
+    }
+    let since = Instant::now();
     let mut spins = 0u32;
     loop {
         if let Some(chunk) = shared.done[k].get() {
+            *waited += since.elapsed();
             return chunk;
         }
         assert!(
@@ -288,8 +356,45 @@ fn merge(workers: &mut [WorkerOut], chunks: usize, moved: &mut Vec<NodeId>) {
 mod tests {
     use canopy_protocol::{Op, Transform};
 
+    use std::time::Duration;
+
     use super::super::Hierarchy;
-    use super::ParallelSweep;
+    use super::{MAX_BACK_OFF, ParallelSweep, SweepScratch};
+
+    /// A sweep that did not pay sends the next ones to the serial path, twice as many
+    /// each time in a row up to the cap; one that paid resets the count.
+    #[test]
+    fn back_off_doubles_and_resets() {
+        let ms = Duration::from_millis;
+        let mut s = SweepScratch::default();
+        let serial_runs = |s: &mut SweepScratch| {
+            let mut n = 0;
+            while !s.parallel_turn(true) {
+                n += 1;
+            }
+            n
+        };
+        // A first sweep that does not pay skips one.
+        let mut fresh = SweepScratch::default();
+        fresh.judge(ms(9), ms(8), 10, 10);
+        assert_eq!(serial_runs(&mut fresh), 1);
+        // 4 ms on one thread for half of 10 chunks: 8 ms serial; 6 ms in all pays.
+        s.judge(ms(6), ms(4), 5, 10);
+        assert_eq!(serial_runs(&mut s), 0);
+        // The calling thread did all 10 chunks in 8 ms and the sweep took 9: no gain.
+        let mut runs = Vec::new();
+        for _ in 0..8 {
+            s.judge(ms(9), ms(8), 10, 10);
+            runs.push(serial_runs(&mut s));
+        }
+        assert_eq!(runs, [1, 2, 4, 8, 16, 32, MAX_BACK_OFF, MAX_BACK_OFF]);
+        s.judge(ms(5), ms(4), 5, 10);
+        s.judge(ms(9), ms(8), 10, 10);
+        assert_eq!(serial_runs(&mut s), 1);
+        // With the back-off off, every sweep may use threads.
+        s.judge(ms(9), ms(8), 10, 10);
+        assert!(s.parallel_turn(false));
+    }
 
     /// A sweep reuses the list of published chunks (the in-place collect of `recycle`
     /// keeps the buffer) and the per-thread lists.
@@ -300,6 +405,7 @@ mod tests {
             min_nodes: 0,
             threads: 2,
             chunk_slots: 4,
+            back_off: false,
         });
         let ops: Vec<Op> = (0..200u32)
             .map(|i| {

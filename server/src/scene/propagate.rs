@@ -78,7 +78,7 @@ impl Hierarchy {
         let xf = &mut self.store.xf.as_mut_slice()[..topo.len()];
         let moved = &mut self.changes.moved;
         let threads = self.parallel.threads_for(self.live, topo.len());
-        if threads > 1 {
+        if threads > 1 && self.scratch.sweep.parallel_turn(self.parallel.back_off) {
             let chunk = self.parallel.chunk_slots;
             par_sweep::sweep(topo, xf, moved, threads, chunk, &mut self.scratch.sweep);
             return self.end_full_update();
