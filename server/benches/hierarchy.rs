@@ -15,7 +15,10 @@
 //!   (`ParallelSweep::SERIAL`), the baseline of "parallel vs serial at 1M" (issue 15).
 //!
 //! After the runs it prints a table (median ns per frame, ns per room node, ns per
-//! recomputed node, ratios) from criterion's estimates under `target/criterion/`.
+//! recomputed node, ratios) from criterion's estimates under `target/criterion/`, and
+//! issue 15's targets. Parallel vs serial at 1M is given twice: from criterion's two
+//! measurements, and from pairs of frames timed back to back (both under the same load on
+//! a shared machine; skipped when the name filter leaves out `leaf20_1m/canopy_full`).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -360,7 +363,7 @@ fn estimate(id: &str) -> Option<f64> {
     v["median"]["point_estimate"].as_f64()
 }
 
-fn print_table(recomputed: &[(String, usize)]) {
+fn print_table(recomputed: &[(String, usize)], interleaved: Option<(f64, f64, f64)>) {
     println!();
     println!(
         "{:<30} {:>14} {:>12} {:>12} {:>14}",
@@ -416,6 +419,15 @@ fn print_table(recomputed: &[(String, usize)]) {
         let label = format!("parallel vs serial at 1M, {threads} cores (issue 15: >= 1.6 on 2)");
         println!("{label:<60} {r:>8.2}x");
     }
+    if let Some((r, p, s)) = interleaved {
+        let label = format!("same, interleaved (median of {PAIRS} pairs of frames)");
+        let per_node = |ns: f64| ns / 1e6;
+        println!(
+            "{label:<60} {r:>8.2}x  ({:.2} vs {:.2} ns per node)",
+            per_node(p),
+            per_node(s)
+        );
+    }
     // Issue 15's per-node targets for the full update.
     for (id, nodes, limit) in [
         ("seed_leaf_10k/canopy_full", 10_000.0, "<= 5"),
@@ -429,6 +441,66 @@ fn print_table(recomputed: &[(String, usize)]) {
     }
 }
 
+/// Pairs of frames timed by [`interleaved_parallel_vs_serial`].
+const PAIRS: usize = 150;
+
+/// Parallel vs serial full update at 1M, the two frames of each pair timed back to back on
+/// the same hierarchy: on a machine shared with other work, the load moves between
+/// criterion's two 3-second measurements, and alternating puts both under the same load.
+/// Returns the ratio of the medians and the two medians (ns per frame).
+fn interleaved_parallel_vs_serial() -> (f64, f64, f64) {
+    let tree = tree(1_000_000);
+    let mut h = canopy(&tree);
+    let mut e = Edits::leaves(&tree);
+    let (mut par, mut ser) = (Vec::with_capacity(PAIRS), Vec::with_capacity(PAIRS));
+    for i in 0..PAIRS + 5 {
+        let mut time = |config: ParallelSweep| {
+            h.set_parallel_sweep(config);
+            let start = std::time::Instant::now();
+            black_box(frame_canopy(&mut h, &mut e, EDITS_PER_FRAME, true));
+            start.elapsed().as_secs_f64() * 1e9
+        };
+        // Alternate which goes first, so that neither always follows the other; the
+        // first pairs are warm-up.
+        let (p, s) = if i % 2 == 0 {
+            let p = time(ParallelSweep::DEFAULT);
+            (p, time(ParallelSweep::SERIAL))
+        } else {
+            let s = time(ParallelSweep::SERIAL);
+            (time(ParallelSweep::DEFAULT), s)
+        };
+        if i >= 5 {
+            par.push(p);
+            ser.push(s);
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (p, s) = (median(&mut par), median(&mut ser));
+    (s / p, p, s)
+}
+
+/// True when the run's name filter (criterion's positional argument) selects the 1M full
+/// update, or there is none; only under `cargo bench` (which passes `--bench`).
+fn wants_interleaved() -> bool {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|a| a == "--bench") {
+        return false;
+    }
+    let mut filters = args
+        .iter()
+        .filter(|a| !a.starts_with('-') && a.parse::<f64>().is_err());
+    let wanted = "leaf20_1m/canopy_full";
+    let mut any = false;
+    let hit = filters.any(|f| {
+        any = true;
+        wanted.contains(f.as_str())
+    });
+    hit || !any
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     let mut recomputed = Vec::new();
@@ -436,5 +508,6 @@ fn main() {
         run_group(&mut c, g, &mut recomputed);
     }
     c.final_summary();
-    print_table(&recomputed);
+    let interleaved = wants_interleaved().then(interleaved_parallel_vs_serial);
+    print_table(&recomputed, interleaved);
 }
