@@ -48,9 +48,9 @@ use super::store::{SlotFlags, Topo, Trs, Xf};
 /// core and smaller rooms on the calling thread only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParallelSweep {
-    /// Live nodes at least for the sweep to use threads. Below it, starting the threads
-    /// (tens of microseconds) costs more than the second core saves: a 100,000-node sweep
-    /// takes about half a millisecond on one core.
+    /// Live nodes at least for the sweep to use threads. Starting a helper thread costs
+    /// 45-70 µs, so a second core starts to pay at about 30,000 nodes (150 µs on one
+    /// core); the default, 100,000 (half a millisecond), leaves a margin.
     pub min_nodes: usize,
     /// Threads at most, the calling one included; 0 means
     /// `std::thread::available_parallelism()`. 1 keeps every sweep serial.
