@@ -9,16 +9,22 @@
 //!   (children as `Vec<Vec<usize>>`, recursive dirty marking, a dirty sweep over the whole
 //!   order, f64 arrays) with the same 3D math.
 //! - `seed_root_10k`: the root edited every frame: `canopy_dirty`, `baseline_dirty`.
-//! - `leaf20_100k`, `leaf20_1m`: the leaf workload at 100,000 and 1,000,000 nodes.
+//! - `leaf20_100k`, `leaf20_1m`: the leaf workload at 100,000 and 1,000,000 nodes. Their
+//!   `canopy_full` is the default configuration, which sweeps rooms this big on every
+//!   core; `leaf20_1m/canopy_full_serial` is the same sweep held to one thread
+//!   (`ParallelSweep::SERIAL`), the baseline of "parallel vs serial at 1M" (issue 15).
 //!
 //! After the runs it prints a table (median ns per frame, ns per room node, ns per
-//! recomputed node, ratios) from criterion's estimates under `target/criterion/`.
+//! recomputed node, ratios) from criterion's estimates under `target/criterion/`, and
+//! issue 15's targets. Parallel vs serial at 1M is given twice: from criterion's two
+//! measurements, and from pairs of frames timed back to back (both under the same load on
+//! a shared machine; skipped when the name filter leaves out `leaf20_1m/canopy_full`).
 
 use std::hint::black_box;
 use std::path::PathBuf;
 
 use canopy_protocol::{Op, Transform};
-use canopy_server::scene::Hierarchy;
+use canopy_server::scene::{Hierarchy, ParallelSweep};
 use criterion::{Criterion, Throughput};
 use glam::{DQuat, DVec3, Quat, Vec3};
 use rand::rngs::SmallRng;
@@ -296,7 +302,7 @@ const GROUPS: [Group; 4] = [
         name: "leaf20_1m",
         nodes: 1_000_000,
         root: false,
-        functions: &["canopy_dirty", "canopy_full"],
+        functions: &["canopy_dirty", "canopy_full", "canopy_full_serial"],
     },
 ];
 
@@ -321,10 +327,13 @@ fn run_group(c: &mut Criterion, g: &Group, recomputed: &mut Vec<(String, usize)>
     let mut group = c.benchmark_group(g.name);
     group.throughput(Throughput::Elements(g.nodes as u64));
     for &f in g.functions {
-        let full = f.ends_with("_full");
+        let full = f.contains("_full");
         let mut e = edits();
         if f.starts_with("canopy") {
             let mut h = canopy(&tree);
+            if f.ends_with("_serial") {
+                h.set_parallel_sweep(ParallelSweep::SERIAL);
+            }
             let n = frame_canopy(&mut h, &mut e, count, full);
             recomputed.push((format!("{}/{f}", g.name), n));
             group.bench_function(f, |b| {
@@ -354,7 +363,7 @@ fn estimate(id: &str) -> Option<f64> {
     v["median"]["point_estimate"].as_f64()
 }
 
-fn print_table(recomputed: &[(String, usize)]) {
+fn print_table(recomputed: &[(String, usize)], interleaved: Option<(f64, f64, f64)>) {
     println!();
     println!(
         "{:<30} {:>14} {:>12} {:>12} {:>14}",
@@ -405,16 +414,91 @@ fn print_table(recomputed: &[(String, usize)]) {
             println!("{name:<60} {r:>8.2}x");
         }
     }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Some(r) = ratio("leaf20_1m/canopy_full_serial", "leaf20_1m/canopy_full") {
+        let label = format!("parallel vs serial at 1M, {threads} cores (issue 15: >= 1.6 on 2)");
+        println!("{label:<60} {r:>8.2}x");
+    }
+    if let Some((r, p, s)) = interleaved {
+        let label = format!("same, interleaved (median of {PAIRS} pairs of frames)");
+        let per_node = |ns: f64| ns / 1e6;
+        println!(
+            "{label:<60} {r:>8.2}x  ({:.2} vs {:.2} ns per node)",
+            per_node(p),
+            per_node(s)
+        );
+    }
     // Issue 15's per-node targets for the full update.
     for (id, nodes, limit) in [
         ("seed_leaf_10k/canopy_full", 10_000.0, "<= 5"),
         ("leaf20_1m/canopy_full", 1_000_000.0, "< 10"),
+        ("leaf20_1m/canopy_full_serial", 1_000_000.0, "< 10"),
     ] {
         if let Some(ns) = estimate(id) {
             let label = format!("{id} ns per node (issue 15: {limit})");
             println!("{label:<60} {:>8.2}", ns / nodes);
         }
     }
+}
+
+/// Pairs of frames timed by [`interleaved_parallel_vs_serial`].
+const PAIRS: usize = 150;
+
+/// Parallel vs serial full update at 1M, the two frames of each pair timed back to back on
+/// the same hierarchy: on a machine shared with other work, the load moves between
+/// criterion's two 3-second measurements, and alternating puts both under the same load.
+/// Returns the ratio of the medians and the two medians (ns per frame).
+fn interleaved_parallel_vs_serial() -> (f64, f64, f64) {
+    let tree = tree(1_000_000);
+    let mut h = canopy(&tree);
+    let mut e = Edits::leaves(&tree);
+    let (mut par, mut ser) = (Vec::with_capacity(PAIRS), Vec::with_capacity(PAIRS));
+    for i in 0..PAIRS + 5 {
+        let mut time = |config: ParallelSweep| {
+            h.set_parallel_sweep(config);
+            let start = std::time::Instant::now();
+            black_box(frame_canopy(&mut h, &mut e, EDITS_PER_FRAME, true));
+            start.elapsed().as_secs_f64() * 1e9
+        };
+        // Alternate which goes first, so that neither always follows the other; the
+        // first pairs are warm-up.
+        let (p, s) = if i % 2 == 0 {
+            let p = time(ParallelSweep::DEFAULT);
+            (p, time(ParallelSweep::SERIAL))
+        } else {
+            let s = time(ParallelSweep::SERIAL);
+            (time(ParallelSweep::DEFAULT), s)
+        };
+        if i >= 5 {
+            par.push(p);
+            ser.push(s);
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (p, s) = (median(&mut par), median(&mut ser));
+    (s / p, p, s)
+}
+
+/// True when the run's name filter (criterion's positional argument) selects the 1M full
+/// update, or there is none; only under `cargo bench` (which passes `--bench`).
+fn wants_interleaved() -> bool {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|a| a == "--bench") {
+        return false;
+    }
+    let mut filters = args
+        .iter()
+        .filter(|a| !a.starts_with('-') && a.parse::<f64>().is_err());
+    let wanted = "leaf20_1m/canopy_full";
+    let mut any = false;
+    let hit = filters.any(|f| {
+        any = true;
+        wanted.contains(f.as_str())
+    });
+    hit || !any
 }
 
 fn main() {
@@ -424,5 +508,6 @@ fn main() {
         run_group(&mut c, g, &mut recomputed);
     }
     c.final_summary();
-    print_table(&recomputed);
+    let interleaved = wants_interleaved().then(interleaved_parallel_vs_serial);
+    print_table(&recomputed, interleaved);
 }

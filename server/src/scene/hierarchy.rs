@@ -22,6 +22,7 @@ use super::changes::TickChanges;
 use super::guard::Touch;
 use super::idmap::IdMap;
 use super::journal::Journal;
+use super::par_sweep::{ParallelSweep, SweepScratch};
 use super::pending::{PENDING_MAX, PendingLocal};
 use super::slot::{Slot, SlotVec};
 use super::store::Store;
@@ -126,6 +127,8 @@ pub struct Hierarchy {
     pub(crate) record_recomputed: bool,
     pub(crate) recomputed_ids: Vec<NodeId>,
     pub(crate) callbacks: FxHashMap<NodeId, CallbackChain>,
+    /// When the full update uses threads.
+    pub(crate) parallel: ParallelSweep,
 }
 
 /// Reusable buffers, so that steady-state updates allocate nothing. Not state: never
@@ -142,6 +145,8 @@ pub(crate) struct Scratch {
     pub callback_order: Vec<NodeId>,
     /// The slots of the buffered edits while they are written out.
     pub pending_slots: Vec<Slot>,
+    /// The parallel full sweep's per-thread lists.
+    pub sweep: SweepScratch,
 }
 
 impl std::fmt::Debug for Hierarchy {
@@ -189,6 +194,7 @@ impl Hierarchy {
             record_recomputed: false,
             recomputed_ids: Vec::new(),
             callbacks: FxHashMap::default(),
+            parallel: ParallelSweep::DEFAULT,
         }
     }
 

@@ -24,7 +24,8 @@
 //!   single edits; `validate.rs`: value checks; `journal.rs`: the undo log behind
 //!   atomicity; `guard.rs`: the end-of-batch world-range and depth check;
 //! - `layout.rs`: keeping the slot order parent-before-child;
-//! - `propagate.rs`: dirty and full world-transform updates;
+//! - `propagate.rs`: dirty and full world-transform updates; `par_sweep.rs`: the full
+//!   update split across threads in big rooms;
 //! - `changes.rs`: the per-tick change set;
 //! - `iter.rs`: children, subtree, ancestors and whole-room iteration;
 //! - `visitor.rs` and `callbacks.rs`: OSG-style visitors and per-node update callbacks;
@@ -44,6 +45,7 @@ mod iter;
 mod journal;
 mod layout;
 mod links;
+mod par_sweep;
 mod pending;
 mod propagate;
 mod slot;
@@ -57,6 +59,7 @@ pub use error::{BatchError, SceneError};
 pub use guard::WORLD_LIMIT;
 pub use hierarchy::{Hierarchy, HierarchyLimits, Parent};
 pub use iter::{Ancestors, Children, Descendants};
+pub use par_sweep::ParallelSweep;
 pub use validate::MIN_QUAT_LENGTH;
 pub use visitor::{NodeVisitor, TraversalMode};
 

@@ -6,13 +6,15 @@
 //! recomputing every node from its parent's world transform, then recomputes the dirty
 //! leaves; a root already reached through an earlier root's subtree carries this update's
 //! stamp and is skipped, so each node is recomputed at most once, and never a node outside
-//! the edited subtrees. `update_all` is one linear sweep.
+//! the edited subtrees. `update_all` is one linear sweep (split across threads in big
+//! rooms by `par_sweep.rs`).
 //! Invariant on return: every live world transform equals its parent's world composed
 //! with its local transform, and the change set of the tick is final.
 
 use super::Hierarchy;
 use super::changes::TickChanges;
 use super::iter::next_preorder;
+use super::par_sweep::{self, ParallelSweep};
 use super::slot::Slot;
 use super::store::{SlotFlags, Trs};
 
@@ -67,13 +69,20 @@ impl Hierarchy {
     }
 
     /// Settles the tick's structural changes and recomputes every world transform in one
-    /// forward sweep.
+    /// forward sweep, on several threads in a room big enough for that to pay (see
+    /// [`ParallelSweep`] and `par_sweep.rs`; same result either way, bit for bit).
     pub fn update_all(&mut self) -> &TickChanges {
         self.begin_update();
         // Plain slices indexed by `Slot::index`, so that the sweep has no bounds checks.
         let topo = self.store.topo.as_slice();
         let xf = &mut self.store.xf.as_mut_slice()[..topo.len()];
         let moved = &mut self.changes.moved;
+        let threads = self.parallel.threads_for(self.live, topo.len());
+        if threads > 1 && self.scratch.sweep.parallel_turn(self.parallel.back_off) {
+            let chunk = self.parallel.chunk_slots;
+            par_sweep::sweep(topo, xf, moved, threads, chunk, &mut self.scratch.sweep);
+            return self.end_full_update();
+        }
         // No stamps here: the next dirty update takes a fresh stamp anyway, and not
         // writing the links back keeps the sweep to one written stream.
         for (slot, t) in topo.iter().enumerate() {
@@ -93,13 +102,28 @@ impl Hierarchy {
                 }
             }
         }
+        self.end_full_update()
+    }
+
+    fn end_full_update(&mut self) -> &TickChanges {
         if self.record_recomputed {
             // Kept out of the sweep: it is a test hook.
+            let topo = &self.store.topo;
             let ids = topo.iter().filter(|t| t.alive()).map(|t| t.id);
             self.recomputed_ids.extend(ids);
         }
         let recomputed = self.live;
         self.end_update(recomputed)
+    }
+
+    /// Sets when [`update_all`](Self::update_all) uses several threads.
+    pub fn set_parallel_sweep(&mut self, parallel: ParallelSweep) {
+        self.parallel = parallel;
+    }
+
+    /// When [`update_all`](Self::update_all) uses several threads.
+    pub fn parallel_sweep(&self) -> ParallelSweep {
+        self.parallel
     }
 
     /// In a room too large for the caches, the dirty roots are scattered and each costs
