@@ -63,8 +63,8 @@ fn collect_idle_heap() {
 /// How often idle workers are woken so that they collect (see [`wake_idle_workers`]).
 const WAKE_IDLE_EVERY: Duration = Duration::from_secs(1);
 
-/// Wakes the parked tokio workers once a second, so that each parks again and runs
-/// [`collect_idle_heap`]. A worker parked with nothing to do never runs its park hook,
+/// Wakes the tokio workers that stayed parked for a whole second, so that each parks
+/// again and runs [`collect_idle_heap`]. A worker parked with nothing to do never runs its park hook,
 /// yet other threads go on freeing the blocks it allocated (the tick thread drops a
 /// closed connection's outbox and frames, the other worker its buffers), and mimalloc
 /// gives those pages back only when their owner collects. Measured after 500
@@ -73,16 +73,28 @@ const WAKE_IDLE_EVERY: Duration = Duration::from_secs(1);
 /// worker still owned 82 pages (7.5 MiB) of which 65 held blocks freed by other
 /// threads, 4.5 MiB in all, never collected. Two no-op tasks: the second pushes the
 /// first out of the spawning worker's LIFO slot into its queue, which makes tokio
-/// notify a parked worker to steal it; a busy server parks often anyway, so this costs
-/// a wake-up a second only when idle.
+/// notify a parked worker to steal it. Only when a worker stayed parked for the whole
+/// last second: a busy server's workers park and collect often anyway, and are left alone.
 async fn wake_idle_workers() {
     let mut every = tokio::time::interval(WAKE_IDLE_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let workers = tokio::runtime::Handle::current().metrics().num_workers();
+    let metrics = tokio::runtime::Handle::current().metrics();
+    let workers = metrics.num_workers();
+    let mut seen = vec![0; workers];
     loop {
         every.tick().await;
-        for _ in 0..=workers {
-            tokio::spawn(async {});
+        let mut asleep = false;
+        for (worker, seen) in seen.iter_mut().enumerate() {
+            // Odd: parked. Unchanged since the last look: parked all that time, so it
+            // has not collected since it went to sleep. A busy server never gets here.
+            let count = metrics.worker_park_unpark_count(worker);
+            asleep |= count % 2 == 1 && count == *seen;
+            *seen = count;
+        }
+        if asleep {
+            for _ in 0..=workers {
+                tokio::spawn(async {});
+            }
         }
     }
 }
