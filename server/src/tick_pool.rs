@@ -34,6 +34,9 @@ pub fn set_housekeeping(f: fn()) {
     let _ = HOUSEKEEPING.set(f);
 }
 
+/// How long a tick thread without rooms sleeps between two housekeeping calls.
+const IDLE_WAKE: Duration = Duration::from_secs(1);
+
 /// Milliseconds since the Unix epoch.
 pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
@@ -186,7 +189,14 @@ fn run(rx: mpsc::Receiver<Msg>, load: Arc<AtomicUsize>) {
                 Err(RecvTimeoutError::Timeout) => None,
                 Err(RecvTimeoutError::Disconnected) => Some(Msg::Shutdown),
             },
-            None => Some(rx.recv().unwrap_or(Msg::Shutdown)),
+            // No room: still wake now and then for the housekeeping above, which a
+            // thread blocked for good would never run again (the `canopy` binary hands
+            // back the memory of the rooms this thread dropped there).
+            None => match rx.recv_timeout(IDLE_WAKE) {
+                Ok(m) => Some(m),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => Some(Msg::Shutdown),
+            },
         };
         match msg {
             Some(Msg::Place(room)) => {

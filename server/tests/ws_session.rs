@@ -187,6 +187,44 @@ async fn deleting_the_room_closes_an_unsubscribed_session() {
     peer.to_server.close_channel();
 }
 
+/// A session the server ends keeps reading until the peer's close reply (for a bound):
+/// a socket closed with unread bytes sends RST, which makes the client's kernel discard
+/// the close frame it had not read yet.
+#[tokio::test(start_paused = true)]
+async fn a_session_the_server_ends_reads_on_until_the_peer_closes() {
+    let app = AppState::new(ServerConfig::default());
+    app.create_room(Some("l".into()), Some(60)).unwrap();
+    let (mut peer, mut task) = session(&app, "l", false);
+    app.delete_room("l").unwrap();
+    let m = peer.recv().await;
+    assert!(matches!(&m, Some(ServerMsg::Closed { .. })), "{m:?}");
+    assert!(peer.recv().await.is_none());
+    // The client still sends (a pong, a late request) before its close reply.
+    peer.send(&ClientMsg::Ping { nonce: 1 });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !task.is_finished(),
+        "the session dropped the socket before the peer closed"
+    );
+    peer.to_server
+        .unbounded_send(Ok(Message::Close(None)))
+        .unwrap();
+    tokio::time::timeout(Duration::from_millis(100), &mut task)
+        .await
+        .expect("the session ends on the peer's close")
+        .unwrap();
+
+    // A peer that never answers is not waited for long.
+    app.create_room(Some("m".into()), Some(60)).unwrap();
+    let (mut silent, task) = session(&app, "m", false);
+    app.delete_room("m").unwrap();
+    assert!(silent.recv().await.is_some());
+    tokio::time::timeout(Duration::from_secs(2), task)
+        .await
+        .expect("the session ends without the peer's close")
+        .unwrap();
+}
+
 /// Reads what the session writes for `virtual_secs` of (paused) time, answering its
 /// pings when `answer_pings`; answers the messages read and whether the socket closed.
 async fn listen(peer: &mut Peer, virtual_secs: u64, answer_pings: bool) -> (Vec<ServerMsg>, bool) {

@@ -63,7 +63,14 @@ pub(crate) async fn create_rooms(
                 result.ids.len()
             );
         }
-        let detail = client.get_room(room).await?;
+        // The room publishes its statistics at the end of the tick, after it has
+        // answered the tick's edits, so the last batch's nodes may not be counted yet.
+        let counted = tokio::time::Instant::now() + Duration::from_secs(2);
+        let mut detail = client.get_room(room).await?;
+        while detail.nodes as usize != world.nodes.len() && tokio::time::Instant::now() < counted {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            detail = client.get_room(room).await?;
+        }
         ensure!(
             detail.nodes as usize == world.nodes.len(),
             "room {room} has {} nodes, expected {}",

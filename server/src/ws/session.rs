@@ -181,10 +181,37 @@ where
             writer.abort();
         }
     }
+    if !matches!(why, "closed by the client" | "read failed") {
+        linger(&mut stream).await;
+    }
     room.connections.fetch_sub(1, Ordering::AcqRel);
     app.metrics.connections.dec();
     app.metrics.ws_closed.with_label_values(&[why]).inc();
     tracing::info!(why, "ws closed");
+}
+
+/// How long a connection the server ends keeps reading what the client still sends.
+const CLOSE_LINGER: Duration = Duration::from_secs(1);
+
+/// Reads and drops what the client still sends, until it closes too or for
+/// [`CLOSE_LINGER`]. Closing a socket with unread bytes in its receive buffer (requests
+/// the session stopped reading while the replies were full, pongs, the client's close
+/// reply) makes Linux send RST instead of FIN, and the RST makes the client's kernel
+/// discard what the client had not read yet: the `closed` and close frame the writer had
+/// just queued (4000, resubscribe, for a reader that made no progress) were lost, and
+/// the client saw "connection reset by peer" instead.
+async fn linger<S>(stream: &mut S)
+where
+    S: Stream<Item = Result<Message, WsError>> + Unpin,
+{
+    let _ = tokio::time::timeout(CLOSE_LINGER, async {
+        while let Some(Ok(msg)) = stream.next().await {
+            if matches!(msg, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 impl Session {

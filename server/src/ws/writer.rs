@@ -89,19 +89,20 @@ where
                         code: CloseCode::from(code),
                         reason: Utf8Bytes::from(reason),
                     }));
-                    let _ = timeout(deadline, async {
-                        send_message(&mut sink, Bytes::from(closed), format).await?;
-                        sink.send(frame).await
-                    })
-                    .await;
+                    if send_message(&mut sink, Bytes::from(closed), format, deadline)
+                        .await
+                        .is_ok()
+                    {
+                        let _ = timeout(deadline, sink.send(frame)).await;
+                    }
                     return WriterEnd::Closed;
                 }
             };
             let len = bytes.len() as u64;
-            match timeout(deadline, send_message(&mut sink, bytes, format)).await {
-                Ok(Ok(())) => {}
-                Ok(Err(_)) => return WriterEnd::Broken,
-                Err(_) => return give_up(&mut sink, deadline).await,
+            match send_message(&mut sink, bytes, format, deadline).await {
+                Ok(()) => {}
+                Err(SendFailed::Broken) => return WriterEnd::Broken,
+                Err(SendFailed::Stalled) => return give_up(&mut sink, deadline).await,
             }
             fed = true;
             metrics.bytes_sent.inc_by(len);
@@ -143,9 +144,30 @@ where
     matches!(timeout(deadline, sink.feed(msg)).await, Ok(Ok(())))
 }
 
+/// Why a message was not sent.
+#[derive(Debug, PartialEq, Eq)]
+enum SendFailed {
+    /// The socket failed.
+    Broken,
+    /// One fragment was not accepted within the write deadline.
+    Stalled,
+}
+
 /// Feeds one message as raw frames: one frame when it is short, otherwise fragments of
 /// at most [`FRAGMENT_BYTES`] (a text message is cut only between UTF-8 characters).
-async fn send_message<W>(sink: &mut W, bytes: Bytes, format: Format) -> Result<(), WsError>
+///
+/// The deadline applies to each fragment, not to the whole message: the contract is
+/// "no progress for the deadline". A slow reader that pauses for less than the deadline
+/// in the middle of a large message (a snapshot of many fragments, read through a small
+/// receive buffer) still makes progress, yet a deadline over the whole message could
+/// pass across two of its pauses, and the reader was dropped (the soak's region slow
+/// reader that ended with a reset).
+async fn send_message<W>(
+    sink: &mut W,
+    bytes: Bytes,
+    format: Format,
+    deadline: Duration,
+) -> Result<(), SendFailed>
 where
     W: Sink<Message, Error = WsError> + Unpin,
 {
@@ -160,8 +182,12 @@ where
         let chunk = rest.split_to(cut);
         let fin = rest.is_empty();
         let opcode = OpCode::Data(if first { kind } else { Data::Continue });
-        sink.feed(Message::Frame(Frame::message(chunk, opcode, fin)))
-            .await?;
+        let frame = Message::Frame(Frame::message(chunk, opcode, fin));
+        match timeout(deadline, sink.feed(frame)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return Err(SendFailed::Broken),
+            Err(_) => return Err(SendFailed::Stalled),
+        }
         if fin {
             return Ok(());
         }
@@ -206,6 +232,76 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sink that accepts one frame every `step` (of tokio time) and counts them.
+    struct Slow {
+        step: Duration,
+        wait: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+        frames: usize,
+    }
+
+    impl Sink<Message> for Slow {
+        type Error = WsError;
+        fn poll_ready(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Result<(), WsError>> {
+            let step = self.step;
+            let wait = self
+                .wait
+                .get_or_insert_with(|| Box::pin(tokio::time::sleep(step)));
+            std::task::ready!(wait.as_mut().poll(cx));
+            self.wait = None;
+            std::task::Poll::Ready(Ok(()))
+        }
+        fn start_send(mut self: std::pin::Pin<&mut Self>, _: Message) -> Result<(), WsError> {
+            self.frames += 1;
+            Ok(())
+        }
+        fn poll_flush(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Result<(), WsError>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+        fn poll_close(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Result<(), WsError>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    use std::future::Future;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_message_slower_than_the_deadline_is_sent_while_each_fragment_progresses() {
+        let deadline = Duration::from_secs(30);
+        // Four fragments, each accepted after 25 s: 100 s for the message, never 30 s
+        // without progress.
+        let mut sink = Slow {
+            step: Duration::from_secs(25),
+            wait: None,
+            frames: 0,
+        };
+        let bytes = Bytes::from(vec![7u8; 3 * FRAGMENT_BYTES + 1]);
+        let sent = send_message(&mut sink, bytes, Format::Bincode, deadline).await;
+        assert_eq!(sent, Ok(()));
+        assert_eq!(sink.frames, 4);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_fragment_not_accepted_within_the_deadline_stalls_the_message() {
+        let mut sink = Slow {
+            step: Duration::from_secs(31),
+            wait: None,
+            frames: 0,
+        };
+        let bytes = Bytes::from(vec![7u8; 2 * FRAGMENT_BYTES]);
+        let sent = send_message(&mut sink, bytes, Format::Bincode, Duration::from_secs(30)).await;
+        assert_eq!(sent, Err(SendFailed::Stalled));
+        assert_eq!(sink.frames, 0);
+    }
 
     #[test]
     fn text_fragments_end_between_characters() {
