@@ -425,10 +425,7 @@ impl Scenario {
             crate::target::urls::parse(url)?;
         }
         if let Some(n) = self.cluster_spawn {
-            ensure!(
-                (1..=16).contains(&n),
-                "--cluster-spawn takes 1 to 16 nodes"
-            );
+            ensure!((1..=16).contains(&n), "--cluster-spawn takes 1 to 16 nodes");
         }
         if let Some(bench) = self.bench {
             ensure!(

@@ -178,7 +178,10 @@ async fn measure(
             "{connected} of {} subscribers synced their snapshot in {:.1} s{}",
             s.subscribers,
             connect_started.elapsed().as_secs_f64(),
-            aborted.as_ref().map(|a| format!("; {a}")).unwrap_or_default()
+            aborted
+                .as_ref()
+                .map(|a| format!("; {a}"))
+                .unwrap_or_default()
         ),
     );
     tokio::time::sleep(SETTLE).await;
@@ -259,7 +262,10 @@ async fn measure(
         ("p99_ms", f.p99_ms),
         ("owner_p99_ms", by_node.owner.p99_ms),
         ("relay_p99_ms", by_node.relay.p99_ms),
-        ("relay_added_p99_ms", by_node.relay_added_p99_ms.unwrap_or(f64::NAN)),
+        (
+            "relay_added_p99_ms",
+            by_node.relay_added_p99_ms.unwrap_or(f64::NAN),
+        ),
         ("subscribers_connected", connected as f64),
         ("machine_busy_cores", c.machine_busy_cores),
     ] {

@@ -195,7 +195,10 @@ mod tests {
         ]);
         apply_defaults(&mut relay, &|_| false);
         relay.validate().unwrap();
-        assert_eq!((relay.subscribers, relay.batch_size, relay.nodes), (6000, 200, 20_000));
+        assert_eq!(
+            (relay.subscribers, relay.batch_size, relay.nodes),
+            (6000, 200, 20_000)
+        );
         assert_eq!(relay.node_count(), 3);
     }
 }

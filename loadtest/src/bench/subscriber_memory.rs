@@ -417,15 +417,8 @@ impl EditWindow<'_> {
             clients: vec![self.client.clone()],
             map: None,
         };
-        let editors = connect_editors(
-            s,
-            &nodes,
-            self.world,
-            self.rooms,
-            self.stamps,
-            &options,
-        )
-        .await?;
+        let editors =
+            connect_editors(s, &nodes, self.world, self.rooms, self.stamps, &options).await?;
         let editor_conns: Vec<_> = editors.iter().map(|e| e.conn.clone()).collect();
         let (stop_tx, stop_rx) = stop::channel();
         let edit_ctx = EditorContext {

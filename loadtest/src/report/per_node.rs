@@ -41,10 +41,7 @@ pub(crate) struct ClusterLatency {
 
 /// The role of node `i` among `rooms`.
 fn role(map: &NodeMap, rooms: &[String], i: usize) -> String {
-    let owned = rooms
-        .iter()
-        .filter(|r| map.owner_of(r) == Some(i))
-        .count();
+    let owned = rooms.iter().filter(|r| map.owner_of(r) == Some(i)).count();
     match (rooms.len(), owned) {
         (1, 1) => "owner".into(),
         (1, _) => "relay".into(),
@@ -59,7 +56,11 @@ pub(crate) fn cluster_latency(
     rooms: &[String],
     tick_ms: f64,
 ) -> ClusterLatency {
-    let mut per_node: Vec<_> = map.urls.iter().map(|_| (0usize, latency::histogram())).collect();
+    let mut per_node: Vec<_> = map
+        .urls
+        .iter()
+        .map(|_| (0usize, latency::histogram()))
+        .collect();
     let mut owner = latency::histogram();
     let mut relay = latency::histogram();
     for sub in subs {

@@ -44,7 +44,10 @@ mod tests {
 
     #[test]
     fn one_url_is_a_list_of_one() {
-        assert_eq!(parse("http://127.0.0.1:7000").unwrap(), ["http://127.0.0.1:7000"]);
+        assert_eq!(
+            parse("http://127.0.0.1:7000").unwrap(),
+            ["http://127.0.0.1:7000"]
+        );
         assert_eq!(parse("http://h:1/").unwrap(), ["http://h:1"]);
     }
 
