@@ -96,7 +96,7 @@ pub(crate) fn cluster_latency(
     ClusterLatency {
         nodes,
         relay_added_p99_ms: (owner.count > 0 && relay.count > 0)
-            .then(|| relay.p99_ms - owner.p99_ms),
+            .then_some(relay.p99_ms - owner.p99_ms),
         owner,
         relay,
     }
