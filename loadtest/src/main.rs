@@ -1,6 +1,8 @@
 //! `canopy-loadtest`: the bundled load-test harness of Canopy (issue 5).
 //!
-//! It starts a server in this process (`--spawn`) or targets one (`--url`), builds
+//! It starts a server in this process (`--spawn`), as a process of its own
+//! (`--server-bin`) or a cluster of such processes (`--cluster-spawn`), or targets one
+//! or several (`--url`), builds
 //! rooms of a chosen tree shape, connects whole-room and region subscribers (some of
 //! them slow readers), editors and a query runner, measures edit-to-delta latency,
 //! delta traffic, query latency, acks, errors and the server's tick time, then checks
@@ -37,6 +39,7 @@ use anyhow::Context;
 
 use crate::scenario::Scenario;
 use crate::target::child_process::ChildServer;
+use crate::target::cluster::SpawnedCluster;
 use crate::target::fd_limit;
 use crate::target::in_process::SpawnedServer;
 
@@ -65,6 +68,7 @@ fn main() -> ExitCode {
 enum Started {
     InProcess(SpawnedServer),
     Child(ChildServer),
+    Cluster(SpawnedCluster),
 }
 
 /// Runs the scenario (or the benchmark) and prints its report; returns whether every
@@ -90,6 +94,19 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
         scenario.server_args.extend(extra);
     }
     let started = match (&scenario.server_bin, scenario.spawn) {
+        (Some(bin), _) if scenario.cluster_spawn.is_some() => {
+            Some(Started::Cluster(SpawnedCluster::start(
+                scenario
+                    .nats_bin
+                    .as_deref()
+                    .context("--cluster-spawn needs --nats-bin")?,
+                bin,
+                &scenario.server_args,
+                scenario.cluster_spawn.unwrap_or(1),
+                scenario.tick_hz,
+                scenario.token.as_deref(),
+            )?))
+        }
         (Some(bin), _) => Some(Started::Child(ChildServer::start(
             bin,
             &scenario.server_args,
@@ -103,12 +120,23 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
     };
     let target = match (&started, &scenario.url) {
         (Some(Started::InProcess(server)), _) => run::Target {
-            url: server.url(),
+            urls: vec![server.url()],
             label: format!("in-process server on {}", server.addr),
             in_process: true,
         },
+        (Some(Started::Cluster(cluster)), _) => run::Target {
+            urls: cluster.nodes.iter().map(ChildServer::url).collect(),
+            label: format!(
+                "cluster of {} nodes {} around nats://{} ({})",
+                cluster.nodes.len(),
+                cluster.url_list(),
+                cluster.nats_addr,
+                cluster.logs()
+            ),
+            in_process: false,
+        },
         (Some(Started::Child(server)), _) => run::Target {
-            url: server.url(),
+            urls: vec![server.url()],
             label: format!(
                 "{} (pid {}, log {})",
                 server.url(),
@@ -118,7 +146,7 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
             in_process: false,
         },
         (None, Some(url)) => run::Target {
-            url: url.clone(),
+            urls: target::urls::parse(url)?,
             label: url.clone(),
             in_process: false,
         },
@@ -134,7 +162,7 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
     let json = scenario.json;
     let output = match scenario.bench {
         Some(_) => runtime
-            .block_on(bench::run(&scenario, &target.url, &target.label, fd))
+            .block_on(bench::run(&scenario, &target.urls, &target.label, fd))
             .map(Output::Bench),
         None => runtime
             .block_on(run::run(scenario, target))
@@ -145,6 +173,7 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
     match started {
         Some(Started::InProcess(server)) => server.stop()?,
         Some(Started::Child(server)) => server.stop()?,
+        Some(Started::Cluster(cluster)) => cluster.stop()?,
         None => {}
     }
     let (text, passed) = match output? {

@@ -24,6 +24,7 @@ use crate::load::setup;
 use crate::load::stamps::{Clock, Stamps};
 use crate::load::subscriber::{Counters, SoakSub, SubContext, SubShared};
 use crate::load::world::World;
+use crate::observe::cluster_view::NodeMap;
 use crate::observe::cpu::CpuTimes;
 use crate::observe::errors::ErrorTally;
 use crate::observe::metrics_scrape::{self, ServerWindow};
@@ -45,7 +46,8 @@ const QUERY_CONNS_PER_ROOM: usize = 2;
 /// Where the run points.
 #[derive(Clone, Debug)]
 pub(crate) struct Target {
-    pub url: String,
+    /// The server's URL, or a cluster's nodes' (rooms are created through the first).
+    pub urls: Vec<String>,
     /// Shown in the report.
     pub label: String,
     /// Whether the server runs in this process (only then is its CPU time ours to see).
@@ -54,30 +56,84 @@ pub(crate) struct Target {
 
 /// Runs the scenario against `target` and returns its report (checks included).
 pub(crate) async fn run(s: Scenario, target: Target) -> anyhow::Result<Report> {
-    let mut client = Client::new(&target.url)?;
-    if let Some(token) = &s.token {
-        client = client.with_token(token.clone());
+    let clients = clients(&target.urls, s.token.as_deref())?;
+    let client = clients[0].clone();
+    for c in &clients {
+        setup::wait_healthy(c, Duration::from_secs(10)).await?;
     }
-    setup::wait_healthy(&client, Duration::from_secs(10)).await?;
     let setup_started = Instant::now();
     let world = World::build(s.nodes, s.fanout, s.depth);
     let rooms = setup::room_ids(s.rooms, s.seed);
     setup::create_rooms(&client, &rooms, s.tick_hz, &world).await?;
-    let result = load_and_check(&s, &target, &client, &world, &rooms, setup_started).await;
+    let nodes = Nodes::read(&clients, &target.urls, s.token.as_deref()).await;
+    let result = match nodes {
+        Ok(nodes) => load_and_check(&s, &target, &nodes, &world, &rooms, setup_started).await,
+        Err(e) => Err(e),
+    };
     if !s.keep_rooms {
         setup::delete_rooms(&client, &rooms).await;
     }
     result
 }
 
+/// One SDK client per URL, with the token.
+pub(crate) fn clients(urls: &[String], token: Option<&str>) -> anyhow::Result<Vec<Client>> {
+    urls.iter()
+        .map(|u| {
+            let c = Client::new(u)?;
+            Ok(match token {
+                Some(t) => c.with_token(t.to_string()),
+                None => c,
+            })
+        })
+        .collect()
+}
+
+/// The servers a run targets: one client per URL and, with several, the cluster's
+/// names and owners.
+pub(crate) struct Nodes {
+    pub clients: Vec<Client>,
+    /// `None` with one URL: a single server's run never asks `GET /cluster`.
+    pub map: Option<NodeMap>,
+}
+
+impl Nodes {
+    /// Reads the cluster's view when there are several URLs.
+    pub(crate) async fn read(
+        clients: &[Client],
+        urls: &[String],
+        token: Option<&str>,
+    ) -> anyhow::Result<Nodes> {
+        let map = if urls.len() > 1 {
+            Some(NodeMap::read(urls, token).await?)
+        } else {
+            None
+        };
+        Ok(Nodes {
+            clients: clients.to_vec(),
+            map,
+        })
+    }
+
+    /// The client editor `k` of `room` connects through.
+    pub(crate) fn editor_client(&self, s: &Scenario, room: &str, k: usize) -> &Client {
+        let i = self
+            .map
+            .as_ref()
+            .map_or(0, |m| m.editor_node(room, k, s.editors_anywhere));
+        &self.clients[i.min(self.clients.len() - 1)]
+    }
+}
+
 async fn load_and_check(
     s: &Scenario,
     target: &Target,
-    client: &Client,
+    nodes: &Nodes,
     world: &World,
     rooms: &[String],
     setup_started: Instant,
 ) -> anyhow::Result<Report> {
+    let client = &nodes.clients[0];
     let clock = Clock::start();
     let errors = Arc::new(ErrorTally::default());
     let stamps: Vec<Arc<Stamps>> = rooms
@@ -106,9 +162,9 @@ async fn load_and_check(
         keep_mirror: true,
     });
     let fleet = Fleet::connect(
-        fleet::specs(s, world),
+        fleet::specs(s, world, nodes.clients.len()),
         Connect {
-            client,
+            clients: &nodes.clients,
             rooms,
             stamps: &stamps,
             ctx: Arc::clone(&sub_ctx),
@@ -120,7 +176,7 @@ async fn load_and_check(
     .await?;
 
     let options = ConnectOptions::default().format(format);
-    let editors = connect_editors(s, client, world, rooms, &stamps, &options).await?;
+    let editors = connect_editors(s, nodes, world, rooms, &stamps, &options).await?;
     let query_target = match s.query_via {
         QueryVia::Http => QueryTarget::Http(client.clone(), rooms.to_vec()),
         QueryVia::Ws => {
@@ -258,6 +314,9 @@ async fn load_and_check(
         window_s: window,
         edits: gather::edit_report(&edit_stats, window),
         latency: gather::latency_report(&subs, s),
+        per_node: nodes.map.as_ref().map(|m| {
+            crate::report::per_node::cluster_latency(&subs, m, rooms, s.tick().as_secs_f64() * 1e3)
+        }),
         deltas: gather::delta_groups(&subs, &counters_start, &counters_end, window),
         queries: gather::query_report(&query_stats, window),
         errors: errors.snapshot(),
@@ -281,10 +340,11 @@ async fn load_and_check(
     Ok(report)
 }
 
-/// Connects the editors, each with its share of its room's leaves.
+/// Connects the editors, each with its share of its room's leaves, each through the
+/// node `nodes` picks for it (the room's owner unless `--editors-anywhere`).
 pub(crate) async fn connect_editors(
     s: &Scenario,
-    client: &Client,
+    nodes: &Nodes,
     world: &World,
     rooms: &[String],
     stamps: &[Arc<Stamps>],
@@ -295,6 +355,7 @@ pub(crate) async fn connect_editors(
     for (r, room) in rooms.iter().enumerate() {
         let here = (r..s.editors).step_by(rooms.len()).count();
         for share in editor::share_out(&leaves, here) {
+            let client = nodes.editor_client(s, room, editors.len());
             editors.push(Editor {
                 conn: client
                     .connect(room, options.clone())

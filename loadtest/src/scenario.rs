@@ -60,9 +60,28 @@ pub(crate) struct Scenario {
     #[arg(long, conflicts_with_all = ["url", "server_bin"], required_unless_present_any = ["url", "server_bin"])]
     pub spawn: bool,
 
-    /// Target a running server instead (`http://host:port`).
+    /// Target a running server instead (`http://host:port`), or the nodes of a cluster
+    /// as a comma-separated list: rooms are created through the first, subscribers
+    /// spread over all of them round robin, editors kept on each room's owner (see
+    /// `--editors-anywhere`), and latency reported per node as well.
     #[arg(long, conflicts_with = "server_bin")]
     pub url: Option<String>,
+
+    /// With several URLs: spread the editors over the nodes round robin too, instead of
+    /// connecting each to the node that owns its room (from `GET /cluster`).
+    #[arg(long)]
+    pub editors_anywhere: bool,
+
+    /// Start a cluster of this many `canopy` processes (`--server-bin`, `--server-arg`s
+    /// passed on to each) around a NATS server (`--nats-bin`), all on free loopback
+    /// ports, and target them as with a list of `--url`s; all are stopped at the end.
+    #[arg(long, value_name = "N", requires_all = ["server_bin", "nats_bin"])]
+    pub cluster_spawn: Option<usize>,
+
+    /// The `nats-server` binary for `--cluster-spawn` (`bash scripts/nats-server.sh`
+    /// prints its path on its last line).
+    #[arg(long, value_name = "PATH", env = "CANOPY_NATS_SERVER")]
+    pub nats_bin: Option<std::path::PathBuf>,
 
     /// Start this `canopy` binary as a process of its own on 127.0.0.1 (a free port,
     /// `--server-arg`s passed on) and target it as with `--url`; it is stopped at the
@@ -402,6 +421,20 @@ impl Scenario {
                 "--heavy-in-flight must be at least 1"
             );
         }
+        if let Some(url) = &self.url {
+            crate::target::urls::parse(url)?;
+        }
+        if let Some(n) = self.cluster_spawn {
+            ensure!((1..=16).contains(&n), "--cluster-spawn takes 1 to 16 nodes");
+        }
+        if let Some(bench) = self.bench {
+            ensure!(
+                bench.is_cluster() || self.node_count() == 1,
+                "--bench {} targets one server: give one --url (the cluster benchmarks \
+                 take several)",
+                bench.name()
+            );
+        }
         if self.editors > 0 && self.batch_size == 0 {
             bail!("--batch-size must be at least 1 when there are editors");
         }
@@ -433,6 +466,16 @@ impl Scenario {
         }
         if !slow_given {
             self.slow_readers = 0.1;
+        }
+    }
+
+    /// How many server URLs the run targets: `--cluster-spawn`'s nodes, the entries of
+    /// `--url`, else one.
+    pub(crate) fn node_count(&self) -> usize {
+        match (self.cluster_spawn, &self.url) {
+            (Some(n), _) => n,
+            (None, Some(url)) => crate::target::urls::parse(url).map_or(1, |u| u.len()),
+            (None, None) => 1,
         }
     }
 

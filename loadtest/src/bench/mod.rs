@@ -10,7 +10,12 @@
 //! - `healthz`: `/healthz` latency while two rooms of 150,000 nodes tick over their
 //!   budget (`healthz`);
 //! - `transform-bytes`: bytes per changed node in exact and compact transforms, and
-//!   resume against snapshot bytes (`transform_bytes`, issue 15).
+//!   resume against snapshot bytes (`transform_bytes`, issue 15);
+//! - `cluster-relay`: against several nodes (issue 17), one room of 20,000 nodes with
+//!   200 changes a tick, whole-room subscribers spread over the nodes, p99 per node and
+//!   the latency a relay adds (`cluster_relay`);
+//! - `cluster-placement`: 300 rooms created through the nodes in turn, rooms per node
+//!   (`cluster_placement`).
 //!
 //! Each prints one table (`table`), its workload first. Invariant: a benchmark exits 1
 //! when a stated bound is broken and 2 when it could not be carried out; it never
@@ -22,6 +27,8 @@ use serde::Serialize;
 use crate::scenario::{FormatArg, Scenario};
 use crate::target::fd_limit::FdLimit;
 
+pub(crate) mod cluster_placement;
+pub(crate) mod cluster_relay;
 pub(crate) mod healthz;
 pub(crate) mod server_rss;
 pub(crate) mod subscriber_memory;
@@ -40,6 +47,23 @@ pub(crate) enum BenchName {
     Healthz,
     /// Bytes per changed node, exact against compact, and resume bytes.
     TransformBytes,
+    /// Several nodes: 6,000 subscribers over them, p99 per node, relay-added latency.
+    ClusterRelay,
+    /// Several nodes: 300 rooms created through them, balanced within 20%.
+    ClusterPlacement,
+}
+
+impl BenchName {
+    /// Whether it targets several nodes of a cluster (the others one server).
+    pub(crate) fn is_cluster(self) -> bool {
+        matches!(self, BenchName::ClusterRelay | BenchName::ClusterPlacement)
+    }
+
+    /// Its name on the command line.
+    pub(crate) fn name(self) -> String {
+        self.to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_string())
+    }
 }
 
 /// Applies a benchmark's workload to the flags that were not given (`given` tells which
@@ -80,6 +104,23 @@ pub(crate) fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
             set("editors", &mut |s| s.editors = 0);
             set("duration", &mut |s| s.duration = 30.0);
         }
+        BenchName::ClusterRelay => {
+            // Issue 17's S1 shape over the nodes: 200 changes a tick at 30 Hz.
+            set("rooms", &mut |s| s.rooms = 1);
+            set("nodes", &mut |s| s.nodes = 20_000);
+            set("subscribers", &mut |s| s.subscribers = 6000);
+            set("editors", &mut |s| s.editors = 1);
+            set("batch_size", &mut |s| s.batch_size = 200);
+            set("edit_rate", &mut |s| s.edit_rate = 30.0);
+            set("duration", &mut |s| s.duration = 30.0);
+            set("format", &mut |s| s.format = FormatArg::Bincode);
+        }
+        BenchName::ClusterPlacement => {
+            set("rooms", &mut |s| s.rooms = 300);
+            set("nodes", &mut |s| s.nodes = 1);
+            set("subscribers", &mut |s| s.subscribers = 0);
+            set("editors", &mut |s| s.editors = 0);
+        }
         BenchName::TransformBytes => {
             // Issue 15's S1 shape: 20,000 nodes, 200 random nodes and a probe a tick.
             set("rooms", &mut |s| s.rooms = 1);
@@ -98,17 +139,20 @@ pub(crate) fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
 /// bound held.
 pub(crate) async fn run(
     s: &Scenario,
-    url: &str,
+    urls: &[String],
     label: &str,
     fd: FdLimit,
 ) -> anyhow::Result<table::BenchReport> {
     let bench = s.bench.expect("run only for --bench");
+    let url = urls[0].as_str();
     let mut report = match bench {
         BenchName::RssPerSubscriber | BenchName::ManySubscribers => {
             subscriber_memory::run(s, bench, url, fd).await?
         }
         BenchName::Healthz => healthz::run(s, url).await?,
         BenchName::TransformBytes => transform_bytes::run(s, url).await?,
+        BenchName::ClusterRelay => cluster_relay::run(s, urls, fd).await?,
+        BenchName::ClusterPlacement => cluster_placement::run(s, urls).await?,
     };
     report.target = label.to_string();
     report.passed = report.checks.iter().all(|c| c.passed);
@@ -138,5 +182,23 @@ mod tests {
         assert_eq!((h.rooms, h.nodes, h.subscribers), (2, 150_000, 0));
         let spawned = Scenario::parse_from(["canopy-loadtest", "--spawn", "--bench=healthz"]);
         assert!(spawned.validate().is_err());
+        let several = Scenario::parse_from([
+            "canopy-loadtest",
+            "--url=http://a:1,http://b:2",
+            "--bench=healthz",
+        ]);
+        assert!(several.validate().is_err(), "a one-server benchmark");
+        let mut relay = Scenario::parse_from([
+            "canopy-loadtest",
+            "--url=http://a:1,http://b:2,http://c:3",
+            "--bench=cluster-relay",
+        ]);
+        apply_defaults(&mut relay, &|_| false);
+        relay.validate().unwrap();
+        assert_eq!(
+            (relay.subscribers, relay.batch_size, relay.nodes),
+            (6000, 200, 20_000)
+        );
+        assert_eq!(relay.node_count(), 3);
     }
 }

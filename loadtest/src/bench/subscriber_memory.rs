@@ -30,7 +30,7 @@ use crate::load::subscriber::{SubContext, SubShared, SubSpec};
 use crate::load::world::World;
 use crate::observe::errors::ErrorTally;
 use crate::report::gather;
-use crate::run::connect_editors;
+use crate::run::{Nodes, connect_editors};
 use crate::scenario::{FormatArg, Scenario};
 use crate::stop;
 use crate::target::fd_limit::FdLimit;
@@ -174,6 +174,7 @@ async fn measure(
         .map(|index| SubSpec {
             index,
             room: 0,
+            node: 0,
             region: None,
             slow: false,
             stalled: false,
@@ -187,7 +188,7 @@ async fn measure(
     let mut connect_peak = alone;
     for chunk in specs.chunks(CONNECT_STEP) {
         let connect = Connect {
-            client,
+            clients: std::slice::from_ref(client),
             rooms,
             stamps: &stamps,
             ctx: Arc::clone(&ctx),
@@ -393,33 +394,31 @@ async fn measure(
     Ok(())
 }
 
-/// Editors loading the rooms for a while, RSS sampled every second.
-struct EditWindow<'a> {
-    s: &'a Scenario,
-    client: &'a Client,
-    world: &'a World,
-    rooms: &'a [String],
-    stamps: &'a [Arc<Stamps>],
-    clock: Clock,
-    stats: &'a Arc<EditStats>,
-    errors: &'a Arc<ErrorTally>,
+/// Editors loading the rooms for a while (connected through `client`), RSS of that
+/// server sampled every second.
+pub(crate) struct EditWindow<'a> {
+    pub s: &'a Scenario,
+    pub client: &'a Client,
+    pub world: &'a World,
+    pub rooms: &'a [String],
+    pub stamps: &'a [Arc<Stamps>],
+    pub clock: Clock,
+    pub stats: &'a Arc<EditStats>,
+    pub errors: &'a Arc<ErrorTally>,
 }
 
 impl EditWindow<'_> {
     /// Runs the editors for `duration`, then closes them: the window's length in
     /// seconds and the RSS samples taken in it.
-    async fn run(&self, duration: Duration) -> anyhow::Result<(f64, Vec<f64>)> {
+    pub(crate) async fn run(&self, duration: Duration) -> anyhow::Result<(f64, Vec<f64>)> {
         let s = self.s;
         let options = ConnectOptions::default().format(s.format.format());
-        let editors = connect_editors(
-            s,
-            self.client,
-            self.world,
-            self.rooms,
-            self.stamps,
-            &options,
-        )
-        .await?;
+        let nodes = Nodes {
+            clients: vec![self.client.clone()],
+            map: None,
+        };
+        let editors =
+            connect_editors(s, &nodes, self.world, self.rooms, self.stamps, &options).await?;
         let editor_conns: Vec<_> = editors.iter().map(|e| e.conn.clone()).collect();
         let (stop_tx, stop_rx) = stop::channel();
         let edit_ctx = EditorContext {

@@ -23,19 +23,22 @@ use crate::load::world::World;
 use crate::load::wsopen;
 use crate::scenario::Scenario;
 use crate::stop::{self, StopSender};
+use crate::target::urls;
 
 /// How long a subscriber may take to connect and apply its first snapshot.
 const SYNC_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The subscribers of a scenario: whole-room ones first, then region ones, each kind
-/// spread round robin over the rooms, with regions placed at random in the world.
-pub(crate) fn specs(s: &Scenario, world: &World) -> Vec<SubSpec> {
+/// spread round robin over the rooms and, within a room, over the `nodes` server URLs,
+/// with regions placed at random in the world.
+pub(crate) fn specs(s: &Scenario, world: &World, nodes: usize) -> Vec<SubSpec> {
     let mut rng = SmallRng::seed_from_u64(s.seed ^ 0x5eed_5ab5);
     let mut specs = Vec::with_capacity(s.subscribers + s.region_subscribers);
     for i in 0..s.subscribers {
         specs.push(SubSpec {
             index: specs.len(),
             room: i % s.rooms,
+            node: urls::node_of(i, s.rooms, nodes),
             region: None,
             slow: s.is_slow(i),
             stalled: s.is_stalled(i),
@@ -46,6 +49,7 @@ pub(crate) fn specs(s: &Scenario, world: &World) -> Vec<SubSpec> {
         specs.push(SubSpec {
             index: specs.len(),
             room: i % s.rooms,
+            node: urls::node_of(i, s.rooms, nodes),
             region: Some(region),
             slow: s.is_slow(i),
             stalled: s.is_stalled(s.subscribers + i),
@@ -82,7 +86,8 @@ pub(crate) struct Fleet {
 
 /// Everything connecting needs.
 pub(crate) struct Connect<'a> {
-    pub client: &'a Client,
+    /// One client per server URL; a subscriber connects to `clients[spec.node]`.
+    pub clients: &'a [Client],
     pub rooms: &'a [String],
     pub stamps: &'a [Arc<Stamps>],
     pub ctx: Arc<SubContext>,
@@ -102,15 +107,21 @@ impl Fleet {
             tasks: Vec::with_capacity(specs.len()),
             stop,
         };
-        let urls: Vec<String> = c
-            .rooms
+        // ws_urls[node][room].
+        let ws_urls: Vec<Vec<String>> = c
+            .clients
             .iter()
-            .map(|room| wsopen::ws_url(c.client, room, c.ctx.format))
+            .map(|client| {
+                c.rooms
+                    .iter()
+                    .map(|room| wsopen::ws_url(client, room, c.ctx.format))
+                    .collect::<anyhow::Result<_>>()
+            })
             .collect::<anyhow::Result<_>>()?;
         for chunk in specs.chunks(c.concurrency.max(1)) {
             let starts = chunk.iter().map(|spec| {
                 let me = Arc::new(SubShared::new(*spec, c.room_nodes));
-                let url = urls[spec.room].clone();
+                let url = ws_urls[spec.node.min(ws_urls.len() - 1)][spec.room].clone();
                 // Stalled readers get the small buffer too, so that their stall reaches
                 // the server's write deadline sooner.
                 let recv = (spec.slow || spec.stalled).then_some(c.slow_recv_buffer);
@@ -183,8 +194,9 @@ mod tests {
             "--nodes=600",
         ]);
         let world = World::build(s.nodes, s.fanout, s.depth);
-        let specs = specs(&s, &world);
+        let specs = specs(&s, &world, 1);
         assert_eq!(specs.len(), 14);
+        assert!(specs.iter().all(|sp| sp.node == 0));
         assert!(specs.iter().enumerate().all(|(i, sp)| sp.index == i));
         assert_eq!(specs.iter().filter(|sp| sp.region.is_some()).count(), 4);
         assert_eq!(specs.iter().filter(|sp| sp.room == 1).count(), 7);
@@ -192,6 +204,33 @@ mod tests {
         for sp in specs.iter().filter_map(|sp| sp.region) {
             assert!((sp.max[0] - sp.min[0] - s.region_size).abs() < 1e-3);
             assert!(sp.min[0] >= world.min[0] - 1e-3 && sp.max[0] <= world.max[0] + 1e-3);
+        }
+    }
+
+    #[test]
+    fn specs_spread_each_room_over_the_nodes() {
+        let s = Scenario::parse_from([
+            "canopy-loadtest",
+            "--url=http://a:1,http://b:2,http://c:3",
+            "--rooms=2",
+            "--subscribers=12",
+            "--region-subscribers=6",
+            "--nodes=600",
+        ]);
+        let world = World::build(s.nodes, s.fanout, s.depth);
+        let specs = specs(&s, &world, 3);
+        for room in 0..2 {
+            for kind_region in [false, true] {
+                let mut per_node = [0; 3];
+                for sp in specs
+                    .iter()
+                    .filter(|sp| sp.room == room && sp.region.is_some() == kind_region)
+                {
+                    per_node[sp.node] += 1;
+                }
+                let want = if kind_region { [1, 1, 1] } else { [2, 2, 2] };
+                assert_eq!(per_node, want, "room {room}, region {kind_region}");
+            }
         }
     }
 }

@@ -42,6 +42,8 @@ pub(crate) struct SubSpec {
     pub index: usize,
     /// Index into the run's rooms.
     pub room: usize,
+    /// Index into the run's server URLs (0 with one server).
+    pub node: usize,
     /// `None`: the whole room.
     pub region: Option<Region>,
     pub slow: bool,

@@ -166,6 +166,7 @@ mod tests {
         SubSpec {
             index: 0,
             room: 0,
+            node: 0,
             region: region.then_some(canopy_protocol::message::Region {
                 min: [0.0; 3],
                 max: [1.0; 3],

@@ -138,6 +138,9 @@ pub(crate) struct Report {
     pub window_s: f64,
     pub edits: EditReport,
     pub latency: LatencyReport,
+    /// With several URLs: latency per node, owner against relay.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_node: Option<crate::report::per_node::ClusterLatency>,
     pub deltas: Vec<DeltaGroup>,
     pub queries: QueryReport,
     pub errors: BTreeMap<String, u64>,
@@ -214,6 +217,11 @@ pub(crate) fn rows(r: &Report) -> Vec<(String, String)> {
         ),
     );
     row("  slow readers", lat(&r.latency.slow));
+    if let Some(c) = &r.per_node {
+        for (k, v) in crate::report::per_node::rows(c) {
+            row(&k, v);
+        }
+    }
     let e = &r.edits;
     row(
         "edits",
@@ -364,6 +372,7 @@ mod tests {
                 p99_ticks: 1.2,
                 slow: Summary::default(),
             },
+            per_node: None,
             deltas: vec![DeltaGroup {
                 group: "room".into(),
                 subscribers: 500,

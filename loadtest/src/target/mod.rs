@@ -1,7 +1,8 @@
 //! The server under test when the harness starts it itself: in this process
 //! (`in_process`, `--spawn`) or as a process of its own (`child_process`,
-//! `--server-bin`); and the open-files limit the harness and that child run with
-//! (`fd_limit`).
+//! `--server-bin`), or a cluster of such processes around a NATS server (`cluster`,
+//! `--cluster-spawn`); the list of URLs a run targets (`urls`); and the open-files
+//! limit the harness and that child run with (`fd_limit`).
 //!
 //! Invariant: a server the harness started is stopped by the harness before it exits.
 //!
@@ -12,8 +13,10 @@
 //! `--server-arg=--data-dir=PATH`.
 
 pub(crate) mod child_process;
+pub(crate) mod cluster;
 pub(crate) mod fd_limit;
 pub(crate) mod in_process;
+pub(crate) mod urls;
 
 /// `--in-memory`, unless `args` (the server's flags) choose the storage themselves.
 pub(crate) fn storage_args(args: &[String]) -> Option<&'static str> {
