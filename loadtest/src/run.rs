@@ -65,7 +65,7 @@ pub(crate) async fn run(s: Scenario, target: Target) -> anyhow::Result<Report> {
     let world = World::build(s.nodes, s.fanout, s.depth);
     let rooms = setup::room_ids(s.rooms, s.seed);
     setup::create_rooms(&client, &rooms, s.tick_hz, &world).await?;
-    let nodes = Nodes::read(&clients, &target.urls, s.token.as_deref()).await;
+    let nodes = Nodes::read(&clients, &target.urls, s.token.as_deref(), &rooms).await;
     let result = match nodes {
         Ok(nodes) => load_and_check(&s, &target, &nodes, &world, &rooms, setup_started).await,
         Err(e) => Err(e),
@@ -103,9 +103,10 @@ impl Nodes {
         clients: &[Client],
         urls: &[String],
         token: Option<&str>,
+        rooms: &[String],
     ) -> anyhow::Result<Nodes> {
         let map = if urls.len() > 1 {
-            Some(NodeMap::read(urls, token).await?)
+            Some(NodeMap::read(urls, token, rooms).await?)
         } else {
             None
         };

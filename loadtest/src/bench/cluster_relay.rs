@@ -121,7 +121,7 @@ async fn measure(
         .iter()
         .map(|c| c.base_url().as_str().trim_end_matches('/').to_string())
         .collect();
-    let map = NodeMap::read(&urls, s.token.as_deref()).await?;
+    let map = NodeMap::read(&urls, s.token.as_deref(), rooms).await?;
     let Some(owner) = map.owner_of(&rooms[0]) else {
         bail!(
             "room {} is owned by {:?}, none of the targeted nodes",

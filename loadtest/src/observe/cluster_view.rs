@@ -14,6 +14,9 @@ use canopy_protocol::http::ClusterView;
 /// How long one `GET /cluster` may take.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long a just-created room may take to show in the first node's view.
+const OWNERS_WITHIN: Duration = Duration::from_secs(10);
+
 /// `GET /cluster` of the node at `url`.
 pub(crate) async fn fetch(url: &str, token: Option<&str>) -> anyhow::Result<ClusterView> {
     let http = reqwest::Client::builder().timeout(TIMEOUT).build()?;
@@ -48,15 +51,27 @@ pub(crate) struct NodeMap {
 }
 
 impl NodeMap {
-    /// Asks every URL for its view.
-    pub(crate) async fn read(urls: &[String], token: Option<&str>) -> anyhow::Result<NodeMap> {
+    /// Asks every URL for its view; the owners come from the first node's, read again
+    /// (for up to 10 s) until it lists every room of `rooms`.
+    pub(crate) async fn read(
+        urls: &[String],
+        token: Option<&str>,
+        rooms: &[String],
+    ) -> anyhow::Result<NodeMap> {
         let mut map = NodeMap {
             urls: urls.to_vec(),
             ..NodeMap::default()
         };
         for (i, url) in urls.iter().enumerate() {
-            let view = fetch(url, token).await?;
+            let mut view = fetch(url, token).await?;
             if i == 0 {
+                let deadline = tokio::time::Instant::now() + OWNERS_WITHIN;
+                while !rooms.iter().all(|r| view.rooms.iter().any(|v| &v.id == r))
+                    && tokio::time::Instant::now() < deadline
+                {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    view = fetch(url, token).await?;
+                }
                 map.owners = view
                     .rooms
                     .iter()
