@@ -1,11 +1,14 @@
 //! Cluster mode under failures, with real processes (`cluster_support/`):
 //!
-//! - Fencing: an owner paused (SIGSTOP) past its lease, whose room is created again on
-//!   another node meanwhile, takes no write once resumed and steps down.
-//! - NATS away: the owner keeps answering reads, refuses edits once its lease has
-//!   lapsed, and takes edits again, still the only owner, once NATS is back.
-//! - An owner with a data dir killed (`kill -9`) under load and restarted in place
-//!   takes its rooms back under a new epoch, with every acknowledged batch.
+//! - Fencing: an owner paused (SIGSTOP) past its lease is taken over by a live node
+//!   from the room's journal; once resumed it takes no write and steps down.
+//! - NATS away: the owner keeps answering reads; an edit it applied waits for the
+//!   journal, later ones are refused (never applied) once the journal stalls and once
+//!   the lease lapses; with NATS back there is one owner, holding every acknowledged
+//!   batch and no refused one.
+//! - An owner killed (`kill -9`) under load and restarted in place: the room is back
+//!   (taken over by the other node, or by the restarted one) under a new epoch, with
+//!   every acknowledged batch.
 
 mod cluster_support;
 mod common;
@@ -39,31 +42,24 @@ async fn a_paused_owner_takes_no_write_after_its_lease_and_steps_down() {
     assert!(matches!(old_sub.recv().await, ServerMsg::Snapshot { .. }));
 
     owner.signal("STOP");
-    // Past the lease, the registry forgets the room and the paused node.
+    // Past the lease, a live node takes the room over from its journal, under a later
+    // epoch, with what was acknowledged.
     let deadline = Instant::now() + Duration::from_secs(LEASE_SECS + 10);
-    while others[0].owner_of("f").await.is_some() {
-        assert!(Instant::now() < deadline, "the lease expires");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    others[0].wait_for_nodes(2).await;
-    // The room is created again, on a live node, under a later epoch, once the
-    // registry has expired the old lease (it may lag the view by a moment: until then
-    // the id is taken).
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let (st, b) = others[0]
-            .req("POST", "/rooms", Some(json!({"id": "f"})))
-            .await;
-        if st == 201 {
-            break;
+    let (new_owner, new_epoch) = loop {
+        if let Some((o, e)) = others[0].owner_of("f").await
+            && o != owner_name
+        {
+            break (o, e);
         }
-        assert_eq!(b["error"]["code"], "room_exists", "{b}");
-        assert!(Instant::now() < deadline, "the registry expires the lease");
+        assert!(Instant::now() < deadline, "the room is taken over");
         tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let (new_owner, new_epoch) = others[0].wait_owner("f").await;
-    assert_ne!(new_owner, owner_name);
+    };
     assert!(new_epoch > epoch, "epochs grow: {new_epoch} after {epoch}");
+    // Creating it again is refused: it exists.
+    let (st, b) = others[1]
+        .req("POST", "/rooms", Some(json!({"id": "f"})))
+        .await;
+    assert_eq!(b["error"]["code"], "room_exists", "{st} {b}");
 
     owner.signal("CONT");
     // The resumed owner's first edit: refused (its lease lapsed), or, once it has
@@ -96,26 +92,21 @@ async fn a_paused_owner_takes_no_write_after_its_lease_and_steps_down() {
         }
     }
     assert!(closed, "the stale room's subscriber got closed");
-    // Everyone, the old owner included, now reaches the new room, which has only what
-    // was acknowledged by it.
-    let new_room: Vec<u64> = {
-        let (_, all) = others[0].req("GET", "/rooms/f/nodes", None).await;
+    // Everyone, the old owner included, now reaches the room at its new owner, which
+    // has what was acknowledged, and the resumed owner's edit only if it was passed on.
+    let ids = |all: &serde_json::Value| -> Vec<u64> {
         all["nodes"]
             .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n["id"].as_u64().unwrap())
-            .collect()
+            .map(|a| a.iter().map(|n| n["id"].as_u64().unwrap()).collect())
+            .unwrap_or_default()
     };
-    assert_eq!(new_room, if st == 200 { vec![2] } else { vec![] });
+    let (_, all) = others[0].req("GET", "/rooms/f/nodes", None).await;
+    let new_room = ids(&all);
+    assert_eq!(new_room, if st == 200 { vec![1, 2] } else { vec![1] });
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let (st, all) = owner.req("GET", "/rooms/f/nodes", None).await;
-        let ids: Vec<u64> = all["nodes"]
-            .as_array()
-            .map(|a| a.iter().map(|n| n["id"].as_u64().unwrap()).collect())
-            .unwrap_or_default();
-        if st == 200 && ids == new_room {
+        if st == 200 && ids(&all) == new_room {
             break;
         }
         assert!(
@@ -129,6 +120,20 @@ async fn a_paused_owner_takes_no_write_after_its_lease_and_steps_down() {
     }
 }
 
+/// One edit (`add id`) at `base`, answered within 60 s: its status and body.
+async fn edit_at(base: String, id: u32) -> (u32, u16, serde_json::Value) {
+    let r = reqwest::Client::new()
+        .post(format!("{base}/rooms/p/edits"))
+        .bearer_auth(cluster_support::ADMIN)
+        .json(&json!({"ops": [{"op": "add", "id": id}]}))
+        .timeout(Duration::from_secs(60))
+        .send()
+        .await
+        .unwrap();
+    let st = r.status().as_u16();
+    (id, st, r.json().await.unwrap_or_default())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_nats_away_reads_go_on_edits_stop_and_come_back_with_one_owner() {
     let (mut nats, nodes) = three_nodes().await;
@@ -138,48 +143,66 @@ async fn with_nats_away_reads_go_on_edits_stop_and_come_back_with_one_owner() {
     assert_eq!(st, 201, "{b}");
     let (owner_name, _) = nodes[0].wait_owner("p").await;
     let owner = nodes.iter().find(|n| n.name == owner_name).unwrap();
-    let add = |id: u32| Some(json!({"ops": [{"op": "add", "id": id}]}));
-    assert_eq!(owner.req("POST", "/rooms/p/edits", add(1)).await.0, 200);
+    assert_eq!(edit_at(owner.base.clone(), 1).await.1, 200);
 
     nats.stop();
     // Reads of the owner's own rooms go on.
     assert_eq!(owner.req("GET", "/rooms/p/nodes/1", None).await.0, 200);
-    // Edits stop once the lease has lapsed by the owner's clock (at most one lease).
-    let deadline = Instant::now() + Duration::from_secs(LEASE_SECS + 3);
+    // Edits: one applied before the journal is seen to stall waits for it (its ack
+    // comes once NATS is back); after that they are refused, never applied, first
+    // for the stalled journal and, past the lease, for the lease.
+    let mut edits = tokio::task::JoinSet::new();
     let mut next = 2;
-    loop {
-        let (st, b) = owner.req("POST", "/rooms/p/edits", add(next)).await;
+    let deadline = Instant::now() + Duration::from_secs(LEASE_SECS + 5);
+    let mut refused_for_lease = false;
+    let mut done = Vec::new();
+    while !refused_for_lease {
+        edits.spawn(edit_at(owner.base.clone(), next));
         next += 1;
-        if st == 503 {
-            assert!(
-                b["error"]["message"].as_str().unwrap().contains("lease"),
-                "{b}"
-            );
-            break;
-        }
-        assert_eq!(st, 200, "{b}");
-        assert!(Instant::now() < deadline, "edits stop within the lease");
         tokio::time::sleep(Duration::from_millis(200)).await;
+        while let Some(r) = edits.try_join_next() {
+            let (id, st, b) = r.unwrap();
+            if st == 503 {
+                let why = b["error"]["message"].as_str().unwrap();
+                assert!(why.contains("journal") || why.contains("lease"), "{b}");
+                refused_for_lease |= why.contains("lease");
+            } else {
+                assert_eq!(st, 200, "{b}");
+            }
+            done.push((id, st));
+        }
+        assert!(Instant::now() < deadline, "edits stop within the lease");
     }
-    let refused_from = next - 1;
 
     nats.restart();
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let (st, _) = owner.req("POST", "/rooms/p/edits", add(next)).await;
+        let (_, st, _) = edit_at(owner.base.clone(), next).await;
         if st == 200 {
+            done.push((next, st));
             break;
         }
         assert!(Instant::now() < deadline, "edits come back with NATS");
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
+    while let Some(r) = edits.join_next().await {
+        let (id, st, _) = r.unwrap();
+        done.push((id, st));
+    }
+    let mut owners = std::collections::BTreeSet::new();
     for n in &nodes {
         let deadline = Instant::now() + Duration::from_secs(10);
-        while n.owner_of("p").await.map(|o| o.0) != Some(owner_name.clone()) {
-            assert!(Instant::now() < deadline, "{} sees one owner of p", n.name);
+        loop {
+            let o = n.owner_of("p").await.map(|o| o.0);
+            if let Some(o) = o {
+                owners.insert(o);
+                break;
+            }
+            assert!(Instant::now() < deadline, "{} sees an owner of p", n.name);
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
+    assert_eq!(owners.len(), 1, "one owner: {owners:?}");
     // What was refused is not there; what was acknowledged is.
     let (_, all) = nodes[0].req("GET", "/rooms/p/nodes", None).await;
     let ids: Vec<u64> = all["nodes"]
@@ -188,8 +211,19 @@ async fn with_nats_away_reads_go_on_edits_stop_and_come_back_with_one_owner() {
         .iter()
         .map(|n| n["id"].as_u64().unwrap())
         .collect();
-    assert!(!ids.contains(&(refused_from as u64)), "{ids:?}");
-    assert!(ids.contains(&1) && ids.contains(&(next as u64)), "{ids:?}");
+    assert!(ids.contains(&1), "{ids:?}");
+    for (id, st) in done {
+        match st {
+            200 => assert!(
+                ids.contains(&u64::from(id)),
+                "acknowledged {id} is there: {ids:?}"
+            ),
+            _ => assert!(
+                !ids.contains(&u64::from(id)),
+                "refused {id} is not: {ids:?}"
+            ),
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -289,9 +323,11 @@ async fn an_owner_killed_and_restarted_in_place_takes_its_rooms_back_with_every_
         );
     }
     let (holder, new_epoch) = via.wait_owner("k").await;
-    assert_eq!(holder, owner_node.name);
+    // The restarted node takes its own lease back at once; the other would take the
+    // room over had the restart taken longer than the lease.
+    assert!(holder == owner_node.name || holder == via.name, "{holder}");
     assert!(
         new_epoch > epoch,
-        "a restarted owner holds a new epoch ({new_epoch} > {epoch})"
+        "the room is held under a new epoch ({new_epoch} > {epoch})"
     );
 }

@@ -13,7 +13,7 @@ use canopy_protocol::http::EditsResult;
 use canopy_protocol::{Format, Node, Op, ServerMsg, Transform, codec};
 use canopy_server::metrics::Metrics;
 use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
-use canopy_server::room::replica::{FeedLink, ReplicaRecord};
+use canopy_server::room::replica::{FedRecord, FeedLink, ReplicaRecord};
 use canopy_server::room::scope::Scope;
 use canopy_server::room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
 use rand::rngs::SmallRng;
@@ -112,8 +112,15 @@ fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
         Arc::clone(&metrics),
         None,
     );
-    let (feed_tx, mut feed) = mpsc::channel::<Vec<u8>>(1 << 16);
-    owner.shared().feed.set(FeedLink { tx: feed_tx }).unwrap();
+    let (feed_tx, mut feed) = mpsc::unbounded_channel::<FedRecord>();
+    owner
+        .shared()
+        .feed
+        .set(FeedLink {
+            tx: feed_tx,
+            queued: Default::default(),
+        })
+        .unwrap();
     let seed: Vec<Op> = (1..=40u32)
         .map(|i| Op::Add {
             id: Some(i),
@@ -157,7 +164,7 @@ fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
     assert_eq!(replica.shared().instance, owner.shared().instance);
     // Records the start already holds come too (the relay subscribes first).
     while let Ok(bytes) = feed.try_recv() {
-        let r: ReplicaRecord = canopy_server::cluster::decode(&bytes).unwrap();
+        let r: ReplicaRecord = canopy_server::cluster::decode(&bytes.bytes).unwrap();
         replica.handle(RoomCommand::Replicate(Box::new(r)));
     }
     let sub = Outbox::new(1, Format::Bincode, OutboxLimits::DEFAULT);
@@ -178,7 +185,7 @@ fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
         owner.tick(now);
         let mut recorded = false;
         while let Ok(bytes) = feed.try_recv() {
-            let r: ReplicaRecord = canopy_server::cluster::decode(&bytes).unwrap();
+            let r: ReplicaRecord = canopy_server::cluster::decode(&bytes.bytes).unwrap();
             recorded = true;
             replica.handle(RoomCommand::Replicate(Box::new(r)));
         }
@@ -236,8 +243,15 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
         Arc::clone(&metrics),
         None,
     );
-    let (feed_tx, mut feed) = mpsc::channel::<Vec<u8>>(64);
-    owner.shared().feed.set(FeedLink { tx: feed_tx }).unwrap();
+    let (feed_tx, mut feed) = mpsc::unbounded_channel::<FedRecord>();
+    owner
+        .shared()
+        .feed
+        .set(FeedLink {
+            tx: feed_tx,
+            queued: Default::default(),
+        })
+        .unwrap();
     let start = start_of(&mut owner, 0);
     let (up_tx, _up_rx) = mpsc::channel(16);
     let mut replica = Room::replica(
@@ -275,7 +289,7 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
         client.try_next().is_none(),
         "no ack before the replica shows tick 1"
     );
-    let r: ReplicaRecord = canopy_server::cluster::decode(&feed.try_recv().unwrap()).unwrap();
+    let r: ReplicaRecord = canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
     replica.handle(RoomCommand::Replicate(Box::new(r)));
     replica.tick(102);
     let ack = client.try_next().and_then(|o| message(&o));
@@ -298,7 +312,8 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
         owner.tick(200 + id as u64);
     }
     let _lost = feed.try_recv().unwrap();
-    let third: ReplicaRecord = canopy_server::cluster::decode(&feed.try_recv().unwrap()).unwrap();
+    let third: ReplicaRecord =
+        canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
     let sub = Outbox::new(8, Format::Bincode, OutboxLimits::DEFAULT);
     replica.handle(RoomCommand::Subscribe(SubscribeRequest::new(
         Arc::clone(&sub),

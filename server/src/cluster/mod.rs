@@ -10,13 +10,17 @@
 //! revision it last wrote, so two nodes can never both hold one (see README "Cluster").
 
 mod bus;
+mod feed;
+mod journal;
 mod placement;
 mod registry;
 mod relay;
+mod takeover;
 
 pub use bus::{
     FORWARDED_HEADER, ForwardedRequest, ForwardedResponse, decode, encode, subject as bus_subject,
 };
+pub(crate) use feed::{JournalFrom, NotStored};
 pub use registry::{Claim, RoomRecord};
 
 use std::sync::Arc;
@@ -93,6 +97,8 @@ pub struct ClusterConfig {
     pub url: String,
     /// How long a lease lasts unrenewed.
     pub lease: Duration,
+    /// Copies JetStream keeps of the journal (`--cluster-replicas`).
+    pub replicas: usize,
 }
 
 impl ClusterConfig {
@@ -133,6 +139,7 @@ impl ClusterConfig {
             node,
             url: url.trim_end_matches('/').to_string(),
             lease: Duration::from_secs(config.cluster_lease_secs),
+            replicas: config.cluster_replicas as usize,
         })
     }
 
@@ -167,6 +174,8 @@ pub struct ClusterMetrics {
     pub leases_lost: IntCounter,
     /// `canopy_cluster_renew_failures_total`: lease renewals that failed.
     pub renew_failures: IntCounter,
+    /// `canopy_cluster_takeovers_total`: rooms this node took over from their journal.
+    pub takeovers: IntCounter,
 }
 
 impl ClusterMetrics {
@@ -211,6 +220,10 @@ impl ClusterMetrics {
                 "canopy_cluster_renew_failures_total",
                 "Lease renewals that failed (NATS away, or the lease taken)",
             ),
+            takeovers: counter(
+                "canopy_cluster_takeovers_total",
+                "Rooms this node took over from their journal after their owner's lease expired",
+            ),
         }
     }
 }
@@ -240,6 +253,12 @@ pub struct Cluster {
     replicas: DashMap<String, (String, u64, u32)>,
     /// One replica made at a time per room.
     relay_locks: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
+    /// The rooms' journal (failover).
+    journal: journal::Journal,
+    /// Rooms in the journal that no live lease names, as the last scan found them.
+    orphans: dashmap::DashSet<String>,
+    /// This cluster's own handle, for the tasks it starts.
+    me: std::sync::OnceLock<std::sync::Weak<Cluster>>,
 }
 
 impl Cluster {
@@ -266,7 +285,11 @@ impl Cluster {
                 why: e.to_string(),
             })?;
         let registry = registry::Registry::open(client.clone(), config.lease).await?;
+        let journal = journal::Journal::open(client.clone(), config.replicas).await?;
         let cluster = Arc::new(Cluster {
+            journal,
+            orphans: dashmap::DashSet::new(),
+            me: std::sync::OnceLock::new(),
             metrics: ClusterMetrics::new(&state.metrics),
             config,
             client,
@@ -275,12 +298,15 @@ impl Cluster {
             replicas: DashMap::new(),
             relay_locks: DashMap::new(),
         });
+        let _ = cluster.me.set(Arc::downgrade(&cluster));
         let restored: Vec<String> = state.rooms.iter().map(|r| r.key().clone()).collect();
         for id in restored {
             let Ok(room) = state.room(&id) else { continue };
             room.lease.revoke();
             match cluster.reclaim(&id).await {
-                Ok(()) => cluster.hold_started(&room),
+                Ok(()) => {
+                    cluster.hold_started(state, &room, JournalFrom::Off);
+                }
                 Err(owner) => {
                     tracing::warn!(room = %id, %owner, "another node owns this room now: unloading this node's copy (its files are kept)");
                     state.unload_room(&id);
@@ -355,11 +381,39 @@ impl Cluster {
         }
     }
 
-    /// Marks a room whose lease was just taken writable for one lease.
-    pub fn hold_started(&self, room: &crate::room::RoomShared) {
+    /// Marks a room whose lease was just taken writable for one lease and starts its
+    /// feed (journal and relays). For a new room, answers once its journal holds it.
+    pub(crate) fn hold_started(
+        &self,
+        state: &AppState,
+        room: &Arc<crate::room::RoomShared>,
+        from: JournalFrom,
+    ) -> Option<tokio::sync::oneshot::Receiver<Result<(), feed::NotStored>>> {
         let until = monotonic_ms() + (self.config.lease - self.config.margin()).as_millis() as u64;
         room.lease.extend_to(until);
-        self.feed(room);
+        self.feed(state, room, from)
+    }
+
+    /// Stops owning `room` here: another node appended to its journal, or its journal
+    /// failed. Its subscribers get `closed`; the lease, if still held, is let go.
+    pub(crate) fn step_down(
+        &self,
+        state: &AppState,
+        room: &Arc<crate::room::RoomShared>,
+        why: &str,
+    ) {
+        room.lease.revoke();
+        if state
+            .rooms
+            .get(&room.id)
+            .is_some_and(|r| Arc::ptr_eq(r.value(), room))
+        {
+            tracing::warn!(room = %room.id, why, "stepping down");
+            self.metrics.leases_lost.inc();
+            self.held.remove(&room.id);
+            self.metrics.leases.set(self.held.len() as i64);
+            state.unload_room(&room.id);
+        }
     }
 
     /// Gives up the lease of `room` (deleted here, or never started).
@@ -370,6 +424,12 @@ impl Cluster {
                 tracing::warn!(%room, error = %e, "could not release the lease; it expires by itself");
             }
         }
+    }
+
+    /// Whether `room` is in the journal with no owner (its owner died; a node takes it
+    /// over within a few seconds), as this node's last scan saw it.
+    pub fn is_orphan(&self, room: &str) -> bool {
+        self.orphans.contains(room)
     }
 
     /// The epoch of a lease this node holds.
@@ -407,6 +467,7 @@ impl Cluster {
         let mut every = tokio::time::interval(self.config.renew_every());
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let watch = tokio::spawn(Arc::clone(&self).registry_watch());
+        let adopt = tokio::spawn(Arc::clone(&self).adopt_orphans(state.clone()));
         loop {
             tokio::select! {
                 _ = state.shutdown.cancelled() => break,
@@ -426,6 +487,7 @@ impl Cluster {
             }
         }
         watch.abort();
+        adopt.abort();
         // Leases of rooms that stop with this node are given back at once, so that a
         // restart elsewhere need not wait out the lease.
         let held: Vec<String> = self.held.iter().map(|h| h.key().clone()).collect();

@@ -28,6 +28,11 @@ pub(super) fn choose(
         .unwrap_or_else(|| me.to_string())
 }
 
+/// The salt of a room's successor choice: the same on every node.
+pub(super) fn room_salt(room: &str) -> u64 {
+    mix(0x0c1a_5e55_u64, room)
+}
+
 /// A stable 64-bit mix of a salt and a node name (rendezvous placement): FNV-1a of the
 /// name, then SplitMix64's finalizer over it and the salt, so that every name is as
 /// likely as any other to score highest.

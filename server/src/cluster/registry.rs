@@ -263,6 +263,21 @@ impl Registry {
         super::placement::choose(self.rooms_per_node(), &live, me, salt)
     }
 
+    /// Which node takes `room` over if it has no owner: the placement choice among
+    /// the nodes whose heartbeat arrived within `fresh_ms` (a dead node's lingers for
+    /// up to a lease), salted by the room's name so that every node agrees.
+    pub(super) fn successor(&self, room: &str, me: &str, fresh_ms: u64) -> String {
+        let now = monotonic_ms();
+        let fresh: std::collections::BTreeSet<String> = self
+            .node_view
+            .iter()
+            .filter(|n| now.saturating_sub(n.at_ms) < fresh_ms)
+            .map(|n| n.key().clone())
+            .collect();
+        let salt = super::placement::room_salt(room);
+        super::placement::choose(self.rooms_per_node(), &fresh, me, salt)
+    }
+
     /// `GET /cluster` without this node's own fields.
     pub(super) fn view(&self) -> ClusterView {
         let now = monotonic_ms();

@@ -25,19 +25,17 @@ use super::bus;
 use super::{Cluster, RoomRecord};
 use crate::refusal::Refusal;
 use crate::room::edit::check_batch_size;
-use crate::room::replica::{FeedLink, ReplicaRecord, ReplicaStart};
+use crate::room::replica::{ReplicaRecord, ReplicaStart};
 use crate::room::{EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomShared};
 use crate::state::AppState;
 
-/// Records an owner may have queued for the bus per room before it drops one.
-const FEED_QUEUE: usize = 1024;
 /// Edits a relay's connections may have waiting for the owner per room.
 const UPSTREAM_QUEUE: usize = 1024;
 /// How long a relay waits for the owner's state.
 const CAPTURE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The subject of a room's records.
-fn log_subject(room: &str) -> String {
+pub(super) fn log_subject(room: &str) -> String {
     format!("canopy.room.{room}.log")
 }
 
@@ -99,23 +97,6 @@ enum CaptureAnswer {
 }
 
 impl Cluster {
-    /// Starts publishing the records of a room this node owns.
-    pub fn feed(&self, room: &RoomShared) {
-        let (tx, mut rx) = mpsc::channel::<Vec<u8>>(FEED_QUEUE);
-        if room.feed.set(FeedLink { tx }).is_err() {
-            return;
-        }
-        let client = self.client().clone();
-        let subject = log_subject(&room.id);
-        tokio::spawn(async move {
-            while let Some(bytes) = rx.recv().await {
-                if let Err(e) = client.publish(subject.clone(), bytes.into()).await {
-                    tracing::warn!(%subject, error = %e, "record not published; relays start again");
-                }
-            }
-        });
-    }
-
     /// Answers relays' state requests and relayed edits for the rooms this node owns,
     /// until shutdown.
     pub async fn serve_relays(self: Arc<Self>, state: AppState) -> Result<(), super::ClusterError> {
@@ -125,7 +106,15 @@ impl Cluster {
             |state, cluster, payload| async move {
                 let room = String::from_utf8_lossy(&payload).into_owned();
                 let answer = match capture(&state, &room).await {
-                    Ok(start) => CaptureAnswer::Start(start),
+                    // A relay shows nothing its owner's journal has not stored, so
+                    // that a takeover can lose nothing a client saw.
+                    Ok(start) => match state.room(&room) {
+                        Ok(r) => match r.gate.durable(start.seq).await {
+                            Ok(()) => CaptureAnswer::Start(start),
+                            Err(why) => CaptureAnswer::Refused(why),
+                        },
+                        Err(e) => CaptureAnswer::Refused(e.to_string()),
+                    },
                     Err(why) => CaptureAnswer::Refused(why),
                 };
                 let bytes = bus::encode(&answer);
@@ -344,7 +333,7 @@ impl Cluster {
 }
 
 /// The owner's state of `room` now, taken by its tick thread.
-async fn capture(state: &AppState, room: &str) -> Result<ReplicaStart, String> {
+pub(super) async fn capture(state: &AppState, room: &str) -> Result<ReplicaStart, String> {
     let shared = state.room(room).map_err(|e| e.to_string())?;
     if shared.is_replica() || shared.feed.get().is_none() {
         return Err(format!("room {room} is not owned by this node"));

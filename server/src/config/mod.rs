@@ -361,6 +361,12 @@ pub struct ServerConfig {
     /// (a third, at most 2 s). Every node of a cluster must use the same value.
     #[arg(long, env = "CANOPY_CLUSTER_LEASE_SECS", default_value_t = crate::cluster::DEFAULT_LEASE_SECS, value_parser = clap::value_parser!(u64).range(2..=300))]
     pub cluster_lease_secs: u64,
+
+    /// Copies the NATS cluster keeps of the rooms' journal (1 to 5; at most the number
+    /// of NATS servers). It is set when the journal stream is first made; later nodes
+    /// use the stream as it is.
+    #[arg(long, env = "CANOPY_CLUSTER_REPLICAS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=5))]
+    pub cluster_replicas: u64,
 }
 
 /// How log lines are written.

@@ -78,7 +78,7 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
             if node == cluster.node() {
                 next.run(req).await
             } else {
-                forward(&app, &cluster, &node, req).await
+                forward(&app, &cluster, &node, None, req).await
             }
         }
         (Method::GET, ["rooms"]) => list_everywhere(&app, &cluster, req, next).await,
@@ -112,9 +112,15 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
                             }
                         }
                     } else {
-                        forward(&app, &cluster, &owner.node, req).await
+                        forward(&app, &cluster, &owner.node, Some(room), req).await
                     }
                 }
+                // Its owner's lease ran out and no node has taken it over yet.
+                Ok(_) if cluster.is_orphan(room) => Refusal::overloaded(format!(
+                    "room {room} is between owners (its owner's lease expired); a node takes \
+                     it over from its journal within a few seconds: try again"
+                ))
+                .into_response(),
                 // Not in the registry either: answered here, as `unknown_room`.
                 _ => next.run(req).await,
             }
@@ -152,7 +158,16 @@ fn envelope(
 }
 
 /// Passes `req` to `node` and returns its answer.
-async fn forward(app: &AppState, cluster: &Cluster, node: &str, req: Request) -> Response {
+/// Passes `req` to `node` and returns its answer. For a request about `room`, gives up
+/// as soon as the registry no longer names `node` its owner (it died: its answer will
+/// never come).
+async fn forward(
+    app: &AppState,
+    cluster: &Cluster,
+    node: &str,
+    room: Option<&str>,
+    req: Request,
+) -> Response {
     let (parts, body) = req.into_parts();
     let limit = app.config.max_body_bytes;
     let body = match axum::body::to_bytes(body, limit).await {
@@ -170,7 +185,27 @@ async fn forward(app: &AppState, cluster: &Cluster, node: &str, req: Request) ->
     // The owner answers within its own request timeout (an edit is refused, not
     // applied, past it); a little more here, for the hop.
     let timeout = Duration::from_secs(app.config.request_timeout_secs) + Duration::from_secs(5);
-    match cluster.forward(node, &request, timeout).await {
+    let owner_gone = async {
+        let Some(room) = room else {
+            return std::future::pending().await;
+        };
+        let mut every = tokio::time::interval(Duration::from_millis(200));
+        loop {
+            every.tick().await;
+            if cluster.owner_of(room).is_none_or(|r| r.node != node) {
+                return crate::cluster::ClusterError::Forward {
+                    node: node.to_string(),
+                    why: "its lease on the room ran out while the request waited".into(),
+                    unsent: false,
+                };
+            }
+        }
+    };
+    let answer = tokio::select! {
+        answer = cluster.forward(node, &request, timeout) => answer,
+        gone = owner_gone => Err(gone),
+    };
+    match answer {
         Ok(answer) => into_response(answer),
         Err(crate::cluster::ClusterError::Forward { why, unsent, .. }) => {
             let outcome = if unsent || !is_edit {

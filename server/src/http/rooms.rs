@@ -35,16 +35,36 @@ pub(super) async fn create_room(
                 cluster.drop_replica(&app, id, "its room is being created again");
             }
             let claim = cluster.claim(body.id, || app.next_room_name()).await?;
-            match app.create_room(Some(claim.id.clone()), body.tick_hz) {
-                Ok(room) => {
-                    cluster.hold_started(&room);
-                    room
-                }
+            // A cluster's rooms are kept in its journal (JetStream), not in this node's
+            // data dir, so that any node can take them over.
+            let room = match app.create_room_in_memory(Some(claim.id.clone()), body.tick_hz) {
+                Ok(room) => room,
                 Err(e) => {
                     cluster.release(&claim.id).await;
                     return Err(e.into());
                 }
+            };
+            let stored = cluster.hold_started(&app, &room, crate::cluster::JournalFrom::New);
+            use crate::cluster::NotStored;
+            let stored = match stored {
+                Some(rx) => rx
+                    .await
+                    .unwrap_or_else(|_| Err(NotStored::Failed("the journal stopped".into()))),
+                None => Err(NotStored::Failed("the room's journal did not start".into())),
+            };
+            if let Err(why) = stored {
+                app.unload_room(&room.id);
+                cluster.release(&room.id).await;
+                if matches!(why, NotStored::Exists) {
+                    return Err(crate::state::RegistryError::RoomExists(room.id.clone()).into());
+                }
+                return Err(Refusal::overloaded(format!(
+                    "room {} could not be stored in the cluster's journal ({why}); it was \
+                     not created",
+                    room.id
+                )));
             }
+            room
         }
     };
     if let Err(why) = room.gate.durable(room.gate.need()).await {
@@ -130,6 +150,16 @@ pub(super) async fn delete_room(
     State(app): State<AppState>,
     Path(room): Path<String>,
 ) -> Result<StatusCode, Refusal> {
+    if let Some(cluster) = app.cluster()
+        && app.room(&room)?.gate.journal().is_some()
+    {
+        // The journal goes first: a room deleted here but still in it would be taken
+        // over by another node.
+        cluster
+            .forget(&room)
+            .await
+            .map_err(|e| Refusal::overloaded(format!("room {room} was not deleted: {e}")))?;
+    }
     let seq = app.delete_room(&room)?;
     if let Some(cluster) = app.cluster() {
         cluster.release(&room).await;

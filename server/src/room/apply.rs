@@ -32,6 +32,14 @@ impl Room {
         // Read once a tick, like the storage failure: a batch queued while the lease
         // was valid is refused, never applied, once it has lapsed (fencing).
         let lapsed = !self.shared.lease.writable();
+        // A cluster room whose journal has stored nothing for a while (NATS away)
+        // applies nothing more: what it applied already waits for the journal, and
+        // what it refuses now is never applied.
+        let stalled = self
+            .shared
+            .gate
+            .journal()
+            .and_then(|j| j.stalled_ms(self.shared.gate.need(), super::JOURNAL_STALL_MS));
         // A logged room takes no more than the log queue can still hold, so that the
         // record of what it applies is never refused for room (the rest waits).
         let mut headroom = self.log.as_ref().map(|l| l.persist.headroom());
@@ -52,6 +60,17 @@ impl Room {
                 // Queued before the storage failed: refused like a new one, never applied.
                 let refusal =
                     Refusal::overloaded(format!("edits are refused: the storage failed ({why})"));
+                applied.batches_rejected += 1;
+                self.metrics.rejected(refusal.code);
+                applied.replies.push((edit.reply, Err(refusal)));
+                continue;
+            }
+            if let Some(ms) = stalled {
+                let refusal = Refusal::overloaded(format!(
+                    "edits are refused: the cluster's journal has stored none of room {}'s \
+                     last ticks for {ms} ms (NATS unreachable?); the batch was not applied",
+                    self.shared.id
+                ));
                 applied.batches_rejected += 1;
                 self.metrics.rejected(refusal.code);
                 applied.replies.push((edit.reply, Err(refusal)));

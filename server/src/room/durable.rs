@@ -12,8 +12,8 @@
 //!   `GET /nodes`) show the live state at once.
 //! * Room code does no I/O here either: appends only queue bytes for the log thread.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use canopy_protocol::{NodeId, Op, Transform};
 use tokio::sync::watch;
@@ -39,11 +39,124 @@ pub enum Passage {
 }
 
 /// The durability gate of one room, shared by its tick (which sets the seq everything
-/// pushed from now on needs) and its connections' writers (which wait on it).
+/// pushed from now on needs) and its connections' writers (which wait on it). Its
+/// watermark is the local log's (`persist`) or, for a room of a cluster, the room's
+/// journal in JetStream (`journal`, counted in the room's own record numbers); a room
+/// has one of the two at most.
 #[derive(Debug, Default)]
 pub struct DurableGate {
     persist: Option<Arc<Persist>>,
+    journal: OnceLock<Arc<JournalMark>>,
     need: AtomicU64,
+}
+
+/// How far a cluster room's journal has been acknowledged by JetStream: every record of
+/// the room numbered up to `acked` is stored (with `sync_interval: always`, on disk).
+/// Set by the room's journal task; read by the gate.
+#[derive(Debug)]
+pub struct JournalMark {
+    acked: AtomicU64,
+    /// When `acked` last moved, or the first record waiting was queued, whichever is
+    /// later (monotonic clock).
+    progress_ms: AtomicU64,
+    failed: OnceLock<String>,
+    watch: watch::Sender<Durability>,
+}
+
+impl JournalMark {
+    /// A mark at record `acked` (what a room taken over was rebuilt to, or 0).
+    pub fn new(acked: u64) -> Arc<Self> {
+        Arc::new(JournalMark {
+            acked: AtomicU64::new(acked),
+            progress_ms: AtomicU64::new(super::lease::monotonic_ms()),
+            failed: OnceLock::new(),
+            watch: watch::Sender::new(Durability {
+                durable_seq: acked,
+                failed: false,
+            }),
+        })
+    }
+
+    /// Records up to `seq` are stored.
+    pub fn acked_to(&self, seq: u64) {
+        let before = self.acked.fetch_max(seq, Ordering::AcqRel);
+        if seq > before {
+            self.progress_ms
+                .store(super::lease::monotonic_ms(), Ordering::Release);
+            self.watch.send_replace(Durability {
+                durable_seq: seq,
+                failed: false,
+            });
+        }
+    }
+
+    /// The journal will take nothing more (fenced by another owner, or the room left
+    /// this node): what waits gets an error.
+    pub fn fail(&self, why: String) {
+        if self.failed.set(why).is_ok() {
+            self.watch.send_replace(Durability {
+                durable_seq: self.acked.load(Ordering::Acquire),
+                failed: true,
+            });
+        }
+    }
+
+    /// Record `seq` was queued: if every record before it is stored, the wait starts
+    /// now (called by the room's tick).
+    pub fn queued(&self, seq: u64) {
+        if self.acked() + 1 >= seq {
+            self.progress_ms
+                .store(super::lease::monotonic_ms(), Ordering::Release);
+        }
+    }
+
+    /// How long records up to `need` have waited to be stored, if some have, the
+    /// journal has not moved for `limit_ms` (`None`: keeping up).
+    pub fn stalled_ms(&self, need: u64, limit_ms: u64) -> Option<u64> {
+        if self.acked() >= need {
+            return None;
+        }
+        let waited =
+            super::lease::monotonic_ms().saturating_sub(self.progress_ms.load(Ordering::Acquire));
+        (waited >= limit_ms).then_some(waited)
+    }
+
+    /// The last record stored.
+    pub fn acked(&self) -> u64 {
+        self.acked.load(Ordering::Acquire)
+    }
+
+    /// Why the journal stopped, if it did.
+    pub fn failure(&self) -> Option<&str> {
+        self.failed.get().map(String::as_str)
+    }
+
+    fn check(&self, seq: u64) -> Passage {
+        if self.acked() >= seq {
+            Passage::Open
+        } else if self.failed.get().is_some() {
+            Passage::Failed
+        } else {
+            Passage::Wait
+        }
+    }
+
+    async fn durable(&self, seq: u64) -> Result<(), String> {
+        let mut rx = self.watch.subscribe();
+        loop {
+            match self.check(seq) {
+                Passage::Open => return Ok(()),
+                Passage::Failed => {
+                    return Err(self.failure().unwrap_or("journal stopped").to_string());
+                }
+                Passage::Wait => {
+                    if rx.changed().await.is_err() {
+                        return Err("journal stopped".into());
+                    }
+                }
+            }
+        }
+    }
 }
 
 impl DurableGate {
@@ -56,8 +169,20 @@ impl DurableGate {
     pub fn on(persist: Arc<Persist>) -> Arc<Self> {
         Arc::new(DurableGate {
             persist: Some(persist),
+            journal: OnceLock::new(),
             need: AtomicU64::new(0),
         })
+    }
+
+    /// Puts the gate on a cluster journal's watermark (once; a room logged to a local
+    /// data dir is never journaled). False if it already had a watermark.
+    pub fn journal_on(&self, mark: Arc<JournalMark>) -> bool {
+        self.persist.is_none() && self.journal.set(mark).is_ok()
+    }
+
+    /// The journal's watermark, for a room of a cluster.
+    pub fn journal(&self) -> Option<&Arc<JournalMark>> {
+        self.journal.get()
     }
 
     /// The seq what is pushed now must wait for (0: nothing): the room's last record.
@@ -74,6 +199,9 @@ impl DurableGate {
 
     /// Whether something that needs `seq` may go.
     pub fn check(&self, seq: u64) -> Passage {
+        if let Some(j) = self.journal.get().filter(|_| seq > 0) {
+            return j.check(seq);
+        }
         let Some(p) = self.persist.as_ref().filter(|_| seq > 0) else {
             return Passage::Open;
         };
@@ -88,25 +216,34 @@ impl DurableGate {
 
     /// Changes of the durable watermark, for a writer waiting on [`Passage::Wait`].
     pub fn watch(&self) -> Option<watch::Receiver<Durability>> {
+        if let Some(j) = self.journal.get() {
+            return Some(j.watch.subscribe());
+        }
         self.persist.as_ref().map(|p| p.watch())
     }
 
     /// Resolves once record `seq` is durable (at once for 0 or a room not logged), or
     /// with why it never will be.
     pub async fn durable(&self, seq: u64) -> Result<(), String> {
+        if let Some(j) = self.journal.get().filter(|_| seq > 0) {
+            return j.durable(seq).await;
+        }
         match self.persist.as_ref().filter(|_| seq > 0) {
             None => Ok(()),
             Some(p) => p.durable(seq).await.map_err(|e| e.to_string()),
         }
     }
 
-    /// Whether the room's ticks are logged.
+    /// Whether the room's ticks are logged to the local data dir.
     pub fn is_logged(&self) -> bool {
         self.persist.is_some()
     }
 
     /// Why edits are refused, once the storage failed.
     pub fn failure(&self) -> Option<String> {
+        if let Some(j) = self.journal.get() {
+            return j.failure().map(str::to_string);
+        }
         let p = self.persist.as_ref()?;
         p.failed().map(|e| e.to_string())
     }

@@ -52,7 +52,11 @@ use crate::scene::HierarchyLimits;
 pub use command::{RoomCommand, SubscribeRequest};
 use delta::DeltaParts;
 use diff::TickDiff;
-pub use durable::{DurableGate, RoomLog};
+pub use durable::{DurableGate, JournalMark, RoomLog};
+
+/// A cluster room whose journal has stored nothing of its waiting records for this
+/// long refuses new batches (see `apply.rs`).
+pub const JOURNAL_STALL_MS: u64 = 1_000;
 use edit::EditQueue;
 pub use edit::{EditAnswer, EditQuota, EditReply, EditTicket, PendingEdit};
 use outbox::{ConnId, Outbox};
@@ -258,7 +262,7 @@ impl Room {
         upstream: tokio::sync::mpsc::Sender<PendingEdit>,
     ) -> Result<Room, String> {
         let scene = SceneState::new(config.hierarchy, config.octree);
-        let scene = replica::rebuild(start, scene)?;
+        let scene = replica::rebuild(start, &[], scene)?;
         let tokens = start
             .tokens
             .clone()
@@ -276,6 +280,32 @@ impl Room {
         room.replay.instance = start.instance.clone();
         room.replay.applied = start.seq;
         Ok(room)
+    }
+
+    /// A room this node takes over from its cluster journal: the owner's `start` and
+    /// every record stored after it, replayed; it goes on numbering records after the
+    /// last one, as a new instance (like a restart: subscribers get a snapshot).
+    pub fn taken_over(
+        id: String,
+        config: RoomConfig,
+        metrics: Arc<Metrics>,
+        start: &replica::ReplicaStart,
+        records: &[replica::ReplicaRecord],
+    ) -> Result<Room, String> {
+        let scene = SceneState::new(config.hierarchy, config.octree);
+        let scene = replica::rebuild(start, records, scene)?;
+        let tokens = start
+            .tokens
+            .clone()
+            .map(|(editor, viewer)| crate::access::RoomTokens { editor, viewer });
+        let mut room = Self::with_scene(id, start.tick_hz, config, metrics, tokens, scene, None);
+        room.feed_state.seq = records.last().map_or(start.seq, |r| r.seq.max(start.seq));
+        Ok(room)
+    }
+
+    /// The last record number this room made (cluster mode).
+    pub fn record_seq(&self) -> u64 {
+        self.feed_state.seq
     }
 
     /// The part of the room the edges (HTTP, WebSocket) hold: its id, command channel

@@ -85,13 +85,34 @@ pub struct ReplicaStart {
     pub tokens: Option<(String, String)>,
 }
 
+/// One record on its way to the journal and the bus.
+#[derive(Debug)]
+pub struct FedRecord {
+    /// Its number.
+    pub seq: u64,
+    /// How many ops its batches hold (for the journal's compaction).
+    pub ops: usize,
+    /// The encoded [`ReplicaRecord`].
+    pub bytes: Vec<u8>,
+}
+
 /// The owner's side: where a room's records go, set once cluster mode takes the room.
 #[derive(Debug)]
 pub struct FeedLink {
-    /// Encoded records for the bus; full means the bus is behind, and the record is
-    /// dropped (relays see the gap and start again).
-    pub tx: mpsc::Sender<Vec<u8>>,
+    /// Records for the journal and the bus, in order. Unbounded in count; bounded in
+    /// bytes by `queued` against [`FEED_BACKLOG_BYTES`].
+    pub tx: mpsc::UnboundedSender<FedRecord>,
+    /// Bytes sent and not yet taken by the feed task.
+    pub queued: Arc<std::sync::atomic::AtomicUsize>,
 }
+
+/// How far the bus may fall behind a room's ticks, in bytes. Past it, a record of a
+/// room not journaled is dropped (relays see the gap and start again), and a
+/// journaled room's journal is failed: nothing is acknowledged that cannot be stored.
+/// A lease lasts seconds, and a room whose journal stalls stops taking edits once it
+/// lapses, so in practice this is reached only by a NATS server that takes messages
+/// far slower than the room makes them.
+pub const FEED_BACKLOG_BYTES: usize = 256 << 20;
 
 /// The relay's side: where its connections' edits go, and its wish to tick early.
 #[derive(Debug)]
@@ -126,8 +147,14 @@ pub(super) struct ReplayState {
     pub answers: VecDeque<(EditReply, Result<EditsResult, Refusal>)>,
 }
 
-/// Rebuilds a scene from a start (as recovery rebuilds one from a snapshot).
-pub fn rebuild(start: &ReplicaStart, mut scene: SceneState) -> Result<SceneState, String> {
+/// Rebuilds a scene from a start and the records after it (as recovery rebuilds one
+/// from a snapshot and the log): records the start already includes are skipped, the
+/// others must follow it without a gap. The tick and time are the last record's.
+pub fn rebuild(
+    start: &ReplicaStart,
+    records: &[ReplicaRecord],
+    mut scene: SceneState,
+) -> Result<SceneState, String> {
     let limits = scene.hierarchy().limits();
     let h = scene.hierarchy_mut();
     h.set_limits(crate::scene::HierarchyLimits {
@@ -141,11 +168,43 @@ pub fn rebuild(start: &ReplicaStart, mut scene: SceneState) -> Result<SceneState
     }
     let retired = start.retired.iter().flat_map(|&(a, b)| a..=b);
     h.restore_ids(retired, start.next_id)?;
-    h.set_limits(limits);
+    let (mut seq, mut tick, mut time_ms) = (start.seq, start.tick, start.time_ms);
+    for record in records.iter().filter(|r| r.seq > start.seq) {
+        if record.seq != seq + 1 {
+            return Err(format!(
+                "record {} follows record {seq}: the records have a gap",
+                record.seq
+            ));
+        }
+        for (i, batch) in record.batches.iter().enumerate() {
+            scene.apply(batch).map_err(|e| {
+                format!(
+                    "replaying batch {i} of record {} (tick {}): {e}",
+                    record.seq, record.tick
+                )
+            })?;
+        }
+        (seq, tick, time_ms) = (record.seq, record.tick, record.time_ms);
+    }
+    scene.hierarchy_mut().set_limits(limits);
     let dt = 1.0 / start.tick_hz.max(1) as f32;
-    scene.advance(dt, start.time_ms, &mut super::diff::TickDiff::default());
-    scene.restore_clock(start.tick, start.time_ms);
+    scene.advance(dt, time_ms, &mut super::diff::TickDiff::default());
+    scene.restore_clock(tick, time_ms);
     Ok(scene)
+}
+
+/// Turns this tick's acks into errors: its record will never be stored.
+fn refuse_unstored(applied: &mut Applied, journal: &super::JournalMark) {
+    let why = format!(
+        "the batch was applied on this node but its journal could not store it ({}); it is \
+         not acknowledged and another node taking the room over will not have it",
+        journal.failure().unwrap_or("journal stopped")
+    );
+    for (_, result) in &mut applied.replies {
+        if result.is_ok() {
+            *result = Err(Refusal::overloaded(why.clone()));
+        }
+    }
 }
 
 impl Room {
@@ -155,13 +214,20 @@ impl Room {
     }
 
     /// The feed phase of an owner's tick: this tick's batches as one record, queued
-    /// for the bus without waiting.
-    pub(super) fn feed(&mut self, tick: u64, time_ms: u64) {
+    /// for the journal and the bus without waiting. For a journaled room, points the
+    /// gate at the record and returns its number (what the tick's acks wait for);
+    /// otherwise 0.
+    pub(super) fn feed(&mut self, tick: u64, time_ms: u64, applied: &mut Applied) -> u64 {
         let Some(link) = self.shared.feed.get() else {
-            return;
+            return 0;
         };
         if self.feed_state.batches.is_empty() {
-            return;
+            return 0;
+        }
+        let journal = self.shared.gate.journal();
+        if journal.is_some_and(|j| j.failure().is_some()) {
+            self.feed_state.batches.clear();
+            return 0;
         }
         self.feed_state.seq += 1;
         let record = ReplicaRecord {
@@ -172,8 +238,41 @@ impl Room {
             batches: std::mem::take(&mut self.feed_state.batches),
         };
         let bytes = crate::cluster::encode(&record);
-        if link.tx.try_send(bytes).is_err() {
-            tracing::warn!(room = %self.shared.id, seq = record.seq, "replica feed behind: record dropped, relays start again");
+        let ops = record.batches.iter().map(Vec::len).sum();
+        let queued = link
+            .queued
+            .fetch_add(bytes.len(), std::sync::atomic::Ordering::AcqRel);
+        let room = &self.shared.id;
+        if queued + bytes.len() > FEED_BACKLOG_BYTES {
+            link.queued
+                .fetch_sub(bytes.len(), std::sync::atomic::Ordering::AcqRel);
+            match journal {
+                Some(j) => {
+                    j.fail(format!(
+                        "room {room}'s journal fell {queued} bytes behind its ticks"
+                    ));
+                    refuse_unstored(applied, j);
+                }
+                None => {
+                    tracing::warn!(%room, seq = record.seq, "replica feed behind: record dropped, relays start again");
+                }
+            }
+            return 0;
+        }
+        let seq = record.seq;
+        let sent = link.tx.send(FedRecord { seq, ops, bytes }).is_ok();
+        match journal {
+            Some(j) if !sent => {
+                j.fail(format!("room {room}'s journal stopped"));
+                refuse_unstored(applied, j);
+                0
+            }
+            Some(j) => {
+                j.queued(seq);
+                self.shared.gate.set_need(seq);
+                seq
+            }
+            None => 0,
         }
     }
 

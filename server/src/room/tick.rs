@@ -39,7 +39,8 @@ impl Room {
 
         let tick = advance.tick;
         let durable_at = self.persist(&scene, &mut applied);
-        self.feed(tick, scene.time_ms());
+        // A room is logged locally or journaled in its cluster, never both.
+        let durable_at = durable_at.max(self.feed(tick, scene.time_ms(), &mut applied));
         for (reply, result) in applied.replies.drain(..) {
             reply.send_durable(result.map(|ids| EditsResult { tick, ids }), durable_at);
         }
