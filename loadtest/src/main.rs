@@ -93,7 +93,7 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
         }
         scenario.server_args.extend(extra);
     }
-    let started = match (&scenario.server_bin, scenario.spawn) {
+    let mut started = match (&scenario.server_bin, scenario.spawn) {
         (Some(bin), _) if scenario.cluster_spawn.is_some() => {
             Some(Started::Cluster(SpawnedCluster::start(
                 scenario
@@ -162,7 +162,16 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
     let json = scenario.json;
     let output = match scenario.bench {
         Some(_) => runtime
-            .block_on(bench::run(&scenario, &target.urls, &target.label, fd))
+            .block_on(bench::run(
+                &scenario,
+                &target.urls,
+                &target.label,
+                fd,
+                match started.as_mut() {
+                    Some(Started::Cluster(c)) => Some(c),
+                    _ => None,
+                },
+            ))
             .map(Output::Bench),
         None => runtime
             .block_on(run::run(scenario, target))

@@ -206,6 +206,10 @@ pub(crate) struct Scenario {
     #[arg(long)]
     pub json: bool,
 
+    /// `--bench cluster-failover`: how many times the room's owner is killed.
+    #[arg(long, default_value_t = 20)]
+    pub kills: usize,
+
     /// Seed of every random choice (tree jitter, edit values, queries, regions).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

@@ -15,7 +15,9 @@
 //!   200 changes a tick, whole-room subscribers spread over the nodes, p99 per node and
 //!   the latency a relay adds (`cluster_relay`);
 //! - `cluster-placement`: 300 rooms created through the nodes in turn, rooms per node
-//!   (`cluster_placement`).
+//!   (`cluster_placement`);
+//! - `cluster-failover`: on a cluster the harness started, 20 kills of a room's owner
+//!   under an editor, failover time and acknowledged-edit loss (`cluster_failover`).
 //!
 //! Each prints one table (`table`), its workload first. Invariant: a benchmark exits 1
 //! when a stated bound is broken and 2 when it could not be carried out; it never
@@ -27,6 +29,7 @@ use serde::Serialize;
 use crate::scenario::{FormatArg, Scenario};
 use crate::target::fd_limit::FdLimit;
 
+pub(crate) mod cluster_failover;
 pub(crate) mod cluster_placement;
 pub(crate) mod cluster_relay;
 pub(crate) mod healthz;
@@ -51,12 +54,17 @@ pub(crate) enum BenchName {
     ClusterRelay,
     /// Several nodes: 300 rooms created through them, balanced within 20%.
     ClusterPlacement,
+    /// A started cluster: 20 owner kills, failover time and acknowledged-edit loss.
+    ClusterFailover,
 }
 
 impl BenchName {
     /// Whether it targets several nodes of a cluster (the others one server).
     pub(crate) fn is_cluster(self) -> bool {
-        matches!(self, BenchName::ClusterRelay | BenchName::ClusterPlacement)
+        matches!(
+            self,
+            BenchName::ClusterRelay | BenchName::ClusterPlacement | BenchName::ClusterFailover
+        )
     }
 
     /// Its name on the command line.
@@ -121,6 +129,12 @@ pub(crate) fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
             set("subscribers", &mut |s| s.subscribers = 0);
             set("editors", &mut |s| s.editors = 0);
         }
+        BenchName::ClusterFailover => {
+            set("rooms", &mut |s| s.rooms = 1);
+            set("nodes", &mut |s| s.nodes = 2000);
+            set("subscribers", &mut |s| s.subscribers = 0);
+            set("editors", &mut |s| s.editors = 1);
+        }
         BenchName::TransformBytes => {
             // Issue 15's S1 shape: 20,000 nodes, 200 random nodes and a probe a tick.
             set("rooms", &mut |s| s.rooms = 1);
@@ -142,6 +156,7 @@ pub(crate) async fn run(
     urls: &[String],
     label: &str,
     fd: FdLimit,
+    cluster: Option<&mut crate::target::cluster::SpawnedCluster>,
 ) -> anyhow::Result<table::BenchReport> {
     let bench = s.bench.expect("run only for --bench");
     let url = urls[0].as_str();
@@ -153,6 +168,7 @@ pub(crate) async fn run(
         BenchName::TransformBytes => transform_bytes::run(s, url).await?,
         BenchName::ClusterRelay => cluster_relay::run(s, urls, fd).await?,
         BenchName::ClusterPlacement => cluster_placement::run(s, urls).await?,
+        BenchName::ClusterFailover => cluster_failover::run(s, urls, cluster).await?,
     };
     report.target = label.to_string();
     report.passed = report.checks.iter().all(|c| c.passed);

@@ -28,6 +28,9 @@ pub(crate) struct ChildServer {
     pub addr: SocketAddr,
     pub log: PathBuf,
     child: Option<Child>,
+    bin: PathBuf,
+    args: Vec<String>,
+    tick_hz: u32,
 }
 
 impl ChildServer {
@@ -42,28 +45,59 @@ impl ChildServer {
             "canopy-loadtest-{}-server-{port}.log",
             std::process::id()
         ));
-        let log_file =
-            std::fs::File::create(&log).with_context(|| format!("creating {}", log.display()))?;
-        let child = Command::new(bin)
+        let mut server = ChildServer {
+            addr,
+            log,
+            child: None,
+            bin: bin.to_path_buf(),
+            args: args.to_vec(),
+            tick_hz,
+        };
+        server.spawn(false)?;
+        Ok(server)
+    }
+
+    /// `kill -9`, then the same server (address, flags) started again; its log goes on.
+    pub(crate) fn kill_and_restart(&mut self) -> anyhow::Result<()> {
+        self.kill()?;
+        self.spawn(true)
+    }
+
+    /// `kill -9`, without a restart.
+    pub(crate) fn kill(&mut self) -> anyhow::Result<()> {
+        if let Some(mut child) = self.child.take() {
+            child.kill()?;
+            child.wait()?;
+        }
+        Ok(())
+    }
+
+    fn spawn(&mut self, append: bool) -> anyhow::Result<()> {
+        let (bin, addr) = (self.bin.clone(), self.addr);
+        let log_file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(append)
+            .write(true)
+            .truncate(!append)
+            .open(&self.log)
+            .with_context(|| format!("creating {}", self.log.display()))?;
+        let child = Command::new(&bin)
             .arg(format!("--addr={addr}"))
-            .arg(format!("--tick-hz={tick_hz}"))
+            .arg(format!("--tick-hz={}", self.tick_hz))
             .arg("--drain-secs=0")
-            .args(super::storage_args(args))
-            .args(args)
+            .args(super::storage_args(&self.args))
+            .args(&self.args)
             .stdin(Stdio::null())
             .stdout(log_file.try_clone()?)
             .stderr(log_file)
             .spawn()
             .with_context(|| format!("starting {}", bin.display()))?;
-        let mut server = ChildServer {
-            addr,
-            log,
-            child: Some(child),
-        };
+        self.child = Some(child);
+        let server = self;
         let started = Instant::now();
         loop {
             if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
-                return Ok(server);
+                return Ok(());
             }
             if let Some(child) = server.child.as_mut()
                 && let Some(status) = child.try_wait()?

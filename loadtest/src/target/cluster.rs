@@ -136,6 +136,12 @@ impl SpawnedCluster {
         })
     }
 
+    /// The node serving at `url`.
+    pub(crate) fn node_at(&mut self, url: &str) -> Option<&mut ChildServer> {
+        let url = url.trim_end_matches('/');
+        self.nodes.iter_mut().find(|n| n.url() == url)
+    }
+
     /// The nodes' URLs, comma-separated, as `--url` takes them.
     pub(crate) fn url_list(&self) -> String {
         self.nodes

@@ -1,0 +1,233 @@
+//! Benchmark `cluster-failover` (issue 17): a cluster the harness started
+//! (`--cluster-spawn N`), one room of `--nodes` nodes, and `--kills` rounds (20) of: an
+//! editor at a node that does not own the room adds one node per batch, one batch at a
+//! time; after a second the owner is killed with `-9`; the time until another node
+//! holds the room's lease (the failover time) and until the editor's batches are
+//! acknowledged again (the edit outage) are measured; every batch acknowledged before
+//! or after the kill must be in the new owner's state; the killed node is started again
+//! (same name and port) before the next round.
+//!
+//! Bounds: no acknowledged batch is lost, and every failover takes at most the lease
+//! plus 2 s. Invariant: the ids a round sends are unique over the run, so a batch of
+//! one round can never stand in for another's.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail, ensure};
+use canopy_protocol::{Op, Transform};
+
+use crate::bench::table::BenchReport;
+use crate::load::setup;
+use crate::load::world::World;
+use crate::observe::cluster_view;
+use crate::run::clients;
+use crate::scenario::Scenario;
+use crate::target::cluster::SpawnedCluster;
+
+/// The room the benchmark uses.
+const ROOM: &str = "failover-bench";
+/// How long the editor edits before each kill.
+const BEFORE_KILL: Duration = Duration::from_secs(1);
+/// The longest a failover may take before the round is counted as failed.
+const GIVE_UP: Duration = Duration::from_secs(60);
+
+/// The owner of [`ROOM`] and its epoch, as the node at `url` sees them.
+async fn owner(url: &str, token: Option<&str>) -> Option<(String, u64, String)> {
+    let view = cluster_view::fetch(url, token).await.ok()?;
+    let room = view.rooms.iter().find(|r| r.id == ROOM)?;
+    let node = view.nodes.iter().find(|n| n.id == room.owner)?;
+    Some((room.owner.clone(), room.epoch, node.url.clone()))
+}
+
+/// Percentile `p` (0 to 1) of `v`, sorted.
+fn percentile(v: &[f64], p: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    s[((s.len() - 1) as f64 * p).round() as usize]
+}
+
+pub(crate) async fn run(
+    s: &Scenario,
+    urls: &[String],
+    cluster: Option<&mut SpawnedCluster>,
+) -> anyhow::Result<BenchReport> {
+    let Some(cluster) = cluster else {
+        bail!("--bench cluster-failover kills nodes: start them with --cluster-spawn N");
+    };
+    ensure!(
+        urls.len() >= 2,
+        "--bench cluster-failover needs at least 2 nodes"
+    );
+    let token = s.token.as_deref();
+    let lease = cluster_view::fetch(&urls[0], token).await?.lease_secs;
+    let mut report = BenchReport::new(
+        "cluster-failover",
+        format!(
+            "{} owner kills (kill -9) of one room of {} nodes on a cluster of {} nodes \
+             (lease {lease} s); an editor at another node adds one node per batch, one at a \
+             time, through each kill",
+            s.kills,
+            s.nodes,
+            urls.len()
+        ),
+    );
+    let clients = clients(urls, token)?;
+    for c in &clients {
+        setup::wait_healthy(c, Duration::from_secs(10)).await?;
+    }
+    clients[0].delete_room(ROOM).await.ok();
+    let world = World::build(s.nodes, s.fanout, s.depth);
+    setup::create_rooms(&clients[0], &[ROOM.to_string()], s.tick_hz, &world).await?;
+    let (mut failovers, mut outages) = (Vec::new(), Vec::new());
+    let (mut acked_total, mut lost_total) = (0usize, 0usize);
+    let mut next_id = 10_000_000u32;
+    for round in 1..=s.kills {
+        let (old, epoch, old_url) = owner(&urls[0], token)
+            .await
+            .context("the room's owner before the kill")?;
+        let via = clients
+            .iter()
+            .find(|c| c.base_url().as_str().trim_end_matches('/') != old_url)
+            .context("a node other than the owner")?
+            .clone();
+        let via_url = via.base_url().as_str().trim_end_matches('/').to_string();
+        let mut acked = Vec::new();
+        let started = Instant::now();
+        let mut killed_at = None;
+        let mut moved_at = None;
+        let mut resumed_at = None;
+        loop {
+            next_id += 1;
+            let add = Op::Add {
+                id: Some(next_id),
+                parent: None,
+                local: Transform::IDENTITY,
+                extent: [0.5; 3],
+                mask: 1,
+            };
+            let ok = tokio::time::timeout(Duration::from_secs(10), via.edit(ROOM, vec![add]))
+                .await
+                .is_ok_and(|r| r.is_ok());
+            if ok {
+                acked.push(next_id);
+                if moved_at.is_some() && resumed_at.is_none() {
+                    resumed_at = Some(Instant::now());
+                }
+            } else {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            if killed_at.is_none() && started.elapsed() >= BEFORE_KILL {
+                cluster
+                    .node_at(&old_url)
+                    .context("the owner is a node this run started")?
+                    .kill()?;
+                killed_at = Some(Instant::now());
+            }
+            if let Some(k) = killed_at {
+                if moved_at.is_none()
+                    && let Some((now, e, _)) = owner(&via_url, token).await
+                    && now != old
+                    && e > epoch
+                {
+                    moved_at = Some(Instant::now());
+                }
+                if resumed_at.is_some() && acked.len() >= 5 {
+                    break;
+                }
+                if k.elapsed() > GIVE_UP {
+                    bail!("round {round}: the room was not taken over within {GIVE_UP:?}");
+                }
+            }
+        }
+        let killed = killed_at.expect("killed");
+        let failover = moved_at
+            .expect("moved")
+            .duration_since(killed)
+            .as_secs_f64();
+        let outage = resumed_at
+            .expect("resumed")
+            .duration_since(killed)
+            .as_secs_f64();
+        let state = via
+            .nodes(ROOM)
+            .await
+            .context("the room after the takeover")?;
+        let ids: BTreeSet<u32> = state.nodes.iter().map(|n| n.id).collect();
+        let lost = acked.iter().filter(|id| !ids.contains(id)).count();
+        eprintln!(
+            "cluster-failover: round {round}/{}: {old} killed, taken over in {failover:.2} s, \
+             edits back after {outage:.2} s, {} acknowledged, {lost} lost",
+            s.kills,
+            acked.len()
+        );
+        failovers.push(failover);
+        outages.push(outage);
+        acked_total += acked.len();
+        lost_total += lost;
+        cluster
+            .node_at(&old_url)
+            .context("the killed node")?
+            .kill_and_restart()?;
+        // Back in the cluster before the next round, so there are always nodes to
+        // take the room over.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while cluster_view::fetch(&old_url, token)
+            .await
+            .map_or(true, |v| v.nodes.len() < urls.len())
+        {
+            ensure!(
+                Instant::now() < deadline,
+                "{old} did not rejoin within 20 s"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+    clients[0].delete_room(ROOM).await.ok();
+    let p = |v: &[f64], q| percentile(v, q);
+    report.row(
+        "failover (kill to new lease)",
+        format!(
+            "p50 {:.2} s, p99 {:.2} s, max {:.2} s over {} kills",
+            p(&failovers, 0.5),
+            p(&failovers, 0.99),
+            p(&failovers, 1.0),
+            failovers.len()
+        ),
+    );
+    report.row(
+        "edit outage (kill to next ack)",
+        format!(
+            "p50 {:.2} s, max {:.2} s",
+            p(&outages, 0.5),
+            p(&outages, 1.0)
+        ),
+    );
+    report.row(
+        "acknowledged batches",
+        format!("{acked_total}, lost {lost_total}"),
+    );
+    report.figure("failover p50 s", p(&failovers, 0.5));
+    report.figure("failover max s", p(&failovers, 1.0));
+    report.figure("outage max s", p(&outages, 1.0));
+    report.figure("acknowledged", acked_total as f64);
+    report.figure("lost", lost_total as f64);
+    report.check(
+        "acknowledged-edit loss",
+        lost_total == 0,
+        format!("{lost_total} of {acked_total} acknowledged batches lost"),
+    );
+    let limit = lease as f64 + 2.0;
+    report.check(
+        "failover time",
+        p(&failovers, 1.0) <= limit,
+        format!(
+            "slowest {:.2} s, limit lease + 2 s = {limit:.0} s",
+            p(&failovers, 1.0)
+        ),
+    );
+    Ok(report)
+}
