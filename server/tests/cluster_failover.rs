@@ -1,8 +1,9 @@
 //! Failover with real processes (`cluster_support/`): an owner killed with `-9` under
 //! load is taken over by a surviving node from the room's journal in JetStream within
 //! the lease plus 2 s; every acknowledged batch is in the new owner's state; the
-//! surviving nodes' subscribers, subscribing again when their replica goes, converge on
-//! it. A compacted journal rebuilds the same room; a deleted room is not taken over.
+//! surviving nodes' subscribers converge on it. A relay's replica follows a takeover
+//! (same instance, records numbered on) without its subscribers subscribing again. A
+//! compacted journal rebuilds the same room; a deleted room is not taken over.
 
 mod cluster_support;
 mod common;
@@ -267,11 +268,17 @@ async fn an_owner_killed_under_load_is_taken_over_with_every_acknowledged_batch(
         }
     }
     stop_subs.store(true, Ordering::Release);
-    for s in subs {
-        assert!(
-            s.await.unwrap() >= 2,
-            "the subscriber subscribed again after the takeover"
-        );
+    for (i, s) in subs.into_iter().enumerate() {
+        let subscriptions = s.await.unwrap();
+        // At the new owner the replica gave way to the room itself (4000, subscribe
+        // again); the other relay follows the takeover, or, if a record was stored but
+        // never published before the kill, starts again.
+        if survivors[i].name == new_owner {
+            assert!(
+                subscriptions >= 2,
+                "the new owner's subscriber subscribed again"
+            );
+        }
     }
     for n in survivors.iter() {
         assert_eq!(n.owner_of("w").await.map(|o| o.0), Some(new_owner.clone()));
@@ -354,4 +361,83 @@ async fn a_deleted_room_is_not_taken_over() {
         let (st, _) = n.req("GET", "/rooms/gone", None).await;
         assert_eq!(st, 404);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relay_follows_a_takeover_without_its_subscribers_subscribing_again() {
+    let (_nats, mut nodes) = three_nodes().await;
+    let (st, b) = nodes[0]
+        .req("POST", "/rooms", Some(json!({"id": "r"})))
+        .await;
+    assert_eq!(st, 201, "{b}");
+    let (owner_name, epoch) = nodes[0].wait_owner("r").await;
+    let at = nodes.iter().position(|n| n.name == owner_name).unwrap();
+    let owner = nodes.remove(at);
+    let ops: Vec<Value> = (1..=50).map(|id| json!({"op": "add", "id": id})).collect();
+    let (st, b) = owner
+        .req("POST", "/rooms/r/edits", Some(json!({"ops": ops})))
+        .await;
+    assert_eq!(st, 200, "{b}");
+    let survivors = Arc::new(nodes);
+    let stop = Arc::new(AtomicBool::new(false));
+    let mirrors: Vec<Mirror> = survivors.iter().map(|_| Mirror::default()).collect();
+    let mut subs = Vec::new();
+    for (i, mirror) in mirrors.iter().enumerate() {
+        let (survivors, stop, mirror) = (
+            Arc::clone(&survivors),
+            Arc::clone(&stop),
+            Arc::clone(mirror),
+        );
+        subs.push(tokio::spawn(async move {
+            subscriber(&survivors[i], "r", mirror, stop).await
+        }));
+    }
+    // Both relays hold the room; the owner's records are all published.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while mirrors.iter().any(|m| m.lock().unwrap().len() != 50) {
+        assert!(
+            Instant::now() < deadline,
+            "the relays' subscribers have the room"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    owner.signal("KILL");
+    let (new_owner, _) =
+        wait_takeover(&survivors[0], "r", &owner_name, epoch, Instant::now()).await;
+    let n = survivors.iter().position(|s| s.name == new_owner).unwrap();
+    let relay = 1 - n;
+    // Edits at the new owner reach the other node's subscriber on its first socket.
+    let ops: Vec<Value> = (51..=60).map(|id| json!({"op": "add", "id": id})).collect();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (st, _) = survivors[n]
+            .req("POST", "/rooms/r/edits", Some(json!({"ops": ops.clone()})))
+            .await;
+        if st == 200 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the new owner takes edits");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let want: BTreeSet<u32> = (1..=60).collect();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    for m in &mirrors {
+        while m.lock().unwrap().keys().copied().collect::<BTreeSet<u32>>() != want {
+            assert!(
+                Instant::now() < deadline,
+                "every subscriber has the new nodes"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    stop.store(true, Ordering::Release);
+    let counts: Vec<usize> = futures_util::future::join_all(subs)
+        .await
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(
+        counts[relay], 1,
+        "the relay's subscriber followed the takeover on its first subscription"
+    );
 }

@@ -251,12 +251,16 @@ pub struct Cluster {
     /// The replicas this node relays: room, its owner and epoch, and renewal rounds
     /// without a connection.
     replicas: DashMap<String, (String, u64, u32)>,
+    /// Replicas whose new owner is being asked whether they can follow it.
+    rehoming: dashmap::DashSet<String>,
     /// One replica made at a time per room.
     relay_locks: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
     /// The rooms' journal (failover).
     journal: journal::Journal,
     /// Rooms in the journal that no live lease names, as the last scan found them.
     orphans: dashmap::DashSet<String>,
+    /// Every room in the journal, as the last scan found it.
+    catalog: dashmap::DashSet<String>,
     /// This cluster's own handle, for the tasks it starts.
     me: std::sync::OnceLock<std::sync::Weak<Cluster>>,
 }
@@ -289,6 +293,7 @@ impl Cluster {
         let cluster = Arc::new(Cluster {
             journal,
             orphans: dashmap::DashSet::new(),
+            catalog: dashmap::DashSet::new(),
             me: std::sync::OnceLock::new(),
             metrics: ClusterMetrics::new(&state.metrics),
             config,
@@ -296,6 +301,7 @@ impl Cluster {
             registry,
             held: DashMap::new(),
             replicas: DashMap::new(),
+            rehoming: dashmap::DashSet::new(),
             relay_locks: DashMap::new(),
         });
         let _ = cluster.me.set(Arc::downgrade(&cluster));
@@ -430,6 +436,12 @@ impl Cluster {
     /// over within a few seconds), as this node's last scan saw it.
     pub fn is_orphan(&self, room: &str) -> bool {
         self.orphans.contains(room)
+    }
+
+    /// Whether the journal held `room` at the last scan (it exists, with or without a
+    /// live owner).
+    pub fn in_journal(&self, room: &str) -> bool {
+        self.catalog.contains(room)
     }
 
     /// The epoch of a lease this node holds.

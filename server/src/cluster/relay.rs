@@ -213,22 +213,7 @@ impl Cluster {
             .subscribe(log_subject(room))
             .await
             .map_err(|e| e.to_string())?;
-        let ask = self
-            .client()
-            .request(capture_subject(&owner.node), room.to_string().into());
-        let answer = tokio::time::timeout(CAPTURE_TIMEOUT, ask)
-            .await
-            .map_err(|_| {
-                format!(
-                    "node {} sent no state within {CAPTURE_TIMEOUT:?}",
-                    owner.node
-                )
-            })?
-            .map_err(|e| format!("node {} sent no state: {e}", owner.node))?;
-        let start = match bus::decode::<CaptureAnswer>(&answer.payload)? {
-            CaptureAnswer::Start(s) => s,
-            CaptureAnswer::Refused(why) => return Err(why),
-        };
+        let start = self.ask_start(&owner.node, room).await?;
         let (up_tx, up_rx) = mpsc::channel(UPSTREAM_QUEUE);
         let replica = Room::replica(
             room.to_string(),
@@ -268,17 +253,77 @@ impl Cluster {
         tokio::spawn(forward_edits(
             Arc::clone(self),
             Arc::clone(&shared),
-            owner.node.clone(),
             state.config.request_timeout_secs,
             up_rx,
         ));
         Ok(shared)
     }
 
+    /// `node`'s state of `room`, as a replica starts from.
+    async fn ask_start(&self, node: &str, room: &str) -> Result<ReplicaStart, String> {
+        let ask = self
+            .client()
+            .request(capture_subject(node), room.to_string().into());
+        let answer = tokio::time::timeout(CAPTURE_TIMEOUT, ask)
+            .await
+            .map_err(|_| format!("node {node} sent no state within {CAPTURE_TIMEOUT:?}"))?
+            .map_err(|e| format!("node {node} sent no state: {e}"))?;
+        match bus::decode::<CaptureAnswer>(&answer.payload)? {
+            CaptureAnswer::Start(s) => Ok(s),
+            CaptureAnswer::Refused(why) => Err(why),
+        }
+    }
+
+    /// Whether this node's replica of `room` may go on being served: it follows the
+    /// registry's owner, or it may follow a takeover (the room is between owners, or a
+    /// new owner is being asked whether it goes on with the same instance).
+    pub fn replica_may_serve(self: &Arc<Self>, state: &AppState, room: &str) -> bool {
+        if self.replica_is_current(room) || self.rehoming.contains(room) {
+            return true;
+        }
+        match self.owner_of(room) {
+            Some(to) => {
+                self.rehome(state, room.to_string(), to);
+                true
+            }
+            None => self.in_journal(room),
+        }
+    }
+
+    /// A replica's owner changed to `to`: if the new owner goes on with the same room
+    /// instance (a takeover from the journal), the replica follows it (its records come
+    /// on the same subject, numbered on, and a gap still ends it); otherwise it goes.
+    fn rehome(self: &Arc<Self>, state: &AppState, room: String, to: RoomRecord) {
+        if !self.rehoming.insert(room.clone()) {
+            return;
+        }
+        let (cluster, state) = (Arc::clone(self), state.clone());
+        tokio::spawn(async move {
+            let instance = state
+                .room(&room)
+                .ok()
+                .filter(|r| r.is_replica())
+                .map(|r| r.instance.to_header());
+            let follows = match (instance, cluster.ask_start(&to.node, &room).await) {
+                (Some(mine), Ok(start)) => start.instance == mine,
+                _ => false,
+            };
+            if follows && let Some(mut held) = cluster.replicas.get_mut(&room) {
+                tracing::info!(%room, owner = %to.node, epoch = to.epoch, "replica follows the room's new owner");
+                held.0 = to.node.clone();
+                held.1 = to.epoch;
+            } else {
+                cluster.drop_replica(&state, &room, "its owner changed");
+            }
+            cluster.rehoming.remove(&room);
+        });
+    }
+
     /// Unloads replicas whose owner changed or whose room is gone, and replicas that
     /// had no connection for `idle` (called on every renewal round).
-    pub(super) fn prune_relays(&self, state: &AppState, idle_rounds: u32) {
+    pub(super) fn prune_relays(self: &Arc<Self>, state: &AppState, idle_rounds: u32) {
         let mut gone = Vec::new();
+        let mut moved = Vec::new();
         for mut entry in self.replicas.iter_mut() {
             let room = entry.key().clone();
             let (owner, epoch, idle) = entry.value_mut();
@@ -286,13 +331,18 @@ impl Cluster {
                 gone.push((room, "stopped"));
                 continue;
             };
-            let current = self.owner_of(&room);
-            if current
-                .as_ref()
-                .is_none_or(|r| r.node != *owner || r.epoch != *epoch)
-            {
-                gone.push((room, "its owner changed or it was deleted"));
-                continue;
+            match self.owner_of(&room) {
+                Some(r) if r.node == *owner && r.epoch == *epoch => {}
+                Some(r) => {
+                    moved.push((room, r));
+                    continue;
+                }
+                // Between owners: kept while the journal has it, to follow a takeover.
+                None if self.in_journal(&room) => continue,
+                None => {
+                    gone.push((room, "its owner changed or it was deleted"));
+                    continue;
+                }
             }
             if shared
                 .connections
@@ -309,6 +359,9 @@ impl Cluster {
         }
         for (room, why) in gone {
             self.drop_replica(state, &room, why);
+        }
+        for (room, to) in moved {
+            self.rehome(state, room, to);
         }
     }
 
@@ -413,7 +466,6 @@ async fn queue_relayed(
 async fn forward_edits(
     cluster: Arc<Cluster>,
     replica: Arc<RoomShared>,
-    owner: String,
     timeout_secs: u64,
     mut edits: mpsc::Receiver<PendingEdit>,
 ) {
@@ -457,6 +509,12 @@ async fn forward_edits(
             batches,
         });
         cluster.metrics.forwarded.inc();
+        // The owner the replica follows now (it may have followed a takeover).
+        let owner = cluster
+            .replicas
+            .get(&replica.id)
+            .map(|h| h.0.clone())
+            .unwrap_or_default();
         let ask = cluster
             .client()
             .request(edits_subject(&owner), request.into());

@@ -35,14 +35,18 @@ impl Cluster {
             if state.shutdown.is_cancelled() {
                 return;
             }
-            let rooms = match self.journal.rooms().await {
-                Ok(rooms) => rooms,
+            let rooms: HashSet<String> = match self.journal.rooms().await {
+                Ok(rooms) => rooms.into_iter().collect(),
                 Err(e) => {
                     tracing::debug!(error = %e, "no catalog of rooms this round");
                     continue;
                 }
             };
             let now = monotonic_ms();
+            self.catalog.retain(|id| rooms.contains(id));
+            for id in &rooms {
+                self.catalog.insert(id.clone());
+            }
             let mut orphans = HashSet::new();
             for id in rooms {
                 if self.held.contains_key(&id) || state.room(&id).is_ok_and(|r| !r.is_replica()) {
@@ -133,6 +137,7 @@ impl Cluster {
             Arc::clone(&state.metrics),
             &back.start,
             &back.records,
+            crate::tick_pool::now_ms(),
         )?;
         if state.room(room).is_ok_and(|r| r.is_replica()) {
             self.drop_replica(state, room, "this node takes the room over");

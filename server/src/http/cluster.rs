@@ -86,7 +86,7 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
             let read =
                 method == Method::GET || (method == Method::POST && rest.first() == Some(&"query"));
             if let Ok(local) = app.room(room) {
-                if local.is_replica() && !cluster.replica_is_current(room) {
+                if local.is_replica() && !cluster.replica_may_serve(&app, room) {
                     // Of an owner or epoch that is no longer the room's: never served.
                     cluster.drop_replica(&app, room, "its owner changed");
                 } else if !local.is_replica() || read {

@@ -283,23 +283,36 @@ impl Room {
     }
 
     /// A room this node takes over from its cluster journal: the owner's `start` and
-    /// every record stored after it, replayed; it goes on numbering records after the
-    /// last one, as a new instance (like a restart: subscribers get a snapshot).
+    /// every record stored after it, replayed. The room goes on as the same instance
+    /// (the state is exactly the last stored record's), numbering records after the
+    /// last one, so a relay's replica can follow it; its clock goes on from the last
+    /// record by the wall time since (`now_ms`), as if it had ticked idle meanwhile, so
+    /// its ticks stay past any the old owner showed.
     pub fn taken_over(
         id: String,
         config: RoomConfig,
         metrics: Arc<Metrics>,
         start: &replica::ReplicaStart,
         records: &[replica::ReplicaRecord],
+        now_ms: u64,
     ) -> Result<Room, String> {
         let scene = SceneState::new(config.hierarchy, config.octree);
-        let scene = replica::rebuild(start, records, scene)?;
+        let mut scene = replica::rebuild(start, records, scene)?;
+        let idle = now_ms.saturating_sub(scene.time_ms()) * u64::from(start.tick_hz.max(1));
+        let tick = scene.tick() + idle.div_ceil(1000).max(1);
+        scene.restore_clock(tick, now_ms.max(scene.time_ms()));
+        let instance = RoomInstance::parse(&start.instance)
+            .ok_or_else(|| format!("the journal named instance {:?}", start.instance))?;
         let tokens = start
             .tokens
             .clone()
             .map(|(editor, viewer)| crate::access::RoomTokens { editor, viewer });
         let mut room = Self::with_scene(id, start.tick_hz, config, metrics, tokens, scene, None);
         room.feed_state.seq = records.last().map_or(start.seq, |r| r.seq.max(start.seq));
+        // The handle was made just now and is not shared yet.
+        Arc::get_mut(&mut room.shared)
+            .expect("a fresh room's only handle")
+            .instance = instance;
         Ok(room)
     }
 
