@@ -313,6 +313,35 @@ async fn a_compacted_journal_rebuilds_the_same_room() {
             .await;
         assert_eq!(st, 200, "{b}");
     }
+    // Two editors at once past the next compaction (12,000 more ops), so that records
+    // arrive while the owner takes the compaction's start: none may be refused.
+    let mut movers = Vec::new();
+    for t in 0..2u32 {
+        let base = owner.base.clone();
+        movers.push(tokio::spawn(async move {
+            let http = reqwest::Client::new();
+            for b in 0..15u32 {
+                let ops: Vec<Value> = (0..500u32)
+                    .map(|i| {
+                        let id = 1 + (t * 6000 + (b * 500 + i) % 6000);
+                        json!({"op": "set_local", "node": id, "t": [b as f32, t as f32, 1.0]})
+                    })
+                    .collect();
+                let r = http
+                    .post(format!("{base}/rooms/big/edits"))
+                    .bearer_auth(ADMIN)
+                    .json(&json!({ "ops": ops }))
+                    .send()
+                    .await
+                    .unwrap();
+                let st = r.status().as_u16();
+                assert_eq!(st, 200, "{}", r.text().await.unwrap());
+            }
+        }));
+    }
+    for m in movers {
+        m.await.unwrap();
+    }
     for k in 0..20u32 {
         let ops = json!([
             {"op": "set_local", "node": 1 + k * 10, "t": [k as f32, 2.0, 3.0]},

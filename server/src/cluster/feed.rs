@@ -101,22 +101,23 @@ impl Feed {
         loop {
             if backlog.is_empty() {
                 match self.rx.recv().await {
-                    Some(r) => backlog.push(r),
+                    Some(r) => self.took(&mut backlog, r),
                     None => return,
                 }
             }
             while let Ok(r) = self.rx.try_recv() {
-                backlog.push(r);
+                self.took(&mut backlog, r);
             }
-            let taken: usize = backlog.iter().map(|r| r.bytes.len()).sum();
-            self.queued.fetch_sub(taken, Ordering::AcqRel);
             let mut records = std::mem::take(&mut backlog);
+            let taken: usize = records.iter().map(|r| r.bytes.len()).sum();
             records.retain(|r| r.seq > skip_to);
             ops_since_start += records.iter().map(|r| r.ops).sum::<usize>();
+            let began = std::time::Instant::now();
             if let Err(why) = self.store(&records).await {
                 self.stop(why);
                 return;
             }
+            tracing::debug!(room = %self.id, records = records.len(), bytes = taken, ms = began.elapsed().as_secs_f64() * 1e3, "journal stored");
             self.publish(&records).await;
             let nodes = self
                 .room
@@ -135,6 +136,13 @@ impl Feed {
                 }
             }
         }
+    }
+
+    /// Takes a record off the room's queue (its bytes no longer count against the
+    /// queue's bound: each record is counted off exactly once, here).
+    fn took(&self, backlog: &mut Vec<FedRecord>, r: FedRecord) {
+        self.queued.fetch_sub(r.bytes.len(), Ordering::AcqRel);
+        backlog.push(r);
     }
 
     /// Stores records in the journal (if any), in entries of at most one part each
@@ -212,12 +220,13 @@ impl Feed {
     /// that are still queued are stored (and published) first, in order; later ones are
     /// left in `backlog`. Returns the start's record number.
     async fn compact(&mut self, backlog: &mut Vec<FedRecord>) -> Result<u64, String> {
+        tracing::debug!(room = %self.id, "compaction: capturing");
         let start = super::relay::capture(&self.state, &self.id).await?;
         let seq = start.seq;
+        tracing::debug!(room = %self.id, seq, nodes = start.nodes.len(), "compaction: captured");
         // Every record up to `seq` was sent before the capture was answered.
         while let Ok(r) = self.rx.try_recv() {
-            self.queued.fetch_sub(r.bytes.len(), Ordering::AcqRel);
-            backlog.push(r);
+            self.took(backlog, r);
         }
         let (now, later): (Vec<FedRecord>, Vec<FedRecord>) = std::mem::take(backlog)
             .into_iter()
@@ -225,6 +234,7 @@ impl Feed {
         *backlog = later;
         self.store(&now).await?;
         self.publish(&now).await;
+        tracing::debug!(room = %self.id, seq, stored = now.len(), "compaction: storing the start");
         let instance = self.instance();
         let room = self.room.clone();
         let live = move || room.upgrade().is_some_and(|r| !r.is_closed());
@@ -247,6 +257,7 @@ impl Feed {
             .purge()
             .filter(appender.subject.clone())
             .sequence(appender.entry_first);
+        tracing::debug!(room = %self.id, seq, before = appender.entry_first, "compaction: purging");
         match tokio::time::timeout(APPEND_TIMEOUT, purge.into_future()).await {
             Ok(Ok(_)) => {}
             Ok(Err(e)) => tracing::warn!(room = %self.id, error = %e, "journal not compacted"),
