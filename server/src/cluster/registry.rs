@@ -43,6 +43,21 @@ pub struct RoomRecord {
     pub epoch: u64,
 }
 
+impl RoomRecord {
+    fn of(node: &str, url: &str, epoch: u64) -> Self {
+        RoomRecord {
+            node: node.into(),
+            url: url.into(),
+            epoch,
+        }
+    }
+
+    /// The key-value value (JSON, so that `nats kv get` shows it as it is).
+    fn to_bytes(&self) -> bytes::Bytes {
+        serde_json::to_vec(self).expect("a record").into()
+    }
+}
+
 /// A node's heartbeat in the registry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct NodeRecord {
@@ -323,12 +338,8 @@ impl Registry {
         node: &str,
         url: &str,
     ) -> Result<Claim, RegistryError> {
-        let record = RoomRecord {
-            node: node.into(),
-            url: url.into(),
-            epoch: 0,
-        };
-        let value: bytes::Bytes = serde_json::to_vec(&record).expect("a record").into();
+        let record = RoomRecord::of(node, url, 0);
+        let value = record.to_bytes();
         let storage = |e: &dyn std::fmt::Display| {
             RegistryError::Storage(format!("the cluster registry did not take the room: {e}"))
         };
@@ -366,12 +377,8 @@ impl Registry {
     /// live key (by an `update` on the key's revision) or a free one (by `create`).
     /// `Err(owner)` when another node holds it, or the registry cannot be reached.
     pub(super) async fn reclaim(&self, id: &str, node: &str, url: &str) -> Result<u64, String> {
-        let record = RoomRecord {
-            node: node.into(),
-            url: url.into(),
-            epoch: 0,
-        };
-        let value: bytes::Bytes = serde_json::to_vec(&record).expect("a record").into();
+        let record = RoomRecord::of(node, url, 0);
+        let value = record.to_bytes();
         match timed(self.rooms.create(id, value.clone())).await {
             Err(e) => return Err(format!("(registry unreachable: {e})")),
             Ok(Ok(epoch)) => return Ok(epoch),
@@ -407,13 +414,8 @@ impl Registry {
         node: &str,
         url: &str,
     ) -> Result<Renewed, RenewError> {
-        let record = RoomRecord {
-            node: node.into(),
-            url: url.into(),
-            epoch,
-        };
-        let value: bytes::Bytes = serde_json::to_vec(&record).expect("a record").into();
-        match timed(self.rooms.update(id, value, revision)).await {
+        let record = RoomRecord::of(node, url, epoch);
+        match timed(self.rooms.update(id, record.to_bytes(), revision)).await {
             Err(e) => Err(RenewError::Unreachable(e.to_string())),
             Ok(Ok(revision)) => {
                 self.saw_room(id, record, revision);
@@ -423,8 +425,7 @@ impl Registry {
                 // Expired (renewals failed for a whole lease) or taken. A free key is
                 // taken again by `create`, with a new epoch; a taken one is lost.
                 let fresh = RoomRecord { epoch: 0, ..record };
-                let value: bytes::Bytes = serde_json::to_vec(&fresh).expect("a record").into();
-                match timed(self.rooms.create(id, value)).await {
+                match timed(self.rooms.create(id, fresh.to_bytes())).await {
                     Err(e) => Err(RenewError::Unreachable(e.to_string())),
                     Ok(Ok(epoch)) => {
                         self.saw_room(id, fresh, epoch);
