@@ -96,7 +96,7 @@ async fn mirror(mut ws: common::Ws, quiet: f64) -> (HashMap<u32, SceneNode>, usi
                 assert!(tick > last, "frame ticks grow");
                 last = tick;
                 frames += 1;
-                apply(&mut mirror, upsert, update, remove);
+                cluster_support::apply_delta(&mut mirror, upsert, update, remove);
             }
             _ => {}
         }
@@ -356,7 +356,7 @@ async fn a_subscriber_resumes_at_another_node_with_one_resumed_delta() {
                 remove,
                 ..
             } => {
-                apply(&mut mirror, upsert, update, remove);
+                cluster_support::apply_delta(&mut mirror, upsert, update, remove);
                 held = tick;
             }
             _ => {}
@@ -399,7 +399,7 @@ async fn a_subscriber_resumes_at_another_node_with_one_resumed_delta() {
                 remove,
                 ..
             } => {
-                apply(&mut copy, upsert, update, remove);
+                cluster_support::apply_delta(&mut copy, upsert, update, remove);
             }
             m => panic!("{}: expected a resumed delta, got {m:?}", at.name),
         }
@@ -412,7 +412,7 @@ async fn a_subscriber_resumes_at_another_node_with_one_resumed_delta() {
                 ..
             } = m
             {
-                apply(&mut copy, upsert, update, remove);
+                cluster_support::apply_delta(&mut copy, upsert, update, remove);
             }
         }
         assert_eq!(
@@ -532,25 +532,4 @@ async fn a_room_that_cannot_be_relayed_is_passed_on_to_its_owner() {
     assert_eq!(other.metric("canopy_cluster_replicas").await, 0.0);
     let (st, b) = other.req("GET", "/rooms/demo", None).await;
     assert_eq!(st, 200, "{b}");
-}
-
-/// Applies one delta's rows to a mirror.
-fn apply(
-    mirror: &mut HashMap<u32, SceneNode>,
-    upsert: Vec<SceneNode>,
-    update: Vec<canopy_protocol::UpdateRow>,
-    remove: Vec<u32>,
-) {
-    for n in upsert {
-        mirror.insert(n.id, n);
-    }
-    for u in update {
-        mirror
-            .get_mut(&u.id)
-            .expect("an update of a held node")
-            .world = u.world;
-    }
-    for id in remove {
-        assert!(mirror.remove(&id).is_some(), "a remove of a held node");
-    }
 }

@@ -96,17 +96,7 @@ async fn subscriber(node: &Node, room: &str, mirror: Mirror, stop: Arc<AtomicBoo
                     update,
                     remove,
                     ..
-                } => {
-                    for n in upsert {
-                        held.insert(n.id, n);
-                    }
-                    for u in update {
-                        held.get_mut(&u.id).expect("an update of a held node").world = u.world;
-                    }
-                    for id in remove {
-                        held.remove(&id);
-                    }
-                }
+                } => cluster_support::apply_delta(&mut held, upsert, update, remove),
                 ServerMsg::Closed { .. } => break,
                 _ => {}
             }

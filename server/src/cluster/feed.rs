@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::Cluster;
 use super::journal::{APPEND_TIMEOUT, AppendError, Appender, COMPACT_MIN_OPS, Entry};
-use crate::room::replica::FedRecord;
+use crate::room::replica::{FedRecord, ReplicaStart};
 use crate::room::{JournalMark, RoomShared};
 use crate::state::AppState;
 
@@ -196,23 +196,27 @@ impl Feed {
             .await
             .map_err(NotStored::Failed)?;
         let seq = start.seq;
-        let instance = self.instance();
-        let room = self.room.clone();
-        let live = move || room.upgrade().is_some_and(|r| !r.is_closed());
-        let Some((appender, mark)) = self.journal.as_mut() else {
-            return Ok(seq);
-        };
-        match appender
-            .append(&format!("{instance}.s{seq}"), &Entry::Start(start), &live)
-            .await
-        {
+        match self.append_start(start).await {
             Ok(()) => {
-                mark.acked_to(seq);
+                if let Some((_, mark)) = &self.journal {
+                    mark.acked_to(seq);
+                }
                 Ok(seq)
             }
             Err(AppendError::Stopped) => Err(NotStored::Failed("the room stopped".into())),
             // The subject was not empty: the journal holds a room of this id.
             Err(AppendError::Fenced(_)) => Err(NotStored::Exists),
+        }
+    }
+
+    /// Appends `start` to the room's journal (if it has one).
+    async fn append_start(&mut self, start: ReplicaStart) -> Result<(), AppendError> {
+        let id = format!("{}.s{}", self.instance(), start.seq);
+        let room = self.room.clone();
+        let live = move || room.upgrade().is_some_and(|r| !r.is_closed());
+        match self.journal.as_mut() {
+            Some((appender, _)) => appender.append(&id, &Entry::Start(start), &live).await,
+            None => Ok(()),
         }
     }
 
@@ -235,20 +239,14 @@ impl Feed {
         self.store(&now).await?;
         self.publish(&now).await;
         tracing::debug!(room = %self.id, seq, stored = now.len(), "compaction: storing the start");
-        let instance = self.instance();
-        let room = self.room.clone();
-        let live = move || room.upgrade().is_some_and(|r| !r.is_closed());
-        let Some((appender, _)) = self.journal.as_mut() else {
-            return Ok(seq);
-        };
-        match appender
-            .append(&format!("{instance}.s{seq}"), &Entry::Start(start), &live)
-            .await
-        {
+        match self.append_start(start).await {
             Ok(()) => {}
             Err(AppendError::Stopped) => return Err("the room stopped".into()),
             Err(AppendError::Fenced(why)) => return Err(why),
         }
+        let Some((appender, _)) = self.journal.as_mut() else {
+            return Ok(seq);
+        };
         // Everything before the start's first part goes. A failed purge only leaves
         // more to read back on a takeover.
         let purge = appender

@@ -14,8 +14,9 @@ use std::time::Duration;
 use async_nats::jetstream::{self, kv};
 use canopy_protocol::http::{ClusterNode, ClusterRoom, ClusterView};
 use dashmap::DashMap;
-use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
+
+mod watch;
 
 use super::ClusterError;
 use crate::room::lease::monotonic_ms;
@@ -118,7 +119,15 @@ pub(super) struct Registry {
     lease: Duration,
     room_view: DashMap<String, Seen<RoomRecord>>,
     node_view: DashMap<String, Seen<NodeRecord>>,
+    /// Rooms the registry itself did not have, until when (monotonic ms): repeated
+    /// requests for a missing room cost one registry read per [`MISS_MS`], not one each.
+    misses: DashMap<String, u64>,
 }
+
+/// How long a registry miss is remembered.
+const MISS_MS: u64 = 250;
+/// At most this many misses are remembered (past it, the list starts again).
+const MISSES_KEPT: usize = 65_536;
 
 fn unreachable(e: impl std::fmt::Display) -> ClusterError {
     ClusterError::Registry(e.to_string())
@@ -182,6 +191,7 @@ impl Registry {
             lease,
             room_view: DashMap::new(),
             node_view: DashMap::new(),
+            misses: DashMap::new(),
         })
     }
 
@@ -211,6 +221,22 @@ impl Registry {
         if let Some(r) = self.room(room).filter(|r| r.node != me) {
             return Ok(Some(r));
         }
+        let now = monotonic_ms();
+        if self.misses.get(room).is_some_and(|until| *until > now) {
+            return Ok(None);
+        }
+        let found = self.read_record(room).await?;
+        if found.is_none() {
+            if self.misses.len() >= MISSES_KEPT {
+                self.misses.clear();
+            }
+            self.misses.insert(room.to_string(), now + MISS_MS);
+        }
+        Ok(found)
+    }
+
+    /// `room`'s live record as the registry itself has it.
+    async fn read_record(&self, room: &str) -> Result<Option<RoomRecord>, ClusterError> {
         let Some(entry) = timed(self.rooms.entry(room)).await?.map_err(unreachable)? else {
             return Ok(None);
         };
@@ -480,6 +506,7 @@ impl Registry {
     }
 
     fn saw_room(&self, id: &str, value: RoomRecord, revision: u64) {
+        self.misses.remove(id);
         let mut slot = self.room_view.entry(id.to_string()).or_insert(Seen {
             value: value.clone(),
             revision,
@@ -493,71 +520,6 @@ impl Registry {
                 revision,
                 at_ms: monotonic_ms(),
             };
-        }
-    }
-
-    /// Keeps the view current: watches both buckets, starting again after an error
-    /// (NATS away), until cancelled.
-    pub(super) async fn watch(&self) {
-        loop {
-            let rooms = self.rooms.watch_all();
-            let nodes = self.nodes.watch_all();
-            match (rooms.await, nodes.await) {
-                (Ok(mut rooms), Ok(mut nodes)) => loop {
-                    tokio::select! {
-                        e = rooms.next() => match e {
-                            Some(Ok(e)) => self.room_event(e),
-                            _ => break,
-                        },
-                        e = nodes.next() => match e {
-                            Some(Ok(e)) => self.node_event(e),
-                            _ => break,
-                        },
-                    }
-                },
-                (r, n) => {
-                    tracing::debug!(
-                        rooms = r.is_ok(),
-                        nodes = n.is_ok(),
-                        "registry watch failed; retrying"
-                    );
-                }
-            }
-            tokio::time::sleep(Duration::from_millis(500)).await;
-        }
-    }
-
-    fn room_event(&self, e: kv::Entry) {
-        match e.operation {
-            kv::Operation::Put => {
-                if let Ok(record) = serde_json::from_slice::<RoomRecord>(&e.value) {
-                    self.saw_room(&e.key, record, e.revision);
-                }
-            }
-            kv::Operation::Delete | kv::Operation::Purge => {
-                self.room_view
-                    .remove_if(&e.key, |_, s| s.revision <= e.revision);
-            }
-        }
-    }
-
-    fn node_event(&self, e: kv::Entry) {
-        match e.operation {
-            kv::Operation::Put => {
-                if let Ok(record) = serde_json::from_slice::<NodeRecord>(&e.value) {
-                    self.node_view.insert(
-                        e.key.clone(),
-                        Seen {
-                            value: record,
-                            revision: e.revision,
-                            at_ms: monotonic_ms(),
-                        },
-                    );
-                }
-            }
-            kv::Operation::Delete | kv::Operation::Purge => {
-                self.node_view.remove(&e.key);
-            }
         }
     }
 }

@@ -363,3 +363,24 @@ pub(crate) async fn ws_with(
         .to_string();
     (common::Ws { stream, format }, instance)
 }
+
+/// Applies one delta's rows to a mirror (an update or a remove must name a held node).
+pub(crate) fn apply_delta(
+    mirror: &mut std::collections::HashMap<u32, canopy_protocol::Node>,
+    upsert: Vec<canopy_protocol::Node>,
+    update: Vec<canopy_protocol::UpdateRow>,
+    remove: Vec<u32>,
+) {
+    for n in upsert {
+        mirror.insert(n.id, n);
+    }
+    for u in update {
+        mirror
+            .get_mut(&u.id)
+            .expect("an update of a held node")
+            .world = u.world;
+    }
+    for id in remove {
+        assert!(mirror.remove(&id).is_some(), "a remove of a held node");
+    }
+}
