@@ -500,6 +500,46 @@ async fn a_relays_pipelined_editor_gets_every_batch_applied_in_order() {
         n["local"]["t"][0], 100.0,
         "the last batch is the one that stays"
     );
+
+    // Subscribed too: each ack still comes before the delta of its tick, as from the
+    // owner, though the record of that tick may reach the relay before the answer.
+    w.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    w.recv_until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        .await;
+    let mut last_delta = 0;
+    for k in 0..30u64 {
+        w.send(&ClientMsg::Edits {
+            seq: 200 + k,
+            ops: vec![Op::SetLocal {
+                node: 1,
+                t: Some([0.0, k as f32, 0.0]),
+                r: None,
+                s: None,
+            }],
+        })
+        .await;
+        loop {
+            match w
+                .recv_until(|m| matches!(m, ServerMsg::Ack { .. } | ServerMsg::Delta { .. }))
+                .await
+            {
+                ServerMsg::Delta { tick, .. } => last_delta = tick,
+                ServerMsg::Ack { seq, tick, .. } => {
+                    assert_eq!(seq, 200 + k);
+                    assert!(
+                        last_delta < tick,
+                        "batch {k}: the delta of tick {last_delta} came before the ack of tick {tick}"
+                    );
+                    break;
+                }
+                _ => unreachable!(),
+            }
+        }
+    }
+    // Deleted through the relay that holds a replica: the owner's 204 comes back,
+    // though the lease is gone from the registry before the answer.
+    let (st, b) = relay.req("DELETE", "/rooms/q", None).await;
+    assert_eq!(st, 204, "{b}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

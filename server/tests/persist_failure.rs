@@ -70,6 +70,7 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
     let reply = EditReply::Outbox {
         outbox: Arc::clone(&ws),
         seq: 5,
+        held: None,
     };
     submit(&room, vec![Op::add_root(2, Transform::IDENTITY)], reply).unwrap();
     room.tick(100);
@@ -96,6 +97,7 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
     let reply = EditReply::Outbox {
         outbox: Arc::clone(&ws),
         seq: 6,
+        held: None,
     };
     submit(&room, vec![Op::set_t(2, [2.0, 0.0, 0.0])], reply).unwrap();
     room.tick(133);

@@ -281,6 +281,7 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
         EditReply::Outbox {
             outbox: Arc::clone(&client),
             seq: 9,
+            held: None,
         },
         Ok(answer),
     ));
@@ -325,4 +326,110 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
     assert!(replica.is_stopped(), "a gap ends the replica");
     let closed = std::iter::from_fn(|| sub.try_next()).any(|o| matches!(o, Outgoing::Close { .. }));
     assert!(closed, "its subscribers are closed (to subscribe again)");
+}
+
+/// The owner's record can reach a relay before the owner's answer: the editing client
+/// must still get its `ack` before the delta of the ack's tick, as it would from the
+/// owner (docs/protocol.md: the ack of a batch comes before the delta of the same tick),
+/// while the frames of earlier ticks go first and nothing waits once the answer is in.
+#[test]
+fn at_a_relay_the_ack_comes_before_its_ticks_delta_even_when_the_record_came_first() {
+    let metrics = Arc::new(Metrics::new());
+    let mut owner = Room::new(
+        "h".into(),
+        30,
+        RoomConfig::default(),
+        Arc::clone(&metrics),
+        None,
+    );
+    let (feed_tx, mut feed) = mpsc::unbounded_channel::<FedRecord>();
+    owner
+        .shared()
+        .feed
+        .set(FeedLink {
+            tx: feed_tx,
+            queued: Default::default(),
+        })
+        .unwrap();
+    let start = start_of(&mut owner, 0);
+    let (up_tx, _up_rx) = mpsc::channel(16);
+    let mut replica = Room::replica(
+        "h".into(),
+        RoomConfig::default(),
+        Arc::clone(&metrics),
+        &start,
+        up_tx,
+    )
+    .expect("a replica");
+    let client = Outbox::new(7, Format::Bincode, OutboxLimits::DEFAULT);
+    replica.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+        Arc::clone(&client),
+        Scope::WHOLE_ROOM,
+    )));
+    replica.tick(10);
+    assert!(matches!(
+        client.try_next().and_then(|o| message(&o)),
+        Some(ServerMsg::Snapshot { .. })
+    ));
+    let add = |id| Op::Add {
+        id: Some(id),
+        parent: None,
+        local: Transform::IDENTITY,
+        extent: [0.5; 3],
+        mask: 1,
+    };
+    // Tick 1: someone else's batch, replayed before this client edits.
+    submit(&owner, vec![add(1)]);
+    owner.tick(100);
+    let first: ReplicaRecord =
+        canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
+    // The client's batch is taken (its place held, as the session does at a relay)
+    // and applied by the owner at tick 2; both records arrive before its answer.
+    let held = client.hold_reply();
+    submit(&owner, vec![add(2)]);
+    owner.tick(133);
+    let second: ReplicaRecord =
+        canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
+    replica.handle(RoomCommand::Replicate(Box::new(first)));
+    replica.handle(RoomCommand::Replicate(Box::new(second)));
+    replica.tick(134);
+    assert!(
+        client.try_next().is_none(),
+        "the deltas wait behind the answer's place"
+    );
+    replica.handle(RoomCommand::Answer(
+        EditReply::Outbox {
+            outbox: Arc::clone(&client),
+            seq: 4,
+            held: Some(held),
+        },
+        Ok(EditsResult {
+            tick: 2,
+            ids: vec![2],
+        }),
+    ));
+    replica.tick(135);
+    let order: Vec<String> = std::iter::from_fn(|| client.try_next())
+        .filter_map(|o| message(&o))
+        .map(|m| match m {
+            ServerMsg::Delta { tick, .. } => format!("delta {tick}"),
+            ServerMsg::Ack { seq, tick, .. } => format!("ack {seq} at {tick}"),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(order, ["delta 1", "ack 4 at 2", "delta 2"]);
+
+    // A place given up (the batch refused before it left) holds nothing back.
+    let dropped = client.hold_reply();
+    drop(dropped);
+    submit(&owner, vec![add(3)]);
+    owner.tick(166);
+    let third: ReplicaRecord =
+        canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
+    replica.handle(RoomCommand::Replicate(Box::new(third)));
+    replica.tick(167);
+    assert!(matches!(
+        client.try_next().and_then(|o| message(&o)),
+        Some(ServerMsg::Delta { tick: 3, .. })
+    ));
 }

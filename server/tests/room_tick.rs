@@ -62,6 +62,7 @@ fn ws_reply(o: &Arc<Outbox>, seq: u64) -> EditReply {
     EditReply::Outbox {
         outbox: Arc::clone(o),
         seq,
+        held: None,
     }
 }
 

@@ -129,6 +129,10 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
     }
 }
 
+/// How long a forwarded request's answer is still awaited once the registry stopped
+/// naming the node it went to.
+const ANSWER_GRACE: Duration = Duration::from_secs(1);
+
 /// A request as it travels to another node: its headers but the hop-by-hop ones, the
 /// client's address, and [`FORWARDED_HEADER`] naming this node.
 fn envelope(
@@ -201,9 +205,16 @@ async fn forward(
             }
         }
     };
+    let ask = cluster.forward(node, &request, timeout);
+    tokio::pin!(ask);
     let answer = tokio::select! {
-        answer = cluster.forward(node, &request, timeout) => answer,
-        gone = owner_gone => Err(gone),
+        answer = &mut ask => answer,
+        // The lease can vanish because of this very request (a `DELETE` releases it
+        // before its answer is back), so the answer still gets a moment to arrive.
+        gone = owner_gone => match tokio::time::timeout(ANSWER_GRACE, &mut ask).await {
+            Ok(answer) => answer,
+            Err(_) => Err(gone),
+        },
     };
     match answer {
         Ok(answer) => into_response(answer),

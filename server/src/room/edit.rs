@@ -68,6 +68,10 @@ pub enum EditReply {
         outbox: Arc<Outbox>,
         /// The `seq` of the `edits` message, echoed in the answer.
         seq: u64,
+        /// At a relay: the answer's place in the outbox, held from the moment the
+        /// batch was taken, since the replica may show its tick before the owner's
+        /// answer arrives.
+        held: Option<super::outbox::HeldReply>,
     },
 }
 
@@ -89,16 +93,22 @@ impl EditReply {
                     durable_at,
                 });
             }
-            EditReply::Outbox { outbox, seq } => {
-                let msg = match outcome {
-                    Ok(r) => canopy_protocol::ServerMsg::Ack {
-                        seq,
-                        tick: r.tick,
-                        ids: r.ids,
-                    },
-                    Err(e) => e.to_ws(Some(seq), None),
+            EditReply::Outbox { outbox, seq, held } => {
+                let (msg, tick) = match outcome {
+                    Ok(r) => (
+                        canopy_protocol::ServerMsg::Ack {
+                            seq,
+                            tick: r.tick,
+                            ids: r.ids,
+                        },
+                        Some(r.tick),
+                    ),
+                    Err(e) => (e.to_ws(Some(seq), None), None),
                 };
-                outbox.push_reply(&msg);
+                match held {
+                    Some(place) => place.fill(&msg, tick),
+                    None => outbox.push_reply(&msg),
+                }
             }
         }
     }

@@ -88,13 +88,44 @@ impl Default for OutboxLimits {
     }
 }
 
+/// A place held in an outbox for a reply to come ([`Outbox::hold_reply`]).
+#[derive(Debug)]
+pub struct HeldReply {
+    outbox: Arc<Outbox>,
+    id: u64,
+    filled: bool,
+}
+
+impl HeldReply {
+    /// Queues the reply in its place; `tick` is the tick an `ack` names.
+    pub fn fill(mut self, msg: &ServerMsg, tick: Option<u64>) {
+        self.filled = true;
+        self.outbox.fill_held(self.id, Some((msg, tick)));
+    }
+}
+
+impl Drop for HeldReply {
+    fn drop(&mut self) {
+        if !self.filled {
+            self.outbox.fill_held(self.id, None);
+        }
+    }
+}
+
 #[derive(Debug)]
 enum Item {
     Reply(Bytes),
     Snapshot(Bytes),
-    Frame(Bytes),
+    /// A delta frame and the tick it shows.
+    Frame(u64, Bytes),
+    /// The place of an answer that is not known yet ([`Outbox::hold_reply`]): the writer
+    /// stops here until it is filled.
+    Held(u64),
     Ping,
-    Close { reason: String, code: u16 },
+    Close {
+        reason: String,
+        code: u16,
+    },
 }
 
 #[derive(Debug, Default)]
@@ -109,6 +140,8 @@ struct State {
     reply_bytes: usize,
     merge: Option<MergeState>,
     closing: bool,
+    /// The id of the next held place.
+    next_held: u64,
 }
 
 /// The outgoing queue of one connection.
@@ -204,6 +237,54 @@ impl Outbox {
         self.push(st);
     }
 
+    /// Holds the place of a reply that will come later (a relay's edit answered by the
+    /// room's owner): nothing queued after it is sent before it is filled, so an `ack`
+    /// still comes before the delta of its tick even when the replica showed that tick
+    /// first. Dropping the [`HeldReply`] unfilled gives the place up.
+    pub fn hold_reply(self: &Arc<Self>) -> HeldReply {
+        let mut st = self.state.lock();
+        let id = st.next_held;
+        st.next_held += 1;
+        if !st.closing {
+            st.queue.push_back((0, Item::Held(id)));
+        }
+        drop(st);
+        HeldReply {
+            outbox: Arc::clone(self),
+            id,
+            filled: false,
+        }
+    }
+
+    /// Puts `msg` in place of held place `id`, or after the frames that follow the
+    /// place and show ticks before `tick` (the owner sent those before the answer).
+    /// `None` gives the place up.
+    fn fill_held(&self, id: u64, msg: Option<(&ServerMsg, Option<u64>)>) {
+        let mut st = self.state.lock();
+        let Some(at) = st
+            .queue
+            .iter()
+            .position(|(_, i)| matches!(i, Item::Held(h) if *h == id))
+        else {
+            return;
+        };
+        st.queue.remove(at);
+        if let Some((msg, tick)) = msg {
+            let bytes = Bytes::from(codec::encode_server(msg, self.format));
+            let mut to = at;
+            if let Some(tick) = tick {
+                while matches!(st.queue.get(to), Some((_, Item::Frame(t, _))) if *t < tick) {
+                    to += 1;
+                }
+            }
+            st.replies += 1;
+            st.reply_bytes += bytes.len();
+            let need = self.need();
+            st.queue.insert(to, (need, Item::Reply(bytes)));
+        }
+        self.push(st);
+    }
+
     /// True while more replies wait than the limits allow: the reader should stop
     /// reading until [`Outbox::wait_for_space`] returns.
     pub fn replies_full(&self) -> bool {
@@ -260,7 +341,7 @@ impl Outbox {
             st.frames += 1;
             st.frame_bytes += frame.len();
             let need = self.need();
-            st.queue.push_back((need, Item::Frame(frame)));
+            st.queue.push_back((need, Item::Frame(delta.tick, frame)));
         }
         self.push(st);
         behind
@@ -283,7 +364,7 @@ impl Outbox {
 
     fn drop_scope_items(st: &mut State) {
         st.queue
-            .retain(|(_, o)| !matches!(o, Item::Frame(_) | Item::Snapshot(_)));
+            .retain(|(_, o)| !matches!(o, Item::Frame(..) | Item::Snapshot(_)));
         st.frames = 0;
         st.frame_bytes = 0;
         st.merge = None;
@@ -303,6 +384,8 @@ impl Outbox {
             return;
         }
         st.closing = true;
+        // An answer still to come will not be sent: its place must not hold the close.
+        st.queue.retain(|(_, i)| !matches!(i, Item::Held(_)));
         st.queue.push_back((
             0,
             Item::Close {
@@ -342,7 +425,7 @@ impl Outbox {
         st.queue
             .iter()
             .map(|(_, i)| match i {
-                Item::Reply(b) | Item::Snapshot(b) | Item::Frame(b) => b.len(),
+                Item::Reply(b) | Item::Snapshot(b) | Item::Frame(_, b) => b.len(),
                 _ => 0,
             })
             .sum()
@@ -356,6 +439,10 @@ impl Outbox {
             None if st.merge.is_some() => Some(st.merge_need),
             None => None,
         };
+        if let Some((_, Item::Held(_))) = st.queue.front() {
+            // Wait for the answer; filling it wakes the writer.
+            return None;
+        }
         if let Some(need) = front_need {
             match self.gate.get().map_or(Passage::Open, |g| g.check(need)) {
                 Passage::Open => {}
@@ -395,7 +482,8 @@ impl Outbox {
                     Outgoing::Message(b)
                 }
                 Item::Snapshot(b) => Outgoing::Message(b),
-                Item::Frame(b) => {
+                Item::Held(_) => unreachable!("a held place is never popped"),
+                Item::Frame(_, b) => {
                     st.frames -= 1;
                     st.frame_bytes -= b.len();
                     Outgoing::Frame(b)

@@ -123,9 +123,13 @@ impl Session {
             self.refuse(Some(seq), None, &e);
             return;
         }
+        // At a relay the owner's answer and the record of its tick travel apart, so
+        // the answer's place is held now: it still comes before the tick's delta.
+        let held = self.room.is_replica().then(|| self.outbox.hold_reply());
         let reply = EditReply::Outbox {
             outbox: Arc::clone(&self.outbox),
             seq,
+            held,
         };
         let quota = Some(Arc::clone(&self.outbox.quota));
         if let Err(e) = self
