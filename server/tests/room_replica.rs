@@ -15,7 +15,9 @@ use canopy_server::metrics::Metrics;
 use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_server::room::replica::{FedRecord, FeedLink, ReplicaRecord};
 use canopy_server::room::scope::Scope;
-use canopy_server::room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
+use canopy_server::room::{
+    EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomConfig, SubscribeRequest,
+};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::mpsc;
@@ -233,17 +235,25 @@ fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
     assert!(quiet > 20, "idle ticks were covered");
 }
 
-#[test]
-fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
+/// An owner whose records go to the returned channel, and a replica of it built from
+/// its start (with the replica's upstream, kept open).
+fn owner_and_replica(
+    id: &str,
+) -> (
+    Room,
+    mpsc::UnboundedReceiver<FedRecord>,
+    Room,
+    mpsc::Receiver<PendingEdit>,
+) {
     let metrics = Arc::new(Metrics::new());
     let mut owner = Room::new(
-        "g".into(),
+        id.into(),
         30,
         RoomConfig::default(),
         Arc::clone(&metrics),
         None,
     );
-    let (feed_tx, mut feed) = mpsc::unbounded_channel::<FedRecord>();
+    let (feed_tx, feed) = mpsc::unbounded_channel::<FedRecord>();
     owner
         .shared()
         .feed
@@ -253,23 +263,28 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
         })
         .unwrap();
     let start = start_of(&mut owner, 0);
-    let (up_tx, _up_rx) = mpsc::channel(16);
-    let mut replica = Room::replica(
-        "g".into(),
-        RoomConfig::default(),
-        Arc::clone(&metrics),
-        &start,
-        up_tx,
-    )
-    .expect("a replica");
-    let client = Outbox::new(7, Format::Bincode, OutboxLimits::DEFAULT);
-    let add = |id| Op::Add {
+    let (up_tx, up_rx) = mpsc::channel(16);
+    let replica =
+        Room::replica(id.into(), RoomConfig::default(), metrics, &start, up_tx).expect("a replica");
+    (owner, feed, replica, up_rx)
+}
+
+/// A root node with the given id.
+fn add_root(id: u32) -> Op {
+    Op::Add {
         id: Some(id),
         parent: None,
         local: Transform::IDENTITY,
         extent: [0.5; 3],
         mask: 1,
-    };
+    }
+}
+
+#[test]
+fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
+    let (mut owner, mut feed, mut replica, _up_rx) = owner_and_replica("g");
+    let client = Outbox::new(7, Format::Bincode, OutboxLimits::DEFAULT);
+    let add = add_root;
     // The owner applies a batch at tick 1; its answer reaches the relay first.
     submit(&owner, vec![add(1)]);
     owner.tick(100);
@@ -334,33 +349,7 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
 /// while the frames of earlier ticks go first and nothing waits once the answer is in.
 #[test]
 fn at_a_relay_the_ack_comes_before_its_ticks_delta_even_when_the_record_came_first() {
-    let metrics = Arc::new(Metrics::new());
-    let mut owner = Room::new(
-        "h".into(),
-        30,
-        RoomConfig::default(),
-        Arc::clone(&metrics),
-        None,
-    );
-    let (feed_tx, mut feed) = mpsc::unbounded_channel::<FedRecord>();
-    owner
-        .shared()
-        .feed
-        .set(FeedLink {
-            tx: feed_tx,
-            queued: Default::default(),
-        })
-        .unwrap();
-    let start = start_of(&mut owner, 0);
-    let (up_tx, _up_rx) = mpsc::channel(16);
-    let mut replica = Room::replica(
-        "h".into(),
-        RoomConfig::default(),
-        Arc::clone(&metrics),
-        &start,
-        up_tx,
-    )
-    .expect("a replica");
+    let (mut owner, mut feed, mut replica, _up_rx) = owner_and_replica("h");
     let client = Outbox::new(7, Format::Bincode, OutboxLimits::DEFAULT);
     replica.handle(RoomCommand::Subscribe(SubscribeRequest::new(
         Arc::clone(&client),
@@ -371,13 +360,7 @@ fn at_a_relay_the_ack_comes_before_its_ticks_delta_even_when_the_record_came_fir
         client.try_next().and_then(|o| message(&o)),
         Some(ServerMsg::Snapshot { .. })
     ));
-    let add = |id| Op::Add {
-        id: Some(id),
-        parent: None,
-        local: Transform::IDENTITY,
-        extent: [0.5; 3],
-        mask: 1,
-    };
+    let add = add_root;
     // Tick 1: someone else's batch, replayed before this client edits.
     submit(&owner, vec![add(1)]);
     owner.tick(100);
