@@ -435,14 +435,12 @@ impl Outbox {
     pub fn try_next(&self) -> Option<Outgoing> {
         let mut st = self.state.lock();
         let front_need = match st.queue.front() {
+            // Wait for the answer; filling it wakes the writer.
+            Some((_, Item::Held(_))) => return None,
             Some((need, _)) => Some(*need),
             None if st.merge.is_some() => Some(st.merge_need),
             None => None,
         };
-        if let Some((_, Item::Held(_))) = st.queue.front() {
-            // Wait for the answer; filling it wakes the writer.
-            return None;
-        }
         if let Some(need) = front_need {
             match self.gate.get().map_or(Passage::Open, |g| g.check(need)) {
                 Passage::Open => {}
