@@ -195,6 +195,7 @@ async fn measure(
         clock,
         stats: &stats,
         errors: &errors,
+        seed: s.seed,
     };
     let counters_start = Counters::of_all(&subs);
     let cpu_start = CpuTimes::now();

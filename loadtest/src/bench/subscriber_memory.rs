@@ -12,7 +12,7 @@
 //! latency is the load test's.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -54,6 +54,12 @@ const SETTLE: Duration = Duration::from_secs(3);
 /// and then how long before reading RSS (issue 10 read it 8 s after).
 const LEAVE_TIMEOUT: Duration = Duration::from_secs(30);
 const AFTER_LEAVE: Duration = Duration::from_secs(8);
+
+/// What the warm-up's editors seed their values with, against the loaded window's.
+const WARM_SEED_SALT: u64 = 0x5EED_0F_3A4D;
+
+/// The share of the loaded window's ops every subscriber must be streamed as rows.
+const STREAMED_SHARE: f64 = 0.9;
 
 /// RSS after leaving may exceed the room alone by this fraction.
 const RELEASE_SLACK: f64 = 0.10;
@@ -154,6 +160,10 @@ async fn measure(
         clock,
         stats: &warm_stats,
         errors: &errors,
+        // Not the loaded window's seed: the same seed would send every node the value
+        // the warm-up left it at, so the loaded window would change (and stream)
+        // almost nothing.
+        seed: s.seed ^ WARM_SEED_SALT,
     };
     warm.run(s.load_duration()).await?;
     tokio::time::sleep(SETTLE).await;
@@ -231,11 +241,24 @@ async fn measure(
         clock,
         stats: &stats,
         errors: &errors,
+        seed: s.seed,
     };
+    let rows_before: Vec<u64> = subs
+        .iter()
+        .map(|m| m.delta_rows.load(Ordering::Relaxed))
+        .collect();
     let (window_s, mut loaded) = loaded_window.run(s.load_duration()).await?;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let latency = gather::latency_report(&subs, s);
     let edits = gather::edit_report(&stats, window_s);
+    // The fewest rows any subscriber was streamed in the window.
+    let rows_per_sub = subs
+        .iter()
+        .zip(&rows_before)
+        .map(|(m, before)| m.delta_rows.load(Ordering::Relaxed) - before)
+        .min()
+        .unwrap_or(0) as f64;
+    let ops_sent = stats.ops_sent.load(Ordering::Relaxed) as f64;
     loaded.sort_by(f64::total_cmp);
     let loaded_median = loaded.get(loaded.len() / 2).copied().unwrap_or(synced);
     let loaded_max = loaded.last().copied().unwrap_or(synced).max(synced);
@@ -332,6 +355,14 @@ async fn measure(
             edits.batches_per_s, edits.acks, edits.batches_sent
         ),
     );
+    report.row(
+        "changes streamed",
+        format!(
+            "at least {:.0} rows to every subscriber for {ops_sent:.0} ops sent ({:.1}%)",
+            rows_per_sub,
+            rows_per_sub / ops_sent.max(1.0) * 100.0
+        ),
+    );
     let errs = errors.snapshot();
     report.row("errors", crate::observe::errors::summary(&errs));
     for (k, v) in [
@@ -386,6 +417,18 @@ async fn measure(
             ),
         );
     }
+    // The workload proves itself: the loaded window changed what it set, and every
+    // subscriber was streamed it (merging a slow client's repeated changes of one node
+    // may coalesce a few rows, hence the slack).
+    report.check(
+        "changes streamed to every subscriber",
+        ops_sent > 0.0 && rows_per_sub >= ops_sent * STREAMED_SHARE,
+        format!(
+            "{:.1}% of the ops sent, limit {:.0}%",
+            rows_per_sub / ops_sent.max(1.0) * 100.0,
+            STREAMED_SHARE * 100.0
+        ),
+    );
     report.check(
         "no errors",
         errs.is_empty(),
@@ -405,6 +448,8 @@ pub(crate) struct EditWindow<'a> {
     pub clock: Clock,
     pub stats: &'a Arc<EditStats>,
     pub errors: &'a Arc<ErrorTally>,
+    /// The editors' random values start from this seed (plus the editor's index).
+    pub seed: u64,
 }
 
 impl EditWindow<'_> {
@@ -434,7 +479,7 @@ impl EditWindow<'_> {
             tasks.push(tokio::spawn(editor::run(
                 ed,
                 edit_ctx.clone(),
-                s.seed.wrapping_add(i as u64),
+                self.seed.wrapping_add(i as u64),
                 stop_rx.clone(),
             )));
         }

@@ -69,6 +69,8 @@ pub(crate) struct SubShared {
     pub spec: SubSpec,
     pub delta_frames: AtomicU64,
     pub delta_bytes: AtomicU64,
+    /// Rows (`update` and `upsert` entries) of those frames.
+    pub delta_rows: AtomicU64,
     /// Time a slow reader spent not reading, microseconds.
     pub paused_us: AtomicU64,
     /// When the last frame arrived (run clock, microseconds), to see traffic settle.
@@ -93,6 +95,7 @@ impl SubShared {
             spec,
             delta_frames: AtomicU64::new(0),
             delta_bytes: AtomicU64::new(0),
+            delta_rows: AtomicU64::new(0),
             paused_us: AtomicU64::new(0),
             last_frame_us: AtomicU64::new(0),
             kick: Notify::new(),
@@ -477,6 +480,9 @@ impl Reader<'_> {
                 self.check_tick(tick);
                 self.me.delta_frames.fetch_add(1, Ordering::Relaxed);
                 self.me.delta_bytes.fetch_add(len, Ordering::Relaxed);
+                self.me
+                    .delta_rows
+                    .fetch_add((update.len() + upsert.len()) as u64, Ordering::Relaxed);
                 let mut st = self.me.lock();
                 if !st.synced {
                     self.ctx.errors.record("delta_before_snapshot");
