@@ -56,7 +56,7 @@ const LEAVE_TIMEOUT: Duration = Duration::from_secs(30);
 const AFTER_LEAVE: Duration = Duration::from_secs(8);
 
 /// What the warm-up's editors seed their values with, against the loaded window's.
-const WARM_SEED_SALT: u64 = 0x5EED_0F_3A4D;
+const WARM_SEED_SALT: u64 = 0x5EED_F00D;
 
 /// The share of the loaded window's ops every subscriber must be streamed as rows.
 const STREAMED_SHARE: f64 = 0.9;
