@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
 use tower::ServiceExt;
 
@@ -30,6 +30,28 @@ fn tune(tcp: &TcpStream, send_buffer: usize) {
         let _ = socket2::SockRef::from(tcp).set_send_buffer_size(send_buffer);
     }
     let _ = tcp.set_nodelay(true);
+}
+
+/// Serves one HTTP/1 connection until it ends (or is upgraded); once `stop` is
+/// cancelled, it finishes the request in flight and closes.
+async fn serve_until_stopped<I, S, B>(
+    conn: hyper::server::conn::http1::UpgradeableConnection<I, S>,
+    stop: tokio_util::sync::CancellationToken,
+) -> hyper::Result<()>
+where
+    S: hyper::service::HttpService<Incoming, ResBody = B>,
+    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
+    B: hyper::body::Body + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    tokio::pin!(conn);
+    tokio::select! {
+        done = conn.as_mut() => return done,
+        () = stop.cancelled() => {}
+    }
+    conn.as_mut().graceful_shutdown();
+    conn.await
 }
 
 /// Serves `state` on `listener` until `shutdown` completes, then shuts down gracefully.
@@ -74,12 +96,17 @@ pub async fn run(
             .tasks
             .spawn(async move { tls.watch(stop.cancelled_owned()).await });
     }
-    let mut http = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new()).http1_only();
-    http.http1()
-        .timer(TokioTimer::new())
+    // hyper's own HTTP/1 builder rather than hyper-util's `auto` one: `auto` wraps the
+    // socket in a private type, and a WebSocket upgrade must get the `TcpStream` back
+    // (`Upgraded::downcast`) for the flushers' non-blocking writes (`ws/socket.rs`).
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
         .header_read_timeout(Duration::from_secs(state.config.http_header_timeout_secs))
         .keep_alive(true);
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    // Open HTTP connections (not upgraded ones: the session tasks are in `state.tasks`),
+    // and the signal that asks them to finish their request and close.
+    let conns = tokio_util::task::TaskTracker::new();
+    let stop_conns = tokio_util::sync::CancellationToken::new();
     let send_buffer = state.config.send_buffer_bytes;
     let mut last_accept_error: Option<Instant> = None;
     // SIGTERM starts the drain: readiness fails at once, the listener stays open for
@@ -128,7 +155,8 @@ pub async fn run(
             req.extensions_mut().insert(permit.clone());
             router.clone().oneshot(req.map(axum::body::Body::new))
         });
-        let watcher = graceful.watcher();
+        let conn_token = conns.token();
+        let stop_conn = stop_conns.clone();
         let http = http.clone();
         let first_byte = Duration::from_secs(state.config.http_header_timeout_secs);
         let tls = state.tls.clone();
@@ -145,8 +173,8 @@ pub async fn run(
             }
             let result = match tls {
                 None => {
-                    let conn = http.serve_connection_with_upgrades(TokioIo::new(tcp), service);
-                    watcher.watch(conn.into_owned()).await
+                    let conn = http.serve_connection(TokioIo::new(tcp), service);
+                    serve_until_stopped(conn.with_upgrades(), stop_conn).await
                 }
                 Some(tls) => {
                     let handshake = tokio::time::timeout(first_byte, tls.acceptor().accept(tcp));
@@ -161,13 +189,14 @@ pub async fn run(
                             return;
                         }
                     };
-                    let conn = http.serve_connection_with_upgrades(TokioIo::new(stream), service);
-                    watcher.watch(conn.into_owned()).await
+                    let conn = http.serve_connection(TokioIo::new(stream), service);
+                    serve_until_stopped(conn.with_upgrades(), stop_conn).await
                 }
             };
             if let Err(e) = result {
                 tracing::debug!(error = %e, "connection ended");
             }
+            drop(conn_token);
         });
     }
 
@@ -185,7 +214,9 @@ pub async fn run(
     .await;
     state.tasks.close();
     let drained = async {
-        graceful.shutdown().await;
+        stop_conns.cancel();
+        conns.close();
+        conns.wait().await;
         state.tasks.wait().await;
     };
     if tokio::time::timeout(grace, drained).await.is_err() {

@@ -47,9 +47,14 @@ const NOT_IN_CORE: &[&str] = &[
 ];
 
 /// Room files that may hold async functions: they are the edges' side of a room (the
-/// WebSocket writer waits on an outbox; an HTTP edit waits until its record is durable),
+/// WebSocket writer waits on an outbox, a flusher on its room's flush queue; an HTTP edit
+/// waits until its record is durable),
 /// never called by the tick.
-const ROOM_ASYNC_FOR_EDGES: &[&str] = &["server/src/room/outbox.rs", "server/src/room/durable.rs"];
+const ROOM_ASYNC_FOR_EDGES: &[&str] = &[
+    "server/src/room/outbox/mod.rs",
+    "server/src/room/durable.rs",
+    "server/src/room/flush.rs",
+];
 
 /// Where axum may appear: the HTTP and WebSocket edges and the listener that serves them.
 const AXUM_ALLOWED: &[&str] = &["server/src/http/", "server/src/ws/", "server/src/server.rs"];

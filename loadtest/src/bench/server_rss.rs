@@ -1,4 +1,4 @@
-//! The server's resident memory and connection count as a benchmark reads them, from
+//! The server's resident memory, CPU time and connection count as a benchmark reads them, from
 //! `GET /metrics`: several samples and their median, so that one sample taken between an
 //! allocation and its release does not make the figure.
 //!
@@ -14,6 +14,9 @@ use crate::observe::metrics_scrape;
 
 /// The open WebSocket connections in `/metrics`.
 const CONNECTIONS_METRIC: &str = "canopy_ws_connections";
+
+/// The server process's CPU time (user and system) in `/metrics`.
+const CPU_METRIC: &str = "process_cpu_seconds_total";
 
 /// The median of `n` RSS samples `every` apart, in bytes.
 pub(crate) async fn median_rss(client: &Client, n: usize, every: Duration) -> anyhow::Result<f64> {
@@ -49,6 +52,14 @@ pub(crate) async fn connections(client: &Client) -> anyhow::Result<f64> {
     let text = client.metrics().await.context("GET /metrics")?;
     metrics_scrape::value(&metrics_scrape::parse(&text), CONNECTIONS_METRIC)
         .with_context(|| format!("/metrics has no {CONNECTIONS_METRIC}"))
+}
+
+/// The server process's CPU seconds so far (user and system, all threads; the kernel's
+/// work on the process's sockets included, as the kernel charges it).
+pub(crate) async fn cpu_seconds(client: &Client) -> anyhow::Result<f64> {
+    let text = client.metrics().await.context("GET /metrics")?;
+    metrics_scrape::value(&metrics_scrape::parse(&text), CPU_METRIC)
+        .with_context(|| format!("/metrics has no {CPU_METRIC}"))
 }
 
 /// Waits until the server counts at most `target` WebSocket connections, for at most

@@ -243,11 +243,13 @@ async fn measure(
         errors: &errors,
         seed: s.seed,
     };
+    let cpu_before = server_rss::cpu_seconds(client).await.ok();
     let rows_before: Vec<u64> = subs
         .iter()
         .map(|m| m.delta_rows.load(Ordering::Relaxed))
         .collect();
     let (window_s, mut loaded) = loaded_window.run(s.load_duration()).await?;
+    let cpu_after = server_rss::cpu_seconds(client).await.ok();
     tokio::time::sleep(Duration::from_millis(500)).await;
     let latency = gather::latency_report(&subs, s);
     let edits = gather::edit_report(&stats, window_s);
@@ -355,6 +357,25 @@ async fn measure(
             edits.batches_per_s, edits.acks, edits.batches_sent
         ),
     );
+    // What the server's fan-out costs: its CPU over the loaded window, per subscriber
+    // and per frame it wrote (one frame per subscriber per tick that changed).
+    let frames =
+        (s.edit_rate * s.editors as f64).min(f64::from(s.tick_hz)) * window_s * connected as f64;
+    match (cpu_before, cpu_after) {
+        (Some(a), Some(b)) if b >= a && window_s > 0.0 => {
+            let cores = (b - a) / window_s;
+            report.row(
+                "server CPU, loaded",
+                format!(
+                    "{cores:.3} cores; {:.2} ms/s per subscriber, {:.2} us per subscriber-frame",
+                    cores * 1e3 / connected.max(1) as f64,
+                    (b - a) * 1e6 / frames.max(1.0)
+                ),
+            );
+            report.figure("server_cpu_cores", cores);
+        }
+        _ => report.row("server CPU, loaded", "not in /metrics".to_string()),
+    }
     report.row(
         "changes streamed",
         format!(

@@ -1,6 +1,9 @@
 //! The fan-out phase of a tick: each subscriber's delta, built from the tick's diff and
 //! pushed into its outbox (queued, or merged for a client that is behind).
 //!
+//! Outboxes whose writers were left asleep (see `Outbox::push_delta`) go to the room's
+//! flush queue in one batch after the last subscriber, for the WebSocket edge's flushers.
+//!
 //! Invariant: whole-room scopes with the same mask share one [`SharedDelta`], so a
 //! tick's frame is built once and encoded at most once per format however many
 //! subscribers read it; region scopes build their own, in O(changed nodes).
@@ -71,11 +74,14 @@ impl Room {
                     let compact = &mut self.compact;
                     d.set_compact(|| compact.frame(&d.parts, tick, now_ms));
                 }
-                if sub.outbox.push_delta(&d) {
-                    merged += 1;
+                let pushed = sub.outbox.push_delta(&d);
+                merged += usize::from(pushed.merged);
+                if pushed.flush {
+                    self.flush_batch.push(Arc::clone(&sub.outbox));
                 }
             }
         }
+        self.shared.flush.submit(&mut self.flush_batch);
         merged
     }
 }

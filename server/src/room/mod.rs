@@ -24,6 +24,7 @@ pub mod diff;
 pub mod durable;
 pub mod edit;
 mod fanout;
+pub mod flush;
 pub mod lease;
 pub mod merge;
 pub mod outbox;
@@ -180,6 +181,8 @@ pub struct Room {
     subscribers: Subscribers,
     diff: TickDiff,
     parts: DeltaParts,
+    /// This tick's outboxes for the flushers (capacity kept from tick to tick).
+    flush_batch: Vec<Arc<Outbox>>,
     history: resume::History,
     compact: compact::CompactState,
     /// The room's log bookkeeping; `None` for rooms kept in memory only.
@@ -243,6 +246,7 @@ impl Room {
             subscribers: Subscribers::default(),
             diff: TickDiff::default(),
             parts: DeltaParts::default(),
+            flush_batch: Vec::new(),
             history,
             compact: compact::CompactState::default(),
             log,

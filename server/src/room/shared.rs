@@ -91,6 +91,8 @@ pub struct RoomShared {
     pub feed: OnceLock<super::replica::FeedLink>,
     /// Cluster mode, at a relay: set on a replica (which takes no edits of its own).
     pub relay: OnceLock<super::replica::RelayLink>,
+    /// Outboxes the tick filled for the WebSocket edge's flushers to write.
+    pub flush: Arc<super::flush::FlushQueue>,
     commands: Sender<RoomCommand>,
     limits: EditLimits,
     pending_batches: AtomicUsize,
@@ -123,6 +125,7 @@ impl RoomShared {
             lease: super::lease::LeaseClock::unbounded(),
             feed: OnceLock::new(),
             relay: OnceLock::new(),
+            flush: Arc::default(),
             commands,
             limits,
             pending_batches: AtomicUsize::new(0),
@@ -290,6 +293,7 @@ impl RoomShared {
     /// Marks the room closed (deleted, or the server stopping): nothing new is accepted
     /// and its tick thread is woken to answer what waits and close its subscribers.
     pub fn mark_closed(&self) {
+        self.flush.close();
         self.closed.cancel();
         self.wake();
     }
@@ -310,6 +314,13 @@ impl RoomShared {
 /// WebSocket upgrade's [`canopy_protocol::ROOM_INSTANCE_HEADER`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoomInstance(u64);
+
+impl Drop for RoomShared {
+    fn drop(&mut self) {
+        // Flusher tasks hold the queue, not the room: end them however the room goes.
+        self.flush.close();
+    }
+}
 
 impl RoomInstance {
     /// A fresh random instance. `RandomState` is seeded from the OS once per process

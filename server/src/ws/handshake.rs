@@ -23,12 +23,11 @@ use axum::response::Response;
 use canopy_protocol::{
     ErrorCode, Format, PROTOCOL_HEADER, PROTOCOL_VERSION, ROOM_INSTANCE_HEADER, WS_SUBPROTOCOL,
 };
-use hyper_util::rt::TokioIo;
-use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
-use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::session::{SessionParams, serve};
+use super::socket::Socket;
 use crate::access::Caller;
 use crate::admission::ConnPermit;
 use crate::refusal::Refusal;
@@ -38,8 +37,18 @@ use crate::state::AppState;
 /// The socket library's read buffer per connection: small, since client messages are
 /// small except for edit batches, which grow it only while they arrive.
 pub(super) const READ_BUFFER_BYTES: usize = 8 * 1024;
-/// Frames are written out once this much is buffered (and always on flush).
+/// Frames are written out once this much is buffered (and always on flush), for the
+/// passed-on connections of `passthrough.rs`, which the socket library writes.
 pub(super) const WRITE_BUFFER_BYTES: usize = 16 * 1024;
+
+/// The socket library's settings for reading a session's client messages (it never
+/// writes them, see `socket.rs`).
+pub fn read_config(max_message_bytes: usize) -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER_BYTES)
+        .max_message_size(Some(max_message_bytes))
+        .max_frame_size(Some(max_message_bytes))
+}
 
 pub(super) fn has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
     headers.get_all(name).iter().any(|v| {
@@ -141,11 +150,7 @@ pub async fn upgrade(
         )));
     }
     let permit = req.extensions().get::<ConnPermit>().cloned();
-    let config = WebSocketConfig::default()
-        .read_buffer_size(READ_BUFFER_BYTES)
-        .write_buffer_size(WRITE_BUFFER_BYTES)
-        .max_message_size(Some(app.config.max_ws_message_bytes))
-        .max_frame_size(Some(app.config.max_ws_message_bytes));
+    let config = read_config(app.config.max_ws_message_bytes);
     let conn = app.next_conn_id();
     let span = tracing::info_span!("ws", room = %room.id, conn, format = format.as_str());
     let tasks = app.tasks.clone();
@@ -163,9 +168,8 @@ pub async fn upgrade(
             let _permit = permit;
             match on_upgrade.await {
                 Ok(upgraded) => {
-                    let io = TokioIo::new(upgraded);
-                    let ws = WebSocketStream::from_raw_socket(io, Role::Server, Some(config)).await;
-                    serve(params, ws).await;
+                    let socket = Socket::from_upgraded(upgraded, config).await;
+                    serve(params, socket).await;
                 }
                 Err(e) => {
                     room.connections.fetch_sub(1, Ordering::AcqRel);

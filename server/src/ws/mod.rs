@@ -1,22 +1,29 @@
 //! The WebSocket endpoint `GET /rooms/{room}/ws?format=bincode|json`: the upgrade
-//! (`handshake.rs`), the session that reads client messages and watches the connection's
-//! deadlines (`session.rs`, with the messages' handling in `requests.rs`), and the writer
-//! task that drains the connection's outbox into the socket (`writer.rs`).
+//! (`handshake.rs`), the connection split into a read and a write side (`socket.rs`),
+//! the session that reads client messages and watches the connection's deadlines
+//! (`session.rs`, with the messages' handling in `requests.rs`), the writer task that
+//! drains the connection's outbox into the socket (`writer.rs`, framing in `frame.rs`),
+//! and the room's flushers that write a tick's frames for idle writers (`flusher.rs`).
 //!
-//! Invariant: only the writer task writes to the socket, and everything it writes comes
-//! through the outbox, so acks, snapshots and deltas keep the order the room gave them.
-//! The session loop and the writer are generic over the socket (a `Stream` and a `Sink`
-//! of WebSocket messages), so they are tested with channels as well as sockets.
+//! Invariant: everything written to the socket comes through the outbox, written by its
+//! writer task or (plain TCP only, while the writer is idle) by a flusher, one at a time,
+//! so acks, snapshots and deltas keep the order the room gave them. The session takes
+//! any byte stream (`Socket::from_io`), so it is tested over in-memory pipes as well as
+//! sockets.
 
+mod flusher;
+mod frame;
 mod handshake;
 pub(crate) mod passthrough;
 mod requests;
 mod session;
+mod socket;
 mod writer;
 
-pub use handshake::upgrade;
+pub use frame::FRAGMENT_BYTES;
+pub use handshake::{read_config, upgrade};
 pub use session::{SessionParams, serve};
-pub use writer::FRAGMENT_BYTES;
+pub use socket::{ReadSide, Socket};
 
 /// The close code that tells a client to reconnect and subscribe again: used for a
 /// client that made no progress for the write deadline, and for idle connections.

@@ -13,13 +13,15 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use canopy_protocol::{ErrorCode, Format};
-use futures_util::{Sink, Stream, StreamExt};
+use futures_util::{Stream, StreamExt};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::error::CapacityError;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
-use super::writer;
+use super::socket::{Socket, SocketOut};
 use super::{CLOSE_RESUBSCRIBE, CLOSE_TOKEN_EXPIRED, CLOSE_TOO_LARGE};
+use super::{flusher, writer};
 use crate::access::Caller;
 use crate::refusal::Refusal;
 use crate::room::outbox::{ConnId, Outbox};
@@ -56,10 +58,7 @@ pub(super) struct Session {
 
 /// Serves one connection until either side closes it. The room's connection count was
 /// taken by the upgrade; it is given back here.
-pub async fn serve<S>(params: SessionParams, socket: S)
-where
-    S: Stream<Item = Result<Message, WsError>> + Sink<Message, Error = WsError> + Send + 'static,
-{
+pub async fn serve(params: SessionParams, socket: Socket) {
     let SessionParams {
         app,
         room,
@@ -73,9 +72,18 @@ where
     let caller_expires = caller.expires;
     let outbox = Outbox::new(conn, format, app.config.outbox_limits());
     outbox.set_gate(Arc::clone(&room.gate));
-    let (sink, mut stream) = socket.split();
+    let Socket {
+        reader: mut stream,
+        out,
+    } = socket;
+    if let SocketOut::Tcp(tcp) = &out {
+        // Frames of this room's ticks are then written by its flushers while the
+        // writer sleeps (`flusher.rs`).
+        flusher::start(&room, &app.metrics);
+        outbox.set_direct(Arc::clone(tcp) as Arc<dyn crate::room::outbox::DirectWrite>);
+    }
     let mut writer = tokio::spawn(writer::run(
-        sink,
+        out,
         Arc::clone(&outbox),
         Arc::clone(&app.metrics),
         app.config.ws_write_deadline(),
@@ -149,7 +157,14 @@ where
                 // Anything that arrives, pongs included, proves the peer is alive.
                 last_heard = Instant::now();
                 match msg {
-                    None | Some(Ok(Message::Close(_))) => break "closed by the client",
+                    None => break "closed by the client",
+                    Some(Ok(Message::Close(frame))) => {
+                        // The socket library does not write (`socket.rs`): the echo
+                        // goes through the outbox, after what is queued.
+                        outbox.close_reply(echo_code(frame.as_ref()));
+                        break "closed by the client";
+                    }
+                    Some(Ok(Message::Ping(payload))) => outbox.push_pong(payload),
                     Some(Err(e)) => {
                         if let WsError::Capacity(CapacityError::MessageTooLong { size, max_size }) = &e {
                             let refusal = Refusal::too_large(format!(
@@ -188,6 +203,15 @@ where
     app.metrics.connections.dec();
     app.metrics.ws_closed.with_label_values(&[why]).inc();
     tracing::info!(why, "ws closed");
+}
+
+/// The code a close reply echoes: the client's, unless it sent none or one that may
+/// not go on the wire (RFC 6455 §7.4.1), then 1000.
+fn echo_code(frame: Option<&CloseFrame>) -> u16 {
+    match frame.map(|f| u16::from(f.code)) {
+        Some(code) if !matches!(code, 1005 | 1006 | 1015) && code >= 1000 => code,
+        _ => 1000,
+    }
 }
 
 /// How long a connection the server ends keeps reading what the client still sends.

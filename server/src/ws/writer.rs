@@ -1,10 +1,10 @@
 //! The writer task of a WebSocket connection: drains the outbox into the socket.
 //!
-//! Messages larger than [`FRAGMENT_BYTES`] go out as a fragmented WebSocket message
-//! (continuation frames), so the socket library's write buffer never grows past one
-//! fragment: a connection that was sent a large snapshot keeps no snapshot-sized buffer
-//! afterwards. Messages are sent as raw frames carrying the outbox's shared bytes, so a
-//! frame shared by many subscribers is neither copied nor re-validated per subscriber.
+//! Messages are written straight from the outbox's shared buffers as WebSocket frames
+//! (`frame.rs`): a frame shared by many subscribers is neither copied nor re-validated
+//! per subscriber, and no connection keeps a write buffer of its own. On a plain TCP
+//! socket the writer sleeps while the room's flushers write for it (`flusher.rs`); it
+//! takes over whatever they could not write without waiting.
 //!
 //! A socket that accepts nothing for the write deadline is given up on (the client has
 //! stalled: it must reconnect and resubscribe); a merely slow one just makes the outbox
@@ -14,26 +14,20 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
 use canopy_protocol::{Format, ServerMsg, codec};
-use futures_util::{Sink, SinkExt};
+use tokio::io::AsyncWriteExt;
 use tokio::time::timeout;
-use tokio_tungstenite::tungstenite::protocol::CloseFrame;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
-use tokio_tungstenite::tungstenite::protocol::frame::{Frame, Utf8Bytes};
-use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
 use super::CLOSE_RESUBSCRIBE;
+use super::frame::{Opcode, WirePlan, close_payload};
+use super::socket::SocketOut;
 use crate::metrics::Metrics;
-use crate::room::outbox::{Outbox, Outgoing};
-
-/// The largest frame the writer sends; longer messages are fragmented.
-pub const FRAGMENT_BYTES: usize = 16 * 1024;
+use crate::room::outbox::{Next, Outbox, Outgoing};
 
 /// Why the writer stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum WriterEnd {
-    /// It sent `closed` and a close frame.
+    /// It sent a close frame.
     Closed,
     /// The socket failed or made no progress within the deadline.
     Broken,
@@ -48,35 +42,48 @@ impl Drop for Gone {
     }
 }
 
+/// The opcode of data messages in `format`.
+pub(super) fn data_opcode(format: Format) -> Opcode {
+    match format {
+        Format::Json => Opcode::Text,
+        Format::Bincode => Opcode::Binary,
+    }
+}
+
 /// Runs until the outbox is closed or the socket breaks.
-pub(super) async fn run<W>(
-    mut sink: W,
+pub(super) async fn run(
+    mut out: SocketOut,
     outbox: Arc<Outbox>,
     metrics: Arc<Metrics>,
     deadline: Duration,
-) -> WriterEnd
-where
-    W: Sink<Message, Error = WsError> + Unpin,
-{
+) -> WriterEnd {
     let _gone = Gone(Arc::clone(&outbox));
     let format = outbox.format;
+    let data = data_opcode(format);
     let mut durable = outbox.durability_watch();
     loop {
         let mut fed = false;
-        while let Some(item) = outbox.try_next() {
-            let (bytes, delta) = match item {
-                Outgoing::Message(b) => (b, false),
-                Outgoing::Frame(b) => (b, true),
+        while let Some(Next { item, written }) = outbox.take_next() {
+            let (sent, delta) = match &item {
+                Outgoing::Message(b) => (send(&mut out, b, data, written, deadline).await, None),
+                Outgoing::Frame(b) => (send(&mut out, b, data, written, deadline).await, Some(b)),
                 Outgoing::Merged(b) => {
                     metrics.merged_frames.inc();
-                    (b, true)
+                    (send(&mut out, b, data, written, deadline).await, Some(b))
                 }
-                Outgoing::Ping => {
-                    if !feed(&mut sink, Message::Ping(Bytes::new()), deadline).await {
-                        return give_up(&mut sink, deadline).await;
-                    }
-                    fed = true;
-                    continue;
+                Outgoing::Ping => (
+                    send(&mut out, &[], Opcode::Ping, written, deadline).await,
+                    None,
+                ),
+                Outgoing::Pong(p) => (
+                    send(&mut out, p, Opcode::Pong, written, deadline).await,
+                    None,
+                ),
+                Outgoing::CloseReply { code } => {
+                    let body = close_payload(*code, "");
+                    let _ = send(&mut out, &body, Opcode::Close, written, deadline).await;
+                    finish(&mut out).await;
+                    return WriterEnd::Closed;
                 }
                 Outgoing::Close { reason, code } => {
                     let closed = codec::encode_server(
@@ -85,37 +92,36 @@ where
                         },
                         format,
                     );
-                    let frame = Message::Close(Some(CloseFrame {
-                        code: CloseCode::from(code),
-                        reason: Utf8Bytes::from(reason),
-                    }));
-                    if send_message(&mut sink, Bytes::from(closed), format, deadline)
+                    if send(&mut out, &closed, data, written, deadline)
                         .await
                         .is_ok()
                     {
-                        let _ = timeout(deadline, sink.send(frame)).await;
+                        let body = close_payload(*code, reason);
+                        let _ = send(&mut out, &body, Opcode::Close, 0, deadline).await;
                     }
+                    finish(&mut out).await;
                     return WriterEnd::Closed;
                 }
             };
-            let len = bytes.len() as u64;
-            match send_message(&mut sink, bytes, format, deadline).await {
+            match sent {
                 Ok(()) => {}
                 Err(SendFailed::Broken) => return WriterEnd::Broken,
-                Err(SendFailed::Stalled) => return give_up(&mut sink, deadline).await,
+                Err(SendFailed::Stalled { mid }) => return give_up(&mut out, mid).await,
             }
             fed = true;
-            metrics.bytes_sent.inc_by(len);
-            if delta {
+            if let Outgoing::Message(b) | Outgoing::Frame(b) | Outgoing::Merged(b) = &item {
+                metrics.bytes_sent.inc_by(b.len() as u64);
+            }
+            if let Some(b) = delta {
                 metrics.delta_frames_sent.inc();
-                metrics.delta_bytes_sent.inc_by(len);
+                metrics.delta_bytes_sent.inc_by(b.len() as u64);
             }
         }
-        if fed {
-            match timeout(deadline, sink.flush()).await {
+        if fed && let SocketOut::Stream(w) = &mut out {
+            match timeout(deadline, w.flush()).await {
                 Ok(Ok(())) => {}
                 Ok(Err(_)) => return WriterEnd::Broken,
-                Err(_) => return give_up(&mut sink, deadline).await,
+                Err(_) => return give_up(&mut out, false).await,
             }
         }
         // A logged room's items also wait for the durable watermark: wake on either.
@@ -137,181 +143,182 @@ where
     }
 }
 
-async fn feed<W>(sink: &mut W, msg: Message, deadline: Duration) -> bool
-where
-    W: Sink<Message, Error = WsError> + Unpin,
-{
-    matches!(timeout(deadline, sink.feed(msg)).await, Ok(Ok(())))
-}
-
 /// Why a message was not sent.
 #[derive(Debug, PartialEq, Eq)]
 enum SendFailed {
     /// The socket failed.
     Broken,
-    /// One fragment was not accepted within the write deadline.
-    Stalled,
+    /// No byte was accepted within the write deadline; `mid` when part of the message
+    /// was written before.
+    Stalled {
+        /// The message was written in part.
+        mid: bool,
+    },
 }
 
-/// Feeds one message as raw frames: one frame when it is short, otherwise fragments of
-/// at most [`FRAGMENT_BYTES`] (a text message is cut only between UTF-8 characters).
+/// Writes what is left of one message (`written` of its wire bytes are out already).
 ///
-/// The deadline applies to each fragment, not to the whole message: the contract is
-/// "no progress for the deadline". A slow reader that pauses for less than the deadline
-/// in the middle of a large message (a snapshot of many fragments, read through a small
-/// receive buffer) still makes progress, yet a deadline over the whole message could
-/// pass across two of its pauses, and the reader was dropped (the soak's region slow
-/// reader that ended with a reset).
-async fn send_message<W>(
-    sink: &mut W,
-    bytes: Bytes,
-    format: Format,
+/// The deadline applies to each write, not to the whole message: the contract is "no
+/// progress for the deadline". A slow reader that pauses for less than the deadline in
+/// the middle of a large message (a snapshot read through a small receive buffer) still
+/// makes progress, yet a deadline over the whole message could pass across two of its
+/// pauses, and the reader was dropped (the soak's region slow reader that ended with a
+/// reset).
+async fn send(
+    out: &mut SocketOut,
+    payload: &[u8],
+    opcode: Opcode,
+    mut written: usize,
     deadline: Duration,
-) -> Result<(), SendFailed>
-where
-    W: Sink<Message, Error = WsError> + Unpin,
-{
-    let kind = match format {
-        Format::Json => Data::Text,
-        Format::Bincode => Data::Binary,
-    };
-    let mut rest = bytes;
-    let mut first = true;
-    loop {
-        let cut = fragment_end(&rest, format);
-        let chunk = rest.split_to(cut);
-        let fin = rest.is_empty();
-        let opcode = OpCode::Data(if first { kind } else { Data::Continue });
-        let frame = Message::Frame(Frame::message(chunk, opcode, fin));
-        match timeout(deadline, sink.feed(frame)).await {
-            Ok(Ok(())) => {}
-            Ok(Err(_)) => return Err(SendFailed::Broken),
-            Err(_) => return Err(SendFailed::Stalled),
-        }
-        if fin {
-            return Ok(());
-        }
-        first = false;
+) -> Result<(), SendFailed> {
+    while let Some(plan) = WirePlan::new(payload, opcode, written) {
+        let (slices, n) = plan.slices();
+        let took = match out {
+            SocketOut::Tcp(tcp) => loop {
+                match tcp.0.try_write_vectored(&slices[..n]) {
+                    Ok(0) => return Err(SendFailed::Broken),
+                    Ok(k) => break k,
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        match timeout(deadline, tcp.0.writable()).await {
+                            Ok(Ok(())) => {}
+                            Ok(Err(_)) => return Err(SendFailed::Broken),
+                            Err(_) => return Err(SendFailed::Stalled { mid: written > 0 }),
+                        }
+                    }
+                    Err(_) => return Err(SendFailed::Broken),
+                }
+            },
+            SocketOut::Stream(w) => match timeout(deadline, w.write_vectored(&slices[..n])).await {
+                Ok(Ok(0)) | Ok(Err(_)) => return Err(SendFailed::Broken),
+                Ok(Ok(k)) => k,
+                Err(_) => return Err(SendFailed::Stalled { mid: written > 0 }),
+            },
+        };
+        written += took;
     }
+    Ok(())
 }
 
-/// Where the next fragment of `rest` ends.
-fn fragment_end(rest: &[u8], format: Format) -> usize {
-    if rest.len() <= FRAGMENT_BYTES {
-        return rest.len();
+/// After the close frame: flush and shut the write side down (a TLS stream sends its
+/// close_notify; a TCP socket's FIN goes when its last handle drops, see `Gone`).
+async fn finish(out: &mut SocketOut) {
+    if let SocketOut::Stream(w) = out {
+        let _ = timeout(Duration::from_secs(1), w.shutdown()).await;
     }
-    let mut cut = FRAGMENT_BYTES;
-    if format == Format::Json {
-        // Back off to the start of a character: continuation bytes are 0b10xx_xxxx.
-        while cut > 0 && rest[cut] & 0xC0 == 0x80 {
-            cut -= 1;
-        }
-    }
-    cut
 }
 
 /// A client made no progress for the whole write deadline: try briefly to tell it to
 /// resubscribe, then drop it. Its merged state is dropped with it, so a stalled client
 /// costs nothing once it is gone.
-async fn give_up<W>(sink: &mut W, deadline: Duration) -> WriterEnd
-where
-    W: Sink<Message, Error = WsError> + Unpin,
-{
-    tracing::info!(
-        secs = deadline.as_secs(),
-        "no write progress: disconnecting"
-    );
-    let frame = Message::Close(Some(CloseFrame {
-        code: CloseCode::from(CLOSE_RESUBSCRIBE),
-        reason: Utf8Bytes::from_static("no progress: reconnect and resubscribe"),
-    }));
-    let _ = timeout(Duration::from_secs(1), sink.send(frame)).await;
+async fn give_up(out: &mut SocketOut, mid_message: bool) -> WriterEnd {
+    tracing::info!("no write progress: disconnecting");
+    // A close frame cannot go in the middle of a message; the socket just closes then.
+    if !mid_message {
+        let body = close_payload(CLOSE_RESUBSCRIBE, "no progress: reconnect and resubscribe");
+        let _ = send(out, &body, Opcode::Close, 0, Duration::from_secs(1)).await;
+    }
+    finish(out).await;
     WriterEnd::Broken
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
 
-    /// A sink that accepts one frame every `step` (of tokio time) and counts them.
+    use super::super::frame::FRAGMENT_BYTES;
+
+    /// A stream that accepts at most `max` bytes per write, each after `step` of tokio
+    /// time, and counts them.
     struct Slow {
         step: Duration,
-        wait: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
-        frames: usize,
+        max: usize,
+        wait: Option<Pin<Box<tokio::time::Sleep>>>,
+        bytes: Arc<std::sync::atomic::AtomicUsize>,
     }
 
-    impl Sink<Message> for Slow {
-        type Error = WsError;
-        fn poll_ready(
-            mut self: std::pin::Pin<&mut Self>,
-            cx: &mut std::task::Context<'_>,
-        ) -> std::task::Poll<Result<(), WsError>> {
+    impl tokio::io::AsyncWrite for Slow {
+        fn poll_write(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
             let step = self.step;
             let wait = self
                 .wait
                 .get_or_insert_with(|| Box::pin(tokio::time::sleep(step)));
             std::task::ready!(wait.as_mut().poll(cx));
             self.wait = None;
-            std::task::Poll::Ready(Ok(()))
+            let n = buf.len().min(self.max);
+            self.bytes
+                .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            Poll::Ready(Ok(n))
         }
-        fn start_send(mut self: std::pin::Pin<&mut Self>, _: Message) -> Result<(), WsError> {
-            self.frames += 1;
-            Ok(())
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Ok(()))
         }
-        fn poll_flush(
-            self: std::pin::Pin<&mut Self>,
-            _: &mut std::task::Context<'_>,
-        ) -> std::task::Poll<Result<(), WsError>> {
-            std::task::Poll::Ready(Ok(()))
-        }
-        fn poll_close(
-            self: std::pin::Pin<&mut Self>,
-            _: &mut std::task::Context<'_>,
-        ) -> std::task::Poll<Result<(), WsError>> {
-            std::task::Poll::Ready(Ok(()))
+        fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Ok(()))
         }
     }
 
-    use std::future::Future;
+    fn slow(step_secs: u64) -> (SocketOut, Arc<std::sync::atomic::AtomicUsize>) {
+        let bytes = Arc::default();
+        let out = SocketOut::Stream(Box::new(Slow {
+            step: Duration::from_secs(step_secs),
+            max: FRAGMENT_BYTES,
+            wait: None,
+            bytes: Arc::clone(&bytes),
+        }));
+        (out, bytes)
+    }
 
     #[tokio::test(start_paused = true)]
-    async fn a_message_slower_than_the_deadline_is_sent_while_each_fragment_progresses() {
-        let deadline = Duration::from_secs(30);
-        // Four fragments, each accepted after 25 s: 100 s for the message, never 30 s
-        // without progress.
-        let mut sink = Slow {
-            step: Duration::from_secs(25),
-            wait: None,
-            frames: 0,
-        };
-        let bytes = Bytes::from(vec![7u8; 3 * FRAGMENT_BYTES + 1]);
-        let sent = send_message(&mut sink, bytes, Format::Bincode, deadline).await;
+    async fn a_message_slower_than_the_deadline_is_sent_while_each_write_progresses() {
+        // About four writes, each accepted after 25 s: 100 s for the message, never
+        // 30 s without progress.
+        let (mut out, bytes) = slow(25);
+        let payload = vec![7u8; 3 * FRAGMENT_BYTES + 1];
+        let sent = send(
+            &mut out,
+            &payload,
+            Opcode::Binary,
+            0,
+            Duration::from_secs(30),
+        )
+        .await;
         assert_eq!(sent, Ok(()));
-        assert_eq!(sink.frames, 4);
+        // Three frame headers of 4 bytes and the last, 1-byte fragment's of 2.
+        let wire = bytes.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(wire, payload.len() + 14);
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_fragment_not_accepted_within_the_deadline_stalls_the_message() {
-        let mut sink = Slow {
-            step: Duration::from_secs(31),
-            wait: None,
-            frames: 0,
-        };
-        let bytes = Bytes::from(vec![7u8; 2 * FRAGMENT_BYTES]);
-        let sent = send_message(&mut sink, bytes, Format::Bincode, Duration::from_secs(30)).await;
-        assert_eq!(sent, Err(SendFailed::Stalled));
-        assert_eq!(sink.frames, 0);
-    }
-
-    #[test]
-    fn text_fragments_end_between_characters() {
-        let mut s = "a".repeat(FRAGMENT_BYTES - 1);
-        s.push('é');
-        s.push_str(&"b".repeat(100));
-        let cut = fragment_end(s.as_bytes(), Format::Json);
-        assert_eq!(cut, FRAGMENT_BYTES - 1);
-        assert!(std::str::from_utf8(&s.as_bytes()[..cut]).is_ok());
-        assert_eq!(fragment_end(s.as_bytes(), Format::Bincode), FRAGMENT_BYTES);
-        assert_eq!(fragment_end(b"short", Format::Json), 5);
+    async fn a_write_not_accepted_within_the_deadline_stalls_the_message() {
+        let (mut out, bytes) = slow(31);
+        let payload = vec![7u8; 2 * FRAGMENT_BYTES];
+        let sent = send(
+            &mut out,
+            &payload,
+            Opcode::Binary,
+            0,
+            Duration::from_secs(30),
+        )
+        .await;
+        assert_eq!(sent, Err(SendFailed::Stalled { mid: false }));
+        assert_eq!(bytes.load(std::sync::atomic::Ordering::Relaxed), 0);
+        // Part written already (by the flusher, say): a stall is mid-message.
+        let (mut out, _) = slow(31);
+        let sent = send(
+            &mut out,
+            &payload,
+            Opcode::Binary,
+            5,
+            Duration::from_secs(30),
+        )
+        .await;
+        assert_eq!(sent, Err(SendFailed::Stalled { mid: true }));
     }
 }

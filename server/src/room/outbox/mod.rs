@@ -15,7 +15,12 @@
 //!   stops reading the socket ([`Outbox::wait_for_space`]) until the writer catches up,
 //!   and the room's acks are bounded by the connection's edit quota;
 //! - once closing (by the room, the reader or a writer that gave up), nothing more is
-//!   queued, and a reader waiting for space is woken.
+//!   queued, and a reader waiting for space is woken;
+//! - one writer at a time: the connection's writer task, or (for a socket that takes
+//!   non-blocking writes, see [`DirectWrite`]) the WebSocket edge's flusher while the
+//!   writer task is idle, which writes what is queued without waking the writer
+//!   ([`Outbox::flush_direct`]); an item the socket took only in part stays at the front
+//!   with the count of its bytes written, and the writer goes on from there.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -27,9 +32,12 @@ use parking_lot::Mutex;
 use tokio::sync::Notify;
 
 use super::delta::SharedDelta;
-use super::durable::{DurableGate, Passage};
+use super::durable::DurableGate;
 use super::edit::EditQuota;
 use super::merge::MergeState;
+
+mod drain;
+pub use drain::{DirectWrite, Front, Next, Wrote};
 
 /// The `closed` reason of a connection whose queued acks or frames showed a tick that
 /// the storage failed to make durable.
@@ -49,6 +57,14 @@ pub enum Outgoing {
     Merged(Bytes),
     /// A WebSocket-level ping, to find half-open connections.
     Ping,
+    /// The answer to the client's ping, with its payload.
+    Pong(Bytes),
+    /// The answer to the client's close frame: a close frame with its code, then the
+    /// end of the connection.
+    CloseReply {
+        /// The client's close code, echoed.
+        code: u16,
+    },
     /// Send `closed` with this reason, then close the socket with `code`.
     Close {
         /// The `closed` message's reason, also the close frame's.
@@ -122,6 +138,8 @@ enum Item {
     /// stops here until it is filled.
     Held(u64),
     Ping,
+    Pong(Bytes),
+    CloseReply(u16),
     Close {
         reason: String,
         code: u16,
@@ -142,6 +160,24 @@ struct State {
     closing: bool,
     /// The id of the next held place.
     next_held: u64,
+    /// The writer task holds an item it is writing (or has not yet found the queue
+    /// empty since): the flusher leaves the socket to it.
+    busy: bool,
+    /// Wire bytes of the front item the flusher already wrote (the socket took it in
+    /// part); the writer goes on from there.
+    front_written: usize,
+    /// The socket, for writes that do not wait (plain TCP connections).
+    direct: Option<Arc<dyn DirectWrite>>,
+}
+
+/// What [`Outbox::push_delta`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pushed {
+    /// The delta was merged into the pending state (the client is behind).
+    pub merged: bool,
+    /// The outbox wants the flusher: it has a direct socket and an idle writer, which
+    /// was not woken.
+    pub flush: bool,
 }
 
 /// The outgoing queue of one connection.
@@ -210,6 +246,12 @@ impl Outbox {
     fn push(&self, st: parking_lot::MutexGuard<'_, State>) {
         drop(st);
         self.writer.notify_one();
+    }
+
+    /// Gives the outbox its socket for writes that do not wait: from now on a pushed
+    /// delta asks for the flusher instead of waking the writer while the writer is idle.
+    pub fn set_direct(&self, socket: Arc<dyn DirectWrite>) {
+        self.state.lock().direct = Some(socket);
     }
 
     /// Whether frames go out compact (set by each subscription; bincode only).
@@ -317,12 +359,37 @@ impl Outbox {
         self.push(st);
     }
 
-    /// Queues a shared delta, or merges it into the pending state when the client is
-    /// behind. Returns true when it was merged.
-    pub fn push_delta(&self, delta: &SharedDelta) -> bool {
+    /// Queues the answer to the client's ping (a control frame's payload: at most 125
+    /// bytes, as the socket library checked).
+    pub fn push_pong(&self, payload: Bytes) {
         let mut st = self.state.lock();
         if st.closing {
-            return false;
+            return;
+        }
+        st.queue.push_back((0, Item::Pong(payload)));
+        self.push(st);
+    }
+
+    /// Answers the client's close frame with its code after what is queued (without a
+    /// `closed` message: the client ended the connection); nothing more is queued.
+    pub fn close_reply(&self, code: u16) {
+        let mut st = self.state.lock();
+        if st.closing {
+            return;
+        }
+        st.closing = true;
+        st.queue.retain(|(_, i)| !matches!(i, Item::Held(_)));
+        st.queue.push_back((0, Item::CloseReply(code)));
+        self.push_closing(st);
+    }
+
+    /// Queues a shared delta, or merges it into the pending state when the client is
+    /// behind. An outbox with a direct socket and an idle writer does not wake the
+    /// writer: it answers [`Pushed::flush`], and the caller hands it to the flusher.
+    pub fn push_delta(&self, delta: &SharedDelta) -> Pushed {
+        let mut st = self.state.lock();
+        if st.closing {
+            return Pushed::default();
         }
         let frame = match delta.compact_frame().filter(|_| self.is_compact()) {
             Some(f) => f,
@@ -343,8 +410,18 @@ impl Outbox {
             let need = self.need();
             st.queue.push_back((need, Item::Frame(delta.tick, frame)));
         }
-        self.push(st);
-        behind
+        // A busy writer finds the new item before it next waits; an idle one is left
+        // asleep when the flusher can write for it.
+        let flush = st.direct.is_some() && !st.busy;
+        if flush || st.busy {
+            drop(st);
+        } else {
+            self.push(st);
+        }
+        Pushed {
+            merged: behind,
+            flush,
+        }
     }
 
     /// Starts a new subscription with its encoded snapshot: a snapshot, frames and
@@ -363,10 +440,18 @@ impl Outbox {
     }
 
     fn drop_scope_items(st: &mut State) {
-        st.queue
-            .retain(|(_, o)| !matches!(o, Item::Frame(..) | Item::Snapshot(_)));
-        st.frames = 0;
-        st.frame_bytes = 0;
+        // A front item the flusher wrote in part stays: half a frame is on the wire.
+        let keep_front = st.front_written > 0;
+        let mut first = true;
+        st.queue.retain(|(_, o)| {
+            let keep = (first && keep_front) || !matches!(o, Item::Frame(..) | Item::Snapshot(_));
+            first = false;
+            keep
+        });
+        (st.frames, st.frame_bytes) = match st.queue.front() {
+            Some((_, Item::Frame(_, b))) if keep_front => (1, b.len()),
+            _ => (0, 0),
+        };
         st.merge = None;
     }
 
@@ -405,6 +490,8 @@ impl Outbox {
         st.merge = None;
         st.replies = 0;
         st.reply_bytes = 0;
+        st.front_written = 0;
+        st.direct = None;
         self.push_closing(st);
     }
 
@@ -429,83 +516,6 @@ impl Outbox {
                 _ => 0,
             })
             .sum()
-    }
-
-    /// The next thing to send, if any, without waiting.
-    pub fn try_next(&self) -> Option<Outgoing> {
-        let mut st = self.state.lock();
-        let front_need = match st.queue.front() {
-            // Wait for the answer; filling it wakes the writer.
-            Some((_, Item::Held(_))) => return None,
-            Some((need, _)) => Some(*need),
-            None if st.merge.is_some() => Some(st.merge_need),
-            None => None,
-        };
-        if let Some(need) = front_need {
-            match self.gate.get().map_or(Passage::Open, |g| g.check(need)) {
-                Passage::Open => {}
-                // The writer waits for the durable watermark (or a push) and asks again.
-                Passage::Wait => return None,
-                Passage::Failed => {
-                    // What waits shows a tick that will never be durable (acks among
-                    // it): close instead of sending it; the client's copy and its
-                    // unanswered batches are doubtful, and it reconnects to a server
-                    // that says so by refusing edits.
-                    st.queue.clear();
-                    st.merge = None;
-                    st.replies = 0;
-                    st.reply_bytes = 0;
-                    st.frames = 0;
-                    st.frame_bytes = 0;
-                    st.closing = true;
-                    drop(st);
-                    self.space.notify_waiters();
-                    return Some(Outgoing::Close {
-                        reason: STORAGE_FAILED.to_string(),
-                        code: 1011,
-                    });
-                }
-            }
-        }
-        if let Some((_, item)) = st.queue.pop_front() {
-            return Some(match item {
-                Item::Reply(b) => {
-                    let was_full = st.replies > self.limits.replies
-                        || st.reply_bytes > self.limits.reply_bytes;
-                    st.replies -= 1;
-                    st.reply_bytes -= b.len();
-                    if was_full {
-                        self.space.notify_waiters();
-                    }
-                    Outgoing::Message(b)
-                }
-                Item::Snapshot(b) => Outgoing::Message(b),
-                Item::Held(_) => unreachable!("a held place is never popped"),
-                Item::Frame(_, b) => {
-                    st.frames -= 1;
-                    st.frame_bytes -= b.len();
-                    Outgoing::Frame(b)
-                }
-                Item::Ping => Outgoing::Ping,
-                Item::Close { reason, code } => Outgoing::Close { reason, code },
-            });
-        }
-        let mut m = st.merge.take()?;
-        drop(st);
-        self.pending_entries.store(0, Ordering::Relaxed);
-        self.merged_frames.fetch_add(1, Ordering::Relaxed);
-        let parts = m.take_parts();
-        // A merged frame covers ticks the client did not get one by one: compact rows
-        // are absolute, setting its baseline to the server's.
-        let msg = if self.is_compact() {
-            super::compact::absolute_delta(&parts, m.tick, m.time, false)
-        } else {
-            parts.to_message(m.tick, m.time)
-        };
-        Some(Outgoing::Merged(Bytes::from(codec::encode_server(
-            &msg,
-            self.format,
-        ))))
     }
 
     /// Completes after a push; a push made since the last [`Outbox::try_next`] that

@@ -1,0 +1,411 @@
+//! How queued items leave an outbox: the writer task takes them one by one
+//! ([`Outbox::take_next`]), and while it is idle the WebSocket edge's flusher writes them
+//! straight into a socket that takes non-blocking writes ([`Outbox::flush_direct`]).
+//!
+//! Invariant: one of the two writes at a time (the writer counts as busy from the item
+//! it takes until it finds the queue empty; the flusher writes only under the queue's
+//! lock, and only while the writer is not busy), and an item the socket took in part
+//! stays at the front with its progress, so the writer goes on from the right byte.
+
+use std::io::IoSlice;
+use std::sync::atomic::Ordering;
+
+use bytes::Bytes;
+use canopy_protocol::codec;
+
+use super::{Item, Outbox, Outgoing, STORAGE_FAILED, State};
+use crate::room::durable::Passage;
+
+/// A socket that takes writes without waiting: the WebSocket edge's handle on a plain
+/// TCP connection, kept by the outbox so the flusher can reach it. Room code never
+/// calls it; [`Outbox::flush_direct`] lends it to the flusher's closure.
+pub trait DirectWrite: Send + Sync + std::fmt::Debug {
+    /// Writes what the socket takes now from `bufs`, in order, without waiting: the
+    /// bytes taken, or `WouldBlock` when it takes nothing.
+    fn try_write_vectored(&self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize>;
+}
+
+/// The next item for the writer task, and how many of its wire bytes the flusher
+/// already wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Next {
+    /// What to send.
+    pub item: Outgoing,
+    /// Wire bytes of it already written (0 unless the flusher started it).
+    pub written: usize,
+}
+
+/// An item the flusher may write, lent by [`Outbox::flush_direct`].
+#[derive(Debug, Clone, Copy)]
+pub enum Front<'a> {
+    /// An encoded message in the connection's format; `delta` for delta frames.
+    Data {
+        /// The message.
+        bytes: &'a [u8],
+        /// True for a delta frame (counted as such).
+        delta: bool,
+    },
+    /// A WebSocket ping.
+    Ping,
+}
+
+/// What the flusher's closure did with the front item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wrote {
+    /// All of it: the next item may follow.
+    All,
+    /// Only part: this many of its wire bytes are written in all; the writer goes on.
+    Part(usize),
+    /// Nothing (the socket is full or failed): the writer takes over.
+    Nothing,
+}
+
+impl Outbox {
+    /// The next thing to send, if any, without waiting (for tests and tools: the wire
+    /// offset of an item the flusher started is dropped; the writer uses
+    /// [`Outbox::take_next`]).
+    pub fn try_next(&self) -> Option<Outgoing> {
+        self.take_next().map(|n| n.item)
+    }
+
+    /// The writer task's next item and how much of it was written already. Until it
+    /// finds nothing, the writer counts as busy and the flusher leaves the socket alone.
+    pub fn take_next(&self) -> Option<Next> {
+        let mut st = self.state.lock();
+        let next = self.take_front(&mut st);
+        st.busy = next.is_some();
+        next
+    }
+
+    /// Whether the front item may go now (false: it waits for its answer, or for
+    /// durability). A storage failure replaces what waits with a close and lets that go.
+    fn front_passage(&self, st: &mut State) -> bool {
+        let front_need = match st.queue.front() {
+            // Wait for the answer; filling it wakes the writer.
+            Some((_, Item::Held(_))) => return false,
+            Some((need, _)) => Some(*need),
+            None if st.merge.is_some() => Some(st.merge_need),
+            None => None,
+        };
+        let Some(need) = front_need else {
+            return true;
+        };
+        match self.gate.get().map_or(Passage::Open, |g| g.check(need)) {
+            Passage::Open => true,
+            // The writer waits for the durable watermark (or a push) and asks again.
+            Passage::Wait => false,
+            Passage::Failed => {
+                // What waits shows a tick that will never be durable (acks among it):
+                // close instead of sending it; the client's copy and its unanswered
+                // batches are doubtful, and it reconnects to a server that says so by
+                // refusing edits. An item already partly written (it passed the gate
+                // before) is finished first, so the close is not cut into it.
+                let started = if st.front_written > 0 {
+                    st.queue.pop_front()
+                } else {
+                    None
+                };
+                st.queue.clear();
+                st.merge = None;
+                (st.replies, st.reply_bytes, st.frames, st.frame_bytes) = match &started {
+                    Some((_, Item::Reply(b))) => (1, b.len(), 0, 0),
+                    Some((_, Item::Frame(_, b))) => (0, 0, 1, b.len()),
+                    _ => (0, 0, 0, 0),
+                };
+                if let Some((_, item)) = started {
+                    st.queue.push_back((0, item));
+                }
+                st.queue.push_back((
+                    0,
+                    Item::Close {
+                        reason: STORAGE_FAILED.to_string(),
+                        code: 1011,
+                    },
+                ));
+                st.closing = true;
+                self.space.notify_waiters();
+                true
+            }
+        }
+    }
+
+    fn take_front(&self, st: &mut State) -> Option<Next> {
+        if !self.front_passage(st) {
+            return None;
+        }
+        let written = std::mem::take(&mut st.front_written);
+        if let Some((_, item)) = st.queue.pop_front() {
+            let item = match item {
+                Item::Reply(b) => {
+                    self.reply_sent(st, b.len());
+                    Outgoing::Message(b)
+                }
+                Item::Snapshot(b) => Outgoing::Message(b),
+                Item::Held(_) => unreachable!("a held place is never popped"),
+                Item::Frame(_, b) => {
+                    st.frames -= 1;
+                    st.frame_bytes -= b.len();
+                    Outgoing::Frame(b)
+                }
+                Item::Ping => Outgoing::Ping,
+                Item::Pong(b) => Outgoing::Pong(b),
+                Item::CloseReply(code) => Outgoing::CloseReply { code },
+                Item::Close { reason, code } => Outgoing::Close { reason, code },
+            };
+            return Some(Next { item, written });
+        }
+        let mut m = st.merge.take()?;
+        self.pending_entries.store(0, Ordering::Relaxed);
+        self.merged_frames.fetch_add(1, Ordering::Relaxed);
+        let parts = m.take_parts();
+        // A merged frame covers ticks the client did not get one by one: compact rows
+        // are absolute, setting its baseline to the server's.
+        let msg = if self.is_compact() {
+            crate::room::compact::absolute_delta(&parts, m.tick, m.time, false)
+        } else {
+            parts.to_message(m.tick, m.time)
+        };
+        let bytes = Bytes::from(codec::encode_server(&msg, self.format));
+        Some(Next {
+            item: Outgoing::Merged(bytes),
+            written: 0,
+        })
+    }
+
+    fn reply_sent(&self, st: &mut State, len: usize) {
+        let was_full = st.replies > self.limits.replies || st.reply_bytes > self.limits.reply_bytes;
+        st.replies -= 1;
+        st.reply_bytes -= len;
+        if was_full {
+            self.space.notify_waiters();
+        }
+    }
+
+    /// The flusher's turn, while the writer task is idle: lends each ready item at the
+    /// front, in order, with the bytes of it already written, to `write` together with
+    /// the direct socket, under the queue's lock (so nothing comes in between), and
+    /// drops what was written whole. Stops at the first item not written whole (which
+    /// stays at the front with its progress), at anything only the writer sends (a
+    /// close, merged changes, a place held for an answer) or at items waiting for
+    /// durability; the writer is woken whenever something is left for it. Answers the
+    /// items written whole.
+    pub fn flush_direct(
+        &self,
+        mut write: impl FnMut(&dyn DirectWrite, Front<'_>, usize) -> Wrote,
+    ) -> usize {
+        let mut st = self.state.lock();
+        let Some(socket) = st.direct.clone() else {
+            return 0;
+        };
+        if st.busy {
+            return 0;
+        }
+        let mut done = 0;
+        loop {
+            if !self.front_passage(&mut st) {
+                // Held, or waiting for durability: the writer (or the gate's watch)
+                // takes it from here.
+                return done;
+            }
+            let written = st.front_written;
+            let front = match st.queue.front() {
+                Some((_, Item::Reply(b) | Item::Snapshot(b))) => Front::Data {
+                    bytes: b,
+                    delta: false,
+                },
+                Some((_, Item::Frame(_, b))) => Front::Data {
+                    bytes: b,
+                    delta: true,
+                },
+                Some((_, Item::Ping)) => Front::Ping,
+                None if st.merge.is_none() => return done,
+                // Merged changes, pongs, closes: the writer's.
+                _ => {
+                    drop(st);
+                    self.writer.notify_one();
+                    return done;
+                }
+            };
+            match write(socket.as_ref(), front, written) {
+                Wrote::All => {
+                    st.front_written = 0;
+                    match st.queue.pop_front() {
+                        Some((_, Item::Reply(b))) => self.reply_sent(&mut st, b.len()),
+                        Some((_, Item::Frame(_, b))) => {
+                            st.frames -= 1;
+                            st.frame_bytes -= b.len();
+                        }
+                        _ => {}
+                    }
+                    done += 1;
+                }
+                Wrote::Part(total) => {
+                    st.front_written = total;
+                    drop(st);
+                    self.writer.notify_one();
+                    return done;
+                }
+                Wrote::Nothing => {
+                    drop(st);
+                    self.writer.notify_one();
+                    return done;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::room::delta::{DeltaParts, SharedDelta};
+    use crate::room::durable::{DurableGate, JournalMark};
+    use crate::room::outbox::OutboxLimits;
+    use canopy_protocol::Format;
+    use std::sync::{Arc, Mutex};
+
+    /// A socket that takes at most `room` more bytes, then would block.
+    #[derive(Debug, Default)]
+    struct Sock {
+        room: Mutex<usize>,
+        got: Mutex<Vec<u8>>,
+    }
+
+    impl DirectWrite for Sock {
+        fn try_write_vectored(&self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
+            let mut room = self.room.lock().unwrap();
+            let mut took = 0;
+            for b in bufs {
+                let n = b.len().min(*room - took);
+                self.got.lock().unwrap().extend_from_slice(&b[..n]);
+                took += n;
+            }
+            *room -= took;
+            if took == 0 {
+                return Err(std::io::ErrorKind::WouldBlock.into());
+            }
+            Ok(took)
+        }
+    }
+
+    fn outbox(room: usize) -> (Arc<Outbox>, Arc<Sock>) {
+        let ob = Outbox::new(1, Format::Bincode, OutboxLimits::DEFAULT);
+        let sock = Arc::new(Sock {
+            room: Mutex::new(room),
+            got: Mutex::default(),
+        });
+        ob.set_direct(Arc::clone(&sock) as Arc<dyn DirectWrite>);
+        (ob, sock)
+    }
+
+    fn delta(tick: u64) -> SharedDelta {
+        let mut parts = DeltaParts::default();
+        parts.remove.push(tick as u32);
+        SharedDelta::new(tick, 0, parts)
+    }
+
+    /// The flusher's closure without framing: the payload's bytes as they are.
+    fn flush(ob: &Outbox) -> usize {
+        ob.flush_direct(|socket, front, written| {
+            let bytes: &[u8] = match front {
+                Front::Data { bytes, .. } => bytes,
+                Front::Ping => b"P",
+            };
+            match socket.try_write_vectored(&[IoSlice::new(&bytes[written..])]) {
+                Ok(n) if written + n == bytes.len() => Wrote::All,
+                Ok(n) => Wrote::Part(written + n),
+                Err(_) => Wrote::Nothing,
+            }
+        })
+    }
+
+    fn frame_bytes(tick: u64) -> Vec<u8> {
+        delta(tick).frame(Format::Bincode).to_vec()
+    }
+
+    #[test]
+    fn the_flusher_writes_in_order_and_the_writer_finishes_what_it_started() {
+        let (ob, sock) = outbox(1 << 20);
+        for tick in 1..=3 {
+            let pushed = ob.push_delta(&delta(tick));
+            assert!(
+                pushed.flush && !pushed.merged,
+                "an idle writer is left asleep"
+            );
+        }
+        assert_eq!(flush(&ob), 3);
+        let want: Vec<u8> = (1..=3).flat_map(frame_bytes).collect();
+        assert_eq!(*sock.got.lock().unwrap(), want);
+        assert_eq!(ob.queued_bytes(), 0);
+        assert_eq!(ob.take_next(), None);
+
+        // A socket that takes 5 bytes of the next frame: the rest is the writer's.
+        *sock.room.lock().unwrap() = 5;
+        ob.push_delta(&delta(4));
+        ob.push_delta(&delta(5));
+        assert_eq!(flush(&ob), 0);
+        let next = ob.take_next().expect("the started frame");
+        assert_eq!(next.written, 5);
+        assert_eq!(next.item, Outgoing::Frame(frame_bytes(4).into()));
+        // The writer holds an item: the flusher keeps off the socket.
+        *sock.room.lock().unwrap() = 1 << 20;
+        let pushed = ob.push_delta(&delta(6));
+        assert!(!pushed.flush, "a busy writer finds it itself");
+        assert_eq!(flush(&ob), 0);
+        assert!(matches!(ob.take_next(), Some(Next { written: 0, .. })));
+        assert!(ob.take_next().is_some());
+        assert_eq!(ob.take_next(), None);
+        assert_eq!(ob.queued_bytes(), 0);
+    }
+
+    #[test]
+    fn a_new_subscription_keeps_a_frame_the_flusher_started() {
+        let (ob, sock) = outbox(3);
+        ob.push_delta(&delta(1));
+        ob.push_delta(&delta(2));
+        assert_eq!(flush(&ob), 0);
+        ob.restart_with(Bytes::from_static(b"snapshot"));
+        // Half a frame is on the wire: it is finished, then the snapshot; frame 2 went.
+        let first = ob.take_next().unwrap();
+        assert_eq!(
+            (first.item, first.written),
+            (Outgoing::Frame(frame_bytes(1).into()), 3)
+        );
+        assert_eq!(
+            ob.take_next().unwrap().item,
+            Outgoing::Message(Bytes::from_static(b"snapshot"))
+        );
+        assert_eq!(ob.take_next(), None);
+        drop(sock);
+    }
+
+    #[test]
+    fn without_a_direct_socket_the_writer_is_woken_as_before() {
+        let ob = Outbox::new(1, Format::Bincode, OutboxLimits::DEFAULT);
+        let pushed = ob.push_delta(&delta(1));
+        assert!(!pushed.flush);
+        assert_eq!(flush(&ob), 0, "no socket to write to");
+        assert!(ob.take_next().is_some());
+    }
+
+    #[test]
+    fn the_flusher_stops_at_what_waits_for_durability_and_a_failure_closes() {
+        let (ob, sock) = outbox(1 << 20);
+        let gate = DurableGate::open();
+        let mark = JournalMark::new(1);
+        assert!(gate.journal_on(Arc::clone(&mark)));
+        ob.set_gate(Arc::clone(&gate));
+        gate.set_need(1);
+        ob.push_delta(&delta(1));
+        gate.set_need(2);
+        ob.push_delta(&delta(2));
+        assert_eq!(flush(&ob), 1, "record 1 is stored, record 2 is not");
+        assert_eq!(*sock.got.lock().unwrap(), frame_bytes(1));
+        mark.fail("fenced".into());
+        assert_eq!(flush(&ob), 0);
+        assert!(matches!(
+            ob.take_next().map(|n| n.item),
+            Some(Outgoing::Close { code: 1011, .. })
+        ));
+    }
+}

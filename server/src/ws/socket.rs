@@ -1,0 +1,153 @@
+//! An upgraded WebSocket connection split the way the session uses it: a read side the
+//! socket library parses client frames from, and a write side that server frames are
+//! written to from the outbox's shared buffers (`frame.rs`), by the writer task and, on
+//! a plain TCP socket, by the room's flushers (non-blocking writes, [`DirectWrite`]).
+//!
+//! Invariant: the socket library never writes. Its own answers (a pong for a ping, the
+//! echo of a close) are dropped here, and the session queues them in the outbox
+//! instead, so every byte the client gets comes through the outbox in its order.
+
+use std::io::IoSlice;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::{Buf, Bytes};
+use hyper::upgrade::Upgraded;
+use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::net::tcp::OwnedWriteHalf;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
+
+use crate::room::outbox::DirectWrite;
+
+/// A connection ready for a session.
+pub struct Socket {
+    /// Client messages, parsed by the socket library.
+    pub(super) reader: WebSocketStream<ReadSide>,
+    /// Where server frames go.
+    pub(super) out: SocketOut,
+}
+
+impl std::fmt::Debug for Socket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Socket")
+            .field("direct", &matches!(self.out, SocketOut::Tcp(_)))
+            .finish()
+    }
+}
+
+impl Socket {
+    /// The connection `hyper` upgraded: a plain TCP socket gets direct writes, anything
+    /// else (TLS) the generic path.
+    pub async fn from_upgraded(upgraded: Upgraded, config: WebSocketConfig) -> Socket {
+        match upgraded.downcast::<TokioIo<TcpStream>>() {
+            Ok(parts) => {
+                let (read, write) = parts.io.into_inner().into_split();
+                let out = SocketOut::Tcp(Arc::new(TcpOut(write)));
+                Self::new(Box::new(read), parts.read_buf, out, config).await
+            }
+            Err(upgraded) => Self::from_io(TokioIo::new(upgraded), config).await,
+        }
+    }
+
+    /// Any byte stream (a TLS stream; an in-memory pipe in tests): only the writer
+    /// task writes to it.
+    pub async fn from_io<S>(io: S, config: WebSocketConfig) -> Socket
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let (read, write) = tokio::io::split(io);
+        Self::new(
+            Box::new(read),
+            Bytes::new(),
+            SocketOut::Stream(Box::new(write)),
+            config,
+        )
+        .await
+    }
+
+    async fn new(
+        read: Box<dyn AsyncRead + Send + Unpin>,
+        prefix: Bytes,
+        out: SocketOut,
+        config: WebSocketConfig,
+    ) -> Socket {
+        let read = ReadSide {
+            inner: read,
+            prefix,
+        };
+        let reader = WebSocketStream::from_raw_socket(read, Role::Server, Some(config)).await;
+        Socket { reader, out }
+    }
+}
+
+/// The write side of a connection.
+pub(super) enum SocketOut {
+    /// A plain TCP socket, shared by the writer task and the room's flushers (never at
+    /// once: see the outbox).
+    Tcp(Arc<TcpOut>),
+    /// Any other stream; only the writer task writes to it.
+    Stream(Box<dyn AsyncWrite + Send + Unpin>),
+}
+
+/// The write half of a plain TCP connection.
+#[derive(Debug)]
+pub(super) struct TcpOut(pub(super) OwnedWriteHalf);
+
+impl DirectWrite for TcpOut {
+    fn try_write_vectored(&self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
+        self.0.try_write_vectored(bufs)
+    }
+}
+
+/// The read side the socket library parses: the bytes `hyper` had read past the
+/// handshake first, then the socket. Writes are dropped (see the module doc).
+pub struct ReadSide {
+    inner: Box<dyn AsyncRead + Send + Unpin>,
+    prefix: Bytes,
+}
+
+impl std::fmt::Debug for ReadSide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadSide")
+            .field("prefix", &self.prefix.len())
+            .finish()
+    }
+}
+
+impl AsyncRead for ReadSide {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        if !self.prefix.is_empty() {
+            let n = self.prefix.len().min(buf.remaining());
+            buf.put_slice(&self.prefix[..n]);
+            self.prefix.advance(n);
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for ReadSide {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
