@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use canopy_client::{Client, ConnectOptions};
 use canopy_protocol::{ClientMsg, Encoding, Format, NodeId, Op, ServerMsg, codec};
-use futures_util::{SinkExt, StreamExt};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tokio::task::JoinHandle;

@@ -23,7 +23,6 @@ use std::time::Duration;
 
 use canopy_protocol::message::Region;
 use canopy_protocol::{ClientMsg, Format, ServerMsg, codec};
-use futures_util::{SinkExt, StreamExt};
 use hdrhistogram::Histogram;
 use tokio::sync::{Notify, oneshot};
 use tokio_tungstenite::tungstenite::Message;
@@ -242,6 +241,7 @@ pub(crate) async fn run(
             stamps: &stamps,
             last_tick: None,
             synced: synced.take(),
+            samples: Vec::new(),
         };
         let reason = match reader.read(socket, &mut stop).await {
             End::Stop => return,
@@ -293,6 +293,8 @@ struct Reader<'a> {
     stamps: &'a Stamps,
     last_tick: Option<u64>,
     synced: Option<oneshot::Sender<()>>,
+    /// This frame's latency samples (reused from frame to frame).
+    samples: Vec<u64>,
 }
 
 impl Reader<'_> {
@@ -491,15 +493,17 @@ impl Reader<'_> {
                     .iter()
                     .map(|r| (r.id, r.world.s))
                     .chain(upsert.iter().map(|n| (n.id, n.world.s)));
+                self.samples.clear();
                 for (id, scale) in values {
                     if scale == POISON_SCALE {
                         // A value only invalid batches carry: one of them was applied.
                         self.ctx.errors.record("invalid_batch_applied");
                     }
                     if let Some(us) = self.stamps.latency_us(id, scale, now) {
-                        latency::record(&mut st.latency, us);
+                        self.samples.push(us);
                     }
                 }
+                latency::record_all(&mut st.latency, &mut self.samples);
                 if self.ctx.keep_mirror && !st.mirror.apply_delta(&upsert, &update, &remove) {
                     self.ctx.errors.record("mirror_inconsistency");
                 }

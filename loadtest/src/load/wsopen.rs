@@ -11,19 +11,18 @@
 use anyhow::{Context, bail};
 use canopy_client::Client;
 use canopy_protocol::Format;
-use tokio::net::{TcpSocket, TcpStream};
-use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpSocket;
+use tokio_tungstenite::tungstenite::handshake::client::generate_key;
+use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
+
+pub(crate) use super::rawsocket::RawSocket;
 
 /// The largest message a subscriber accepts: snapshots of big rooms are big.
 const MAX_MESSAGE_BYTES: usize = 512 * 1024 * 1024;
 
-/// Bytes read from the socket at a time. A delta of the target run is about 8 KiB; the
-/// reader zero-fills this much before each read, so it is kept small.
-const READ_BUFFER_BYTES: usize = 16 * 1024;
-
-/// An open subscriber socket.
-pub(crate) type RawSocket = WebSocketStream<TcpStream>;
+/// The longest handshake response read.
+const MAX_RESPONSE_BYTES: usize = 16 * 1024;
 
 /// The WebSocket URL of `room` on the server of `client`.
 pub(crate) fn ws_url(client: &Client, room: &str, format: Format) -> anyhow::Result<String> {
@@ -72,15 +71,42 @@ pub(crate) async fn open(url: &str, recv_buffer: Option<u32>) -> anyhow::Result<
         .await
         .with_context(|| format!("connecting to {addr}"))?;
     stream.set_nodelay(true)?;
-    let config = WebSocketConfig::default()
-        .read_buffer_size(READ_BUFFER_BYTES)
-        .max_message_size(Some(MAX_MESSAGE_BYTES))
-        .max_frame_size(Some(MAX_MESSAGE_BYTES));
-    let (socket, _response) =
-        tokio_tungstenite::client_async_with_config(url, stream, Some(config))
-            .await
-            .context("WebSocket handshake")?;
-    Ok(socket)
+    let mut stream = stream;
+    // The handshake (RFC 6455 §4.1), by hand: the reader after it is the harness's own.
+    let key = generate_key();
+    let path = parsed.path_and_query().map_or("/", |p| p.as_str());
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n\
+         Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await?;
+    let mut response = Vec::with_capacity(1024);
+    let end = loop {
+        if let Some(at) = response.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+        if response.len() > MAX_RESPONSE_BYTES {
+            bail!("WebSocket handshake: a response over {MAX_RESPONSE_BYTES} bytes");
+        }
+        if stream.read_buf(&mut response).await? == 0 {
+            bail!("WebSocket handshake: the server closed the connection");
+        }
+    };
+    let head = String::from_utf8_lossy(&response[..end]);
+    let status = head.lines().next().unwrap_or_default();
+    if !status.starts_with("HTTP/1.1 101") {
+        bail!("WebSocket handshake: {status}");
+    }
+    let accept = derive_accept_key(key.as_bytes());
+    let accepted = head.lines().any(|l| {
+        l.split_once(':').is_some_and(|(name, value)| {
+            name.trim().eq_ignore_ascii_case("sec-websocket-accept") && value.trim() == accept
+        })
+    });
+    if !accepted {
+        bail!("WebSocket handshake: no Sec-WebSocket-Accept for the key sent");
+    }
+    Ok(RawSocket::new(stream, &response[end..], MAX_MESSAGE_BYTES))
 }
 
 #[cfg(test)]

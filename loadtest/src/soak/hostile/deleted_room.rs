@@ -15,7 +15,6 @@ use canopy_protocol::query::RegionQuery;
 use canopy_protocol::{
     ClientMsg, ErrorCode, Format, NodeId, Op, Query, ServerMsg, Transform, codec,
 };
-use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::load::wsopen::{self, RawSocket};

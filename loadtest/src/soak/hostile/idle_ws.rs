@@ -13,7 +13,6 @@
 
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt;
 use tokio::task::JoinSet;
 
 use crate::load::wsopen;
