@@ -161,6 +161,7 @@ async fn load_and_check(
             expected: Arc::clone(&expected),
         }),
         keep_mirror: true,
+        decode_every: 1,
     });
     let fleet = Fleet::connect(
         fleet::specs(s, world, nodes.clients.len()),

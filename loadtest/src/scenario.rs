@@ -226,6 +226,14 @@ pub(crate) struct Scenario {
     #[arg(long, default_value_t = 16)]
     pub connect_concurrency: usize,
 
+    /// Benchmarks `many-subscribers` and `rss-per-subscriber`: only one subscriber in
+    /// this many decodes its deltas (and measures latency and counts rows from them);
+    /// the others read every frame as promptly but only count it, so that a harness on
+    /// the server's machine can keep up with thousands of subscribers of large frames.
+    /// 1: every subscriber decodes.
+    #[arg(long, default_value_t = 1)]
+    pub decode_every: usize,
+
     /// Keep the rooms on the server after the run (they are deleted by default).
     #[arg(long)]
     pub keep_rooms: bool,
@@ -333,6 +341,7 @@ impl Scenario {
     /// Refuses scenarios the harness cannot run meaningfully.
     pub(crate) fn validate(&self) -> anyhow::Result<()> {
         ensure!(self.rooms >= 1, "--rooms must be at least 1");
+        ensure!(self.decode_every >= 1, "--decode-every must be at least 1");
         ensure!(self.nodes >= 1, "--nodes must be at least 1");
         ensure!(self.fanout >= 1, "--fanout must be at least 1");
         ensure!(self.depth >= 1, "--depth must be at least 1");

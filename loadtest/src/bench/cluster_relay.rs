@@ -144,6 +144,7 @@ async fn measure(
         period: Duration::from_secs(1),
         soak: None,
         keep_mirror: false,
+        decode_every: 1,
     });
     let connect_started = Instant::now();
     let mut fleets = Vec::new();

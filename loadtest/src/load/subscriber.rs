@@ -168,6 +168,9 @@ pub(crate) struct SubContext {
     /// Whether subscribers keep a mirror. The benchmarks of thousands of subscribers
     /// measure latency only: 5,000 mirrors of 20,000 nodes would be 5.6 GB here.
     pub keep_mirror: bool,
+    /// Only subscribers whose index is a multiple of this decode their deltas; the
+    /// others count each frame after their snapshot (`--decode-every`).
+    pub decode_every: usize,
 }
 
 /// What a soak changes for subscribers.
@@ -242,6 +245,7 @@ pub(crate) async fn run(
             last_tick: None,
             synced: synced.take(),
             samples: Vec::new(),
+            snapshot_seen: false,
         };
         let reason = match reader.read(socket, &mut stop).await {
             End::Stop => return,
@@ -295,6 +299,8 @@ struct Reader<'a> {
     synced: Option<oneshot::Sender<()>>,
     /// This frame's latency samples (reused from frame to frame).
     samples: Vec<u64>,
+    /// This connection's snapshot arrived.
+    snapshot_seen: bool,
 }
 
 impl Reader<'_> {
@@ -354,6 +360,17 @@ impl Reader<'_> {
                 }
                 Some(Ok(frame)) => frame,
             };
+            if self.counts_only()
+                && let Message::Binary(b) = &frame
+            {
+                // A delta read but not decoded (`--decode-every`).
+                self.me.delta_frames.fetch_add(1, Ordering::Relaxed);
+                self.me.delta_bytes.fetch_add(b.len() as u64, Ordering::Relaxed);
+                self.me
+                    .last_frame_us
+                    .store(self.ctx.clock.now_us(), Ordering::Relaxed);
+                continue;
+            }
             let decoded = match &frame {
                 Message::Binary(b) => codec::decode_server(b, Format::Bincode),
                 Message::Text(t) => codec::decode_server(t.as_bytes(), Format::Json),
@@ -386,6 +403,13 @@ impl Reader<'_> {
                 }
             }
         }
+    }
+
+    /// True once this subscriber, synced, only counts its frames (`--decode-every`).
+    fn counts_only(&self) -> bool {
+        self.snapshot_seen
+            && self.ctx.decode_every > 1
+            && self.me.spec.index % self.ctx.decode_every != 0
     }
 
     /// A slow reader stops reading for `pause` once per `period`, at an offset of its
@@ -462,6 +486,7 @@ impl Reader<'_> {
         match msg {
             ServerMsg::Snapshot { tick, nodes, .. } => {
                 self.check_tick(tick);
+                self.snapshot_seen = true;
                 let mut st = self.me.lock();
                 if self.ctx.keep_mirror && !st.mirror.apply_snapshot(&nodes) {
                     self.ctx.errors.record("mirror_inconsistency");
