@@ -259,7 +259,7 @@ async fn measure(
     let rows_per_sub = subs
         .iter()
         .zip(&rows_before)
-        .filter(|(m, _)| m.spec.index % s.decode_every == 0)
+        .filter(|(m, _)| m.spec.index.is_multiple_of(s.decode_every))
         .map(|(m, before)| m.delta_rows.load(Ordering::Relaxed) - before)
         .min()
         .unwrap_or(0) as f64;

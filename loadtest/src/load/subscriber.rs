@@ -409,7 +409,7 @@ impl Reader<'_> {
     fn counts_only(&self) -> bool {
         self.snapshot_seen
             && self.ctx.decode_every > 1
-            && self.me.spec.index % self.ctx.decode_every != 0
+            && !self.me.spec.index.is_multiple_of(self.ctx.decode_every)
     }
 
     /// A slow reader stops reading for `pause` once per `period`, at an offset of its
