@@ -380,6 +380,19 @@ mod tests {
     }
 
     #[test]
+    fn at_most_one_pong_waits() {
+        let ob = Outbox::new(1, Format::Bincode, OutboxLimits::DEFAULT);
+        for n in 0..1000u32 {
+            ob.push_pong(Bytes::from(n.to_be_bytes().to_vec()));
+        }
+        assert_eq!(
+            ob.take_next().map(|n| n.item),
+            Some(Outgoing::Pong(Bytes::from(999u32.to_be_bytes().to_vec())))
+        );
+        assert_eq!(ob.take_next(), None);
+    }
+
+    #[test]
     fn without_a_direct_socket_the_writer_is_woken_as_before() {
         let ob = Outbox::new(1, Format::Bincode, OutboxLimits::DEFAULT);
         let pushed = ob.push_delta(&delta(1));

@@ -360,13 +360,24 @@ impl Outbox {
     }
 
     /// Queues the answer to the client's ping (a control frame's payload: at most 125
-    /// bytes, as the socket library checked).
+    /// bytes, as the socket library checked). At most one pong waits: a newer ping's
+    /// payload replaces the waiting one's (RFC 6455 §5.5.3 lets a pong answer only the
+    /// latest ping), so a flood of pings that never reads costs one pong, not a queue.
     pub fn push_pong(&self, payload: Bytes) {
         let mut st = self.state.lock();
         if st.closing {
             return;
         }
-        st.queue.push_back((0, Item::Pong(payload)));
+        // A queued pong is never partly written: the writer pops what it writes, and
+        // the flusher leaves pongs to it.
+        let waiting = st.queue.iter_mut().find_map(|(_, i)| match i {
+            Item::Pong(p) => Some(p),
+            _ => None,
+        });
+        match waiting {
+            Some(p) => *p = payload,
+            None => st.queue.push_back((0, Item::Pong(payload))),
+        }
         self.push(st);
     }
 
