@@ -62,8 +62,9 @@ async fn a_paused_owner_takes_no_write_after_its_lease_and_steps_down() {
     assert_eq!(b["error"]["code"], "room_exists", "{st} {b}");
 
     owner.signal("CONT");
-    // The resumed owner's first edit: refused (its lease lapsed), or, once it has
-    // stepped down, passed to the new owner. Never applied to its stale copy.
+    // The resumed owner's first edit: refused (its lease lapsed, or it has just stepped
+    // down and its view of the registry still names it: 503, never `unknown_room`), or,
+    // once its view caught up, passed to the new owner. Never applied to its stale copy.
     let (st, b) = owner
         .req(
             "POST",

@@ -115,6 +115,14 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
                         forward(&app, &cluster, &owner.node, Some(room), req).await
                     }
                 }
+                // The registry still names this node, which no longer holds the room
+                // (it has just stepped down, and its view of the registry has not caught
+                // up): the room exists elsewhere or is about to, never `unknown_room`.
+                Ok(Some(_)) if app.room(room).is_err() => Refusal::overloaded(format!(
+                    "room {room} is moving between nodes (this node's lease on it ended \
+                     moments ago): try again"
+                ))
+                .into_response(),
                 // Its owner's lease ran out and no node has taken it over yet.
                 Ok(_) if cluster.is_orphan(room) => Refusal::overloaded(format!(
                     "room {room} is between owners (its owner's lease expired); a node takes \
