@@ -392,3 +392,96 @@ async fn a_slow_reader_is_merged_bounded_and_converges() {
     let _ = Duration::ZERO;
     s.stop().await;
 }
+
+/// A reader whose socket takes large frames in small bites (a 4 KiB receive buffer, a
+/// small server send buffer, pauses between reads): frames the room's flushers write
+/// in part are finished by the connection's writer from the right byte, so the stream
+/// stays whole and the mirror ends equal to the server's state.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_that_takes_frames_in_small_bites_mirrors_the_room() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    let mut cfg = common::config();
+    cfg.send_buffer_bytes = 8 * 1024;
+    let s = common::start(cfg).await;
+    s.create_room("bites", 60).await;
+    let seed: Vec<_> = (1..=2000u32)
+        .map(|i| serde_json::json!({"op": "add", "id": i, "local": {"t": [i as f32, 0.0, 0.0]}}))
+        .collect();
+    let (st, b) = s.edits("bites", serde_json::Value::Array(seed)).await;
+    assert_eq!(st, 200, "{b}");
+
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let addr = s.base.trim_start_matches("http://").parse().unwrap();
+    let tcp = socket.connect(addr).await.unwrap();
+    let url = format!("{}/rooms/bites/ws?format=bincode", s.ws_base);
+    let (mut ws, _) = tokio_tungstenite::client_async(url, tcp).await.unwrap();
+    let sub = canopy_protocol::codec::encode_client(
+        &ClientMsg::subscribe(None, u32::MAX),
+        Format::Bincode,
+    );
+    ws.send(Message::binary(sub)).await.unwrap();
+    let reader = tokio::spawn(async move {
+        let mut mirror: HashMap<u32, Node> = HashMap::new();
+        let mut frames = 0;
+        while let Ok(Some(Ok(m))) =
+            tokio::time::timeout(Duration::from_millis(1500), ws.next()).await
+        {
+            let Message::Binary(b) = m else { continue };
+            match canopy_protocol::codec::decode_server(&b, Format::Bincode).unwrap() {
+                ServerMsg::Snapshot { nodes, .. } => {
+                    mirror = nodes.into_iter().map(|n| (n.id, n)).collect();
+                }
+                ServerMsg::Delta {
+                    upsert,
+                    update,
+                    remove,
+                    ..
+                } => {
+                    frames += 1;
+                    for n in upsert {
+                        mirror.insert(n.id, n);
+                    }
+                    for u in update {
+                        mirror.get_mut(&u.id).expect("a node it holds").world = u.world;
+                    }
+                    for id in remove {
+                        mirror.remove(&id);
+                    }
+                    // Slow: the kernel's buffers fill between reads.
+                    tokio::time::sleep(Duration::from_millis(3)).await;
+                }
+                _ => {}
+            }
+        }
+        (mirror, frames)
+    });
+    // Every node moves each batch: frames of about 60 KB, far over the buffers.
+    let mut rng = SmallRng::seed_from_u64(11);
+    for _ in 0..40 {
+        let ops: Vec<_> = (1..=2000u32)
+            .map(|i| {
+                let x: f32 = rng.random_range(-50.0..50.0);
+                serde_json::json!({"op": "set_local", "node": i, "t": [x, i as f32, 0.0]})
+            })
+            .collect();
+        let (st, b) = s.edits("bites", serde_json::Value::Array(ops)).await;
+        assert_eq!(st, 200, "{b}");
+    }
+    let (mirror, frames) = reader.await.unwrap();
+    assert!(frames > 0);
+    let (st, body) = s.req("GET", "/rooms/bites/nodes", None).await;
+    assert_eq!(st, 200);
+    let nodes: Vec<Node> = serde_json::from_value(body["nodes"].clone()).unwrap();
+    assert_eq!(mirror.len(), nodes.len());
+    for n in nodes {
+        assert_eq!(
+            mirror.get(&n.id).map(|m| m.world),
+            Some(n.world),
+            "node {}",
+            n.id
+        );
+    }
+}

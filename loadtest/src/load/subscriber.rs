@@ -365,7 +365,9 @@ impl Reader<'_> {
             {
                 // A delta read but not decoded (`--decode-every`).
                 self.me.delta_frames.fetch_add(1, Ordering::Relaxed);
-                self.me.delta_bytes.fetch_add(b.len() as u64, Ordering::Relaxed);
+                self.me
+                    .delta_bytes
+                    .fetch_add(b.len() as u64, Ordering::Relaxed);
                 self.me
                     .last_frame_us
                     .store(self.ctx.clock.now_us(), Ordering::Relaxed);

@@ -11,9 +11,11 @@ use std::sync::Arc;
 use crate::metrics::Metrics;
 use crate::room::RoomShared;
 use crate::room::flush::FlushQueue;
-use crate::room::outbox::{DirectWrite, Front, Outbox, Wrote};
+use std::io::IoSlice;
 
-use super::frame::{Opcode, WirePlan};
+use crate::room::outbox::{DirectWrite, FLUSH_BATCH, Front, Outbox, Wrote};
+
+use super::frame::{FRAGMENTS_PER_WRITE, Opcode, WirePlan};
 use super::writer::data_opcode;
 
 /// Outboxes a flusher takes at a time before it lets other tasks of its worker run.
@@ -74,42 +76,93 @@ async fn run(queue: Arc<FlushQueue>, metrics: Arc<Metrics>) {
 /// Writes what the outbox holds as far as its socket takes it without waiting.
 fn flush(outbox: &Outbox, tally: &mut Tally) {
     let data = data_opcode(outbox.format);
-    outbox.flush_direct(|socket, front, written| {
-        let (payload, opcode, delta): (&[u8], Opcode, bool) = match front {
-            Front::Data { bytes, delta } => (bytes, data, delta),
-            Front::Ping => (&[], Opcode::Ping, false),
-        };
-        let wrote = write_now(socket, payload, opcode, written);
-        if wrote == Wrote::All && opcode == data {
-            tally.bytes += payload.len() as u64;
-            if delta {
-                tally.delta_frames += 1;
-                tally.delta_bytes += payload.len() as u64;
+    outbox.flush_direct(|socket, fronts, written| {
+        let wrote = write_now(socket, fronts, data, written);
+        for front in &fronts[..wrote.done] {
+            if let Front::Data { bytes, delta } = front {
+                tally.bytes += bytes.len() as u64;
+                if *delta {
+                    tally.delta_frames += 1;
+                    tally.delta_bytes += bytes.len() as u64;
+                }
             }
         }
         wrote
     });
 }
 
-/// Writes what is left of one message (`written` of its wire bytes are out already) as
-/// far as the socket takes it now.
-fn write_now(socket: &dyn DirectWrite, payload: &[u8], opcode: Opcode, written: usize) -> Wrote {
-    let mut at = written;
-    while let Some(plan) = WirePlan::new(payload, opcode, at) {
+/// Slices one vectored write offers at most.
+const SLICES_PER_WRITE: usize = 2 * FRAGMENTS_PER_WRITE;
+
+/// Writes what is left of `fronts` (`written` wire bytes of the first are out already)
+/// with one vectored write, as far as the socket takes it now: the messages after the
+/// first go in the same write while their frames fit in it.
+fn write_now(
+    socket: &dyn DirectWrite,
+    fronts: &[Front<'_>],
+    data: Opcode,
+    written: usize,
+) -> Wrote {
+    let mut plans: [Option<WirePlan<'_>>; FLUSH_BATCH] = Default::default();
+    let mut wire = [0usize; FLUSH_BATCH];
+    let mut planned = 0;
+    let mut slices_used = 0;
+    for (i, front) in fronts.iter().enumerate() {
+        let (payload, opcode): (&[u8], Opcode) = match *front {
+            Front::Data { bytes, .. } => (bytes, data),
+            Front::Ping => (&[], Opcode::Ping),
+        };
+        let offset = if i == 0 { written } else { 0 };
+        let Some(plan) = WirePlan::new(payload, opcode, offset) else {
+            break;
+        };
         let (slices, n) = plan.slices();
-        match socket.try_write_vectored(&slices[..n]) {
-            Ok(k) if k > 0 => at += k,
-            // Full (WouldBlock), or an error the writer will meet and report.
-            _ => {
-                return if at > written {
-                    Wrote::Part(at)
-                } else {
-                    Wrote::Nothing
-                };
-            }
+        if i > 0 && slices_used + n > SLICES_PER_WRITE {
+            break;
+        }
+        slices_used += n;
+        wire[i] = slices[..n].iter().map(|s| s.len()).sum();
+        let whole = plan.reaches_end();
+        plans[i] = Some(plan);
+        planned = i + 1;
+        if !whole {
+            break;
         }
     }
-    Wrote::All
+    let mut slices = [IoSlice::new(&[]); SLICES_PER_WRITE];
+    let mut n = 0;
+    for plan in plans[..planned].iter().flatten() {
+        let (s, k) = plan.slices();
+        let k = k.min(SLICES_PER_WRITE - n);
+        slices[n..n + k].copy_from_slice(&s[..k]);
+        n += k;
+    }
+    let offered: usize = wire[..planned].iter().sum();
+    // Full (WouldBlock), or an error the writer will meet and report: nothing taken.
+    let mut took = match socket.try_write_vectored(&slices[..n]) {
+        Ok(k) => k,
+        Err(_) => 0,
+    };
+    let mut wrote = Wrote {
+        done: 0,
+        written,
+        blocked: took < offered,
+    };
+    for (i, &w) in wire[..planned].iter().enumerate() {
+        let start = if i == 0 { written } else { 0 };
+        let whole = plans[i].as_ref().is_some_and(WirePlan::reaches_end);
+        if took >= w && whole {
+            took -= w;
+            wrote.done += 1;
+            wrote.written = 0;
+        } else {
+            // Part of this message (a long one may take more writes even if this one
+            // took all it was offered).
+            wrote.written = start + took.min(w);
+            break;
+        }
+    }
+    wrote
 }
 
 #[cfg(test)]
@@ -145,6 +198,10 @@ mod tests {
         }
     }
 
+    fn data(bytes: &[u8]) -> Front<'_> {
+        Front::Data { bytes, delta: true }
+    }
+
     #[test]
     fn a_message_the_socket_takes_in_part_is_continued_from_its_byte() {
         let payload = vec![9u8; 300];
@@ -152,23 +209,65 @@ mod tests {
             room: Mutex::new(100),
             got: Mutex::default(),
         };
-        assert_eq!(
-            write_now(&socket, &payload, Opcode::Binary, 0),
-            Wrote::Part(100)
-        );
-        assert_eq!(
-            write_now(&socket, &payload, Opcode::Binary, 100),
-            Wrote::Nothing
-        );
+        let fronts = [data(&payload)];
+        let wrote = write_now(&socket, &fronts, Opcode::Binary, 0);
+        assert_eq!((wrote.done, wrote.written, wrote.blocked), (0, 100, true));
+        let wrote = write_now(&socket, &fronts, Opcode::Binary, 100);
+        assert_eq!((wrote.done, wrote.written, wrote.blocked), (0, 100, true));
         *socket.room.lock().unwrap() = 1000;
-        assert_eq!(
-            write_now(&socket, &payload, Opcode::Binary, 100),
-            Wrote::All
-        );
+        let wrote = write_now(&socket, &fronts, Opcode::Binary, 100);
+        assert_eq!((wrote.done, wrote.written, wrote.blocked), (1, 0, false));
         let got = socket.got.lock().unwrap();
         // A 4-byte header (126 + u16 length), then the payload.
         assert_eq!(got.len(), 304);
         assert_eq!(&got[..4], &[0x82, 126, 1, 44]);
         assert!(got[4..].iter().all(|&b| b == 9));
+    }
+
+    #[test]
+    fn several_messages_go_in_one_write_and_a_cut_one_is_resumed() {
+        let a = vec![1u8; 10];
+        let b = vec![2u8; 10];
+        let c = vec![3u8; 10];
+        let socket = Budget {
+            room: Mutex::new(12 + 12 + 5),
+            got: Mutex::default(),
+        };
+        let fronts = [data(&a), data(&b), data(&c)];
+        let wrote = write_now(&socket, &fronts, Opcode::Binary, 0);
+        assert_eq!((wrote.done, wrote.written, wrote.blocked), (2, 5, true));
+        *socket.room.lock().unwrap() = 100;
+        let wrote = write_now(&socket, &fronts[2..], Opcode::Binary, 5);
+        assert_eq!((wrote.done, wrote.written, wrote.blocked), (1, 0, false));
+        let mut want = Vec::new();
+        for (x, p) in [(0x82u8, &a), (0x82, &b), (0x82, &c)] {
+            want.extend([x, 10]);
+            want.extend_from_slice(p);
+        }
+        assert_eq!(*socket.got.lock().unwrap(), want);
+    }
+
+    #[test]
+    fn a_long_message_is_written_over_several_plans() {
+        let long = vec![5u8; 20 * super::super::frame::FRAGMENT_BYTES];
+        let socket = Budget {
+            room: Mutex::new(usize::MAX),
+            got: Mutex::default(),
+        };
+        let fronts = [data(&long), data(b"x")];
+        let mut written = 0;
+        let mut done = 0;
+        for _ in 0..3 {
+            let wrote = write_now(&socket, &fronts[done..], Opcode::Binary, written);
+            assert!(!wrote.blocked);
+            done += wrote.done;
+            written = wrote.written;
+            if done == fronts.len() {
+                break;
+            }
+        }
+        assert_eq!(done, 2);
+        // 20 frames of 4-byte headers, then "x" with 2.
+        assert_eq!(socket.got.lock().unwrap().len(), long.len() + 80 + 3);
     }
 }

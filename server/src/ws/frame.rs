@@ -14,7 +14,7 @@ use std::io::IoSlice;
 pub const FRAGMENT_BYTES: usize = 16 * 1024;
 
 /// Fragments one write call offers the socket at most (256 KiB of payload).
-const FRAGMENTS_PER_WRITE: usize = 16;
+pub(super) const FRAGMENTS_PER_WRITE: usize = 16;
 
 /// A frame's opcode (RFC 6455 §5.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,6 +126,11 @@ impl<'a> WirePlan<'a> {
             first = false;
         }
         (plan.frames > 0).then_some(plan)
+    }
+
+    /// True when the plan runs to the message's end (a long message may need several).
+    pub(super) fn reaches_end(&self) -> bool {
+        self.frames > 0 && self.ranges[self.frames - 1].1 == self.payload.len()
     }
 
     /// The planned bytes as slices (at most two per frame), for one vectored write.

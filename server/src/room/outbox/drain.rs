@@ -49,15 +49,20 @@ pub enum Front<'a> {
     Ping,
 }
 
-/// What the flusher's closure did with the front item.
+/// Items [`Outbox::flush_direct`] lends its closure at most at once.
+pub const FLUSH_BATCH: usize = 8;
+
+/// What the flusher's closure did with the items it was lent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wrote {
-    /// All of it: the next item may follow.
-    All,
-    /// Only part: this many of its wire bytes are written in all; the writer goes on.
-    Part(usize),
-    /// Nothing (the socket is full or failed): the writer takes over.
-    Nothing,
+pub struct Wrote {
+    /// Items written whole, from the first.
+    pub done: usize,
+    /// Wire bytes of the next item written so far (the first item's count when it was
+    /// lent with some already written and `done` is 0).
+    pub written: usize,
+    /// The socket took less than it was offered (it is full, or failed): the writer
+    /// takes over.
+    pub blocked: bool,
 }
 
 impl Outbox {
@@ -181,17 +186,18 @@ impl Outbox {
         }
     }
 
-    /// The flusher's turn, while the writer task is idle: lends each ready item at the
-    /// front, in order, with the bytes of it already written, to `write` together with
-    /// the direct socket, under the queue's lock (so nothing comes in between), and
-    /// drops what was written whole. Stops at the first item not written whole (which
-    /// stays at the front with its progress), at anything only the writer sends (a
-    /// close, merged changes, a place held for an answer) or at items waiting for
-    /// durability; the writer is woken whenever something is left for it. Answers the
-    /// items written whole.
+    /// The flusher's turn, while the writer task is idle: lends the ready items at the
+    /// front, in order (at most [`FLUSH_BATCH`], so that the closure can write them with
+    /// one vectored write), with the bytes of the first already written, to `write`
+    /// together with the direct socket, under the queue's lock (so nothing comes in
+    /// between), and drops what was written whole; an item written in part stays at the
+    /// front with its progress. Stops when the socket is full, at anything only the
+    /// writer sends (a close, merged changes, a pong, a place held for an answer) or at
+    /// items waiting for durability; the writer is woken whenever something is left for
+    /// it. Answers the items written whole.
     pub fn flush_direct(
         &self,
-        mut write: impl FnMut(&dyn DirectWrite, Front<'_>, usize) -> Wrote,
+        mut write: impl FnMut(&dyn DirectWrite, &[Front<'_>], usize) -> Wrote,
     ) -> usize {
         let mut st = self.state.lock();
         let Some(socket) = st.direct.clone() else {
@@ -207,49 +213,58 @@ impl Outbox {
                 // takes it from here.
                 return done;
             }
-            let written = st.front_written;
-            let front = match st.queue.front() {
-                Some((_, Item::Reply(b) | Item::Snapshot(b))) => Front::Data {
-                    bytes: b,
-                    delta: false,
-                },
-                Some((_, Item::Frame(_, b))) => Front::Data {
-                    bytes: b,
-                    delta: true,
-                },
-                Some((_, Item::Ping)) => Front::Ping,
-                None if st.merge.is_none() => return done,
-                // Merged changes, pongs, closes: the writer's.
-                _ => {
+            let mut fronts = [Front::Ping; FLUSH_BATCH];
+            let mut n = 0;
+            for (i, (need, item)) in st.queue.iter().enumerate().take(FLUSH_BATCH) {
+                // The first passed above; the others are checked here, since later
+                // items may wait for a later record.
+                if i > 0
+                    && self
+                        .gate
+                        .get()
+                        .is_some_and(|g| g.check(*need) != Passage::Open)
+                {
+                    break;
+                }
+                fronts[n] = match item {
+                    Item::Reply(b) | Item::Snapshot(b) => Front::Data {
+                        bytes: b,
+                        delta: false,
+                    },
+                    Item::Frame(_, b) => Front::Data {
+                        bytes: b,
+                        delta: true,
+                    },
+                    Item::Ping => Front::Ping,
+                    // Merged changes, pongs, closes, held places: the writer's.
+                    _ => break,
+                };
+                n += 1;
+            }
+            if n == 0 {
+                if !st.queue.is_empty() || st.merge.is_some() {
                     drop(st);
                     self.writer.notify_one();
-                    return done;
                 }
-            };
-            match write(socket.as_ref(), front, written) {
-                Wrote::All => {
-                    st.front_written = 0;
-                    match st.queue.pop_front() {
-                        Some((_, Item::Reply(b))) => self.reply_sent(&mut st, b.len()),
-                        Some((_, Item::Frame(_, b))) => {
-                            st.frames -= 1;
-                            st.frame_bytes -= b.len();
-                        }
-                        _ => {}
+                return done;
+            }
+            let wrote = write(socket.as_ref(), &fronts[..n], st.front_written);
+            for _ in 0..wrote.done.min(n) {
+                match st.queue.pop_front() {
+                    Some((_, Item::Reply(b))) => self.reply_sent(&mut st, b.len()),
+                    Some((_, Item::Frame(_, b))) => {
+                        st.frames -= 1;
+                        st.frame_bytes -= b.len();
                     }
-                    done += 1;
+                    _ => {}
                 }
-                Wrote::Part(total) => {
-                    st.front_written = total;
-                    drop(st);
-                    self.writer.notify_one();
-                    return done;
-                }
-                Wrote::Nothing => {
-                    drop(st);
-                    self.writer.notify_one();
-                    return done;
-                }
+            }
+            done += wrote.done;
+            st.front_written = wrote.written;
+            if wrote.blocked {
+                drop(st);
+                self.writer.notify_one();
+                return done;
             }
         }
     }
@@ -304,18 +319,41 @@ mod tests {
         SharedDelta::new(tick, 0, parts)
     }
 
-    /// The flusher's closure without framing: the payload's bytes as they are.
+    /// The flusher's closure without framing: each item's bytes as they are, one write
+    /// call per batch.
     fn flush(ob: &Outbox) -> usize {
-        ob.flush_direct(|socket, front, written| {
-            let bytes: &[u8] = match front {
-                Front::Data { bytes, .. } => bytes,
-                Front::Ping => b"P",
+        ob.flush_direct(|socket, fronts, written| {
+            let bytes: Vec<&[u8]> = fronts
+                .iter()
+                .map(|f| match f {
+                    Front::Data { bytes, .. } => *bytes,
+                    Front::Ping => b"P",
+                })
+                .collect();
+            let mut slices = vec![IoSlice::new(&bytes[0][written..])];
+            slices.extend(bytes[1..].iter().map(|b| IoSlice::new(b)));
+            let mut took = match socket.try_write_vectored(&slices) {
+                Ok(n) => n,
+                Err(_) => 0,
             };
-            match socket.try_write_vectored(&[IoSlice::new(&bytes[written..])]) {
-                Ok(n) if written + n == bytes.len() => Wrote::All,
-                Ok(n) => Wrote::Part(written + n),
-                Err(_) => Wrote::Nothing,
+            let offered: usize = slices.iter().map(|s| s.len()).sum();
+            let mut wrote = Wrote {
+                done: 0,
+                written,
+                blocked: took < offered,
+            };
+            for (i, b) in bytes.iter().enumerate() {
+                let left = b.len() - if i == 0 { written } else { 0 };
+                if took >= left {
+                    took -= left;
+                    wrote.done += 1;
+                    wrote.written = 0;
+                } else {
+                    wrote.written = if i == 0 { written + took } else { took };
+                    break;
+                }
             }
+            wrote
         })
     }
 
