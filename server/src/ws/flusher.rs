@@ -139,10 +139,7 @@ fn write_now(
     }
     let offered: usize = wire[..planned].iter().sum();
     // Full (WouldBlock), or an error the writer will meet and report: nothing taken.
-    let mut took = match socket.try_write_vectored(&slices[..n]) {
-        Ok(k) => k,
-        Err(_) => 0,
-    };
+    let mut took = socket.try_write_vectored(&slices[..n]).unwrap_or_default();
     let mut wrote = Wrote {
         done: 0,
         written,

@@ -332,10 +332,7 @@ mod tests {
                 .collect();
             let mut slices = vec![IoSlice::new(&bytes[0][written..])];
             slices.extend(bytes[1..].iter().map(|b| IoSlice::new(b)));
-            let mut took = match socket.try_write_vectored(&slices) {
-                Ok(n) => n,
-                Err(_) => 0,
-            };
+            let mut took = socket.try_write_vectored(&slices).unwrap_or_default();
             let offered: usize = slices.iter().map(|s| s.len()).sum();
             let mut wrote = Wrote {
                 done: 0,
