@@ -17,6 +17,7 @@ use super::iter::next_preorder;
 use super::par_sweep::{self, ParallelSweep};
 use super::slot::Slot;
 use super::store::{SlotFlags, Trs};
+use super::sweep;
 
 impl Hierarchy {
     /// Settles the tick's structural changes and recomputes only the dirty subtrees.
@@ -84,24 +85,9 @@ impl Hierarchy {
             return self.end_full_update();
         }
         // No stamps here: the next dirty update takes a fresh stamp anyway, and not
-        // writing the links back keeps the sweep to one written stream.
-        for (slot, t) in topo.iter().enumerate() {
-            if !t.alive() {
-                continue;
-            }
-            let world = if t.parent.is_none() {
-                xf[slot].local
-            } else {
-                Trs::compose(&xf[t.parent.index()].world, &xf[slot].local)
-            };
-            let old = &mut xf[slot].world;
-            if !world.same_bits(old) {
-                *old = world;
-                if !t.flags.contains(SlotFlags::NEW) {
-                    moved.push(t.id);
-                }
-            }
-        }
+        // writing the links back keeps the sweep to one written stream. One run from slot
+        // 0: every parent is in it.
+        sweep::sweep_run(topo, xf, 0, |_| unreachable!("no slot below 0"), moved);
         self.end_full_update()
     }
 
