@@ -1,24 +1,30 @@
-//! The arithmetic of a world transform (docs/protocol.md §1), written once for a "lane"
-//! type: `f32` computes one node, [`Vec4`] four nodes side by side (lane `k` is node `k`).
+//! The arithmetic of a world transform (docs/protocol.md §1), in two layouts: across
+//! nodes ([`compose`], for a "lane" type: [`Vec4`] holds four nodes side by side, lane `k`
+//! being node `k`; the tests also run it on `f32`, one node), and within one node
+//! ([`compose1`]: a rotation in one vector, translation and scale in another).
 //!
 //! The full sweep spends most of its time here. Four nodes per vector instead of one
 //! node's components per vector means no shuffles inside the arithmetic (a dot product or
 //! a cross product is plain lane-wise multiplies and adds), and one square root and four
 //! divisions serve four nodes instead of one: on x86_64 the divider was half of the
 //! one-node sweep's time. The price is a 4x4 transpose of each input and of the result
-//! (`gather4`, `scatter4`), eight shuffles each.
+//! (`gather4`, `scatter4`), eight shuffles each. A node computed alone (the dirty update's
+//! walks) uses [`compose1`], whose vectors hold one node's components: as scalars (the
+//! `f32` lanes) the same node costs a quarter more.
 //!
-//! Invariant: both lane types perform the same IEEE 754 operations, in the same order, on
-//! the same operands, so a node gets the same world transform bit for bit whichever way it
-//! is computed: one at a time (the dirty update, the self-check) or four at a time (the
-//! full sweep). Rust never reassociates floating-point arithmetic nor contracts it into
-//! fused multiply-adds, so the order written here is the order executed. The order is
-//! the one glam 0.30's SSE2 `Quat` code uses (`mul_quat`, `normalize`, `mul_vec3a`), which
-//! computed world transforms before this module: on x86_64 the results are unchanged.
+//! Invariant: every form performs the same IEEE 754 operations, in the same order, on the
+//! same operands, so a node gets the same world transform bit for bit whichever way it is
+//! computed: alone (the dirty update, the self-check) or four at a time (the full sweep).
+//! Rust never reassociates floating-point arithmetic nor contracts it into fused
+//! multiply-adds, so the order written here is the order executed. (A NaN's sign and
+//! payload are the one thing Rust leaves unspecified; world transforms are never NaN.)
+//! The order is the one glam 0.30's SSE2 `Quat` code uses (`mul_quat`, `normalize`,
+//! `mul_vec3a`), which computed world transforms before this module: on x86_64 the
+//! results are unchanged.
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-use glam::{Mat4, Vec4};
+use glam::{Mat4, Vec4, Vec4Swizzles};
 
 use super::store::Trs;
 
@@ -35,15 +41,6 @@ pub(crate) trait Lane:
     const TWO: Self;
     /// The correctly rounded square root of every lane.
     fn sqrt(self) -> Self;
-}
-
-impl Lane for f32 {
-    const TWO: f32 = 2.0;
-
-    #[inline(always)]
-    fn sqrt(self) -> f32 {
-        f32::sqrt(self)
-    }
 }
 
 impl Lane for Vec4 {
@@ -95,19 +92,35 @@ pub(crate) fn compose<L: Lane>(parent: &Lanes<L>, local: &Lanes<L>) -> Lanes<L> 
     ]
 }
 
-/// One transform as scalar lanes.
+/// [`compose`] for one node, with the node's components across each vector: the same
+/// operations on the same operands in the same order (each line names the lanes'
+/// expression it computes), arranged like glam's `mul_quat` and `mul_vec3a`.
 #[inline(always)]
-pub(crate) fn lanes1(trs: &Trs) -> Lanes<f32> {
-    let [x, y, z, w] = trs.r.to_array();
-    let [tx, ty, tz, s] = trs.ts().to_array();
-    [x, y, z, w, tx, ty, tz, s]
-}
-
-/// Back from scalar lanes.
-#[inline(always)]
-pub(crate) fn unlanes1(l: Lanes<f32>) -> Trs {
-    let [x, y, z, w, tx, ty, tz, s] = l;
-    Trs::from_parts(Vec4::new(x, y, z, w), Vec4::new(tx, ty, tz, s))
+pub(crate) fn compose1(parent: &Trs, local: &Trs) -> Trs {
+    let (p, l) = (Vec4::from(parent.r), Vec4::from(local.r));
+    // The Hamilton product: (a + b) + (c + d) per component, with
+    // a = pw (lx, ly, lz, lw), b = px (lw, -lz, ly, -lx), c = py (lz, lw, -lx, -ly),
+    // d = pz (-ly, lx, lw, -lz). Multiplying by -1 is the lanes' negation (exact).
+    let a = Vec4::splat(p.w) * l;
+    let b = Vec4::splat(p.x) * l.wzyx() * Vec4::new(1.0, -1.0, 1.0, -1.0);
+    let c = Vec4::splat(p.y) * l.zwxy() * Vec4::new(1.0, 1.0, -1.0, -1.0);
+    let d = Vec4::splat(p.z) * l.yxwz() * Vec4::new(-1.0, 1.0, 1.0, -1.0);
+    let q = (a + b) + (c + d);
+    // (x² + z²) + (y² + w²).
+    let m = q * q;
+    let len = ((m.x + m.z) + (m.y + m.w)).sqrt();
+    // (ltx ps, lty ps, ltz ps, ls ps).
+    let v = local.ts() * parent.s();
+    let pp = p * p;
+    let k1 = p.w * p.w - ((pp.x + pp.y) + pp.z);
+    let vp = v * p;
+    let k2 = ((vp.x + vp.y) + vp.z) * 2.0;
+    let k3 = p.w * 2.0;
+    // (cx, cy, cz): glam's cross, `(p.zxy * v - v.zxy * p).zxy`.
+    let cross = (p.zxyw() * v - v.zxyw() * p).zxyw();
+    let rotated = (v * k1 + p * k2) + cross * k3;
+    let t = parent.ts() + rotated;
+    Trs::from_parts(q / len, t.truncate().extend(v.w))
 }
 
 /// Four transforms side by side: lane `k` of every component is `trs[k]`'s (two 4x4
@@ -156,6 +169,28 @@ mod tests {
     use glam::{Quat, Vec3, Vec3A};
 
     use super::*;
+
+    /// One node as scalar lanes: the across-nodes form of the arithmetic on one node.
+    impl Lane for f32 {
+        const TWO: f32 = 2.0;
+
+        fn sqrt(self) -> f32 {
+            f32::sqrt(self)
+        }
+    }
+
+    /// One transform as scalar lanes.
+    fn lanes1(trs: &Trs) -> Lanes<f32> {
+        let [x, y, z, w] = trs.r.to_array();
+        let [tx, ty, tz, s] = trs.ts().to_array();
+        [x, y, z, w, tx, ty, tz, s]
+    }
+
+    /// Back from scalar lanes.
+    fn unlanes1(l: Lanes<f32>) -> Trs {
+        let [x, y, z, w, tx, ty, tz, s] = l;
+        Trs::from_parts(Vec4::new(x, y, z, w), Vec4::new(tx, ty, tz, s))
+    }
 
     /// The arithmetic this module replaced (glam's SIMD `Quat` operations), kept here
     /// as the reference for "unchanged on x86_64".
@@ -206,9 +241,9 @@ mod tests {
         lanes1(t).map(f32::to_bits)
     }
 
-    /// The same with every NaN as one value: the old code multiplied by -1 where the new
-    /// one negates, which differs only in a NaN's sign (world transforms are never NaN:
-    /// `guard.rs` keeps them in range).
+    /// The same with every NaN as one value: Rust leaves a NaN's sign and payload
+    /// unspecified (the compiler may turn a multiplication by -1 into a negation), and
+    /// world transforms are never NaN (`guard.rs` keeps them in range).
     fn bits_any_nan(t: &Trs) -> [u32; 8] {
         lanes1(t).map(|v| if v.is_nan() { u32::MAX } else { v.to_bits() })
     }

@@ -69,13 +69,10 @@ impl Trs {
     /// The world transform of a child from its parent's world transform and its own local
     /// transform, exactly as docs/protocol.md §1 defines it:
     /// `s = ps * ls`, `r = normalize(pr * lr)`, `t = pt + rotate(pr, ps * lt)`.
-    /// The arithmetic is `lanes.rs`'s, shared with the four-at-a-time sweep.
+    /// The arithmetic is `lanes.rs`'s: the same bits as the four-at-a-time sweep's.
     #[inline(always)]
     pub(crate) fn compose(parent: &Trs, local: &Trs) -> Trs {
-        lanes::unlanes1(lanes::compose(
-            &lanes::lanes1(parent),
-            &lanes::lanes1(local),
-        ))
+        lanes::compose1(parent, local)
     }
 
     /// From the rotation and the `(t, s)` vector.
