@@ -23,22 +23,41 @@ pub(crate) fn translation(t: [f32; 3]) -> Result<Vec3, SceneError> {
 }
 
 pub(crate) fn rotation(r: [f32; 4]) -> Result<Quat, SceneError> {
+    rotation_unnormalized(r).map(normalized)
+}
+
+/// The checks of [`rotation`] without the normalization: `r` itself when it passes.
+/// `set_local` defers the normalization (see `pending.rs`): its f64 square root and
+/// divisions were a third of the call, waited on before the call could finish.
+pub(crate) fn rotation_unnormalized(r: [f32; 4]) -> Result<[f32; 4], SceneError> {
     if !r.iter().all(|v| v.is_finite()) {
         return Err(SceneError::InvalidValue(format!(
             "rotation {r:?} is not finite"
         )));
     }
-    let q = DQuat::from_xyzw(r[0].into(), r[1].into(), r[2].into(), r[3].into());
-    let len = q.length();
-    if len < MIN_QUAT_LENGTH {
-        return Err(SceneError::InvalidValue(format!(
-            "rotation {r:?} has length {len:e}, below {MIN_QUAT_LENGTH:e}"
-        )));
+    // The same decision as `length < MIN_QUAT_LENGTH`, without the square root when the
+    // squared length already settles it (at least 4e-12: a length of about 2e-6).
+    if quat_f64(r).length_squared() < 4.0 * MIN_QUAT_LENGTH * MIN_QUAT_LENGTH {
+        let len = quat_f64(r).length();
+        if len < MIN_QUAT_LENGTH {
+            return Err(SceneError::InvalidValue(format!(
+                "rotation {r:?} has length {len:e}, below {MIN_QUAT_LENGTH:e}"
+            )));
+        }
     }
-    let n = q / len;
-    Ok(Quat::from_xyzw(
-        n.x as f32, n.y as f32, n.z as f32, n.w as f32,
-    ))
+    Ok(r)
+}
+
+/// A rotation that passed [`rotation_unnormalized`], normalized in f64 (one rounding to
+/// f32 per component).
+pub(crate) fn normalized(r: [f32; 4]) -> Quat {
+    let q = quat_f64(r);
+    let n = q / q.length();
+    Quat::from_xyzw(n.x as f32, n.y as f32, n.z as f32, n.w as f32)
+}
+
+fn quat_f64(r: [f32; 4]) -> DQuat {
+    DQuat::from_xyzw(r[0].into(), r[1].into(), r[2].into(), r[3].into())
 }
 
 pub(crate) fn scale(s: f32) -> Result<f32, SceneError> {
@@ -72,6 +91,22 @@ mod tests {
         let q = rotation([1e30, 0.0, 0.0, 1e30]).unwrap();
         assert!((q.length() - 1.0).abs() < 1e-6);
         assert!(rotation([0.0, 0.0, 0.0, 1e-7]).is_err());
+        // Around the limit, where the squared length does not settle it: the decision is
+        // the length's.
+        let near =
+            |k: i32, scale: f32| f32::from_bits((scale * 1e-6f32).to_bits().wrapping_add_signed(k));
+        for k in -50..50 {
+            for r in [
+                [0.0, 0.0, 0.0, near(k, 1.0)],
+                [near(k, 0.5), near(-k, 0.5), near(k, 0.5), near(k, 0.5)],
+                [near(k, 0.6), 0.0, near(k, 0.8), 0.0],
+                [near(k, 1.9), 0.0, 0.0, 0.0],
+            ] {
+                let want = quat_f64(r).length() >= MIN_QUAT_LENGTH;
+                assert_eq!(rotation(r).is_ok(), want, "{r:?}");
+            }
+        }
+        assert!(rotation([2e-6, 0.0, 0.0, 0.0]).is_ok());
         assert!(rotation([f32::NAN, 0.0, 0.0, 1.0]).is_err());
     }
 
