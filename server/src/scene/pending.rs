@@ -58,7 +58,7 @@ impl PendingLocal {
     pub(crate) fn new(
         id: NodeId,
         t: Option<Vec3>,
-        r: Option<[f32; 4]>,
+        r: Option<Quat>,
         s: Option<f32>,
     ) -> PendingLocal {
         let mut parts = Parts::empty();
@@ -70,7 +70,7 @@ impl PendingLocal {
             parts,
             value: Trs::new(
                 t.unwrap_or(Vec3::ZERO),
-                r.map_or(Quat::IDENTITY, Quat::from_array),
+                r.unwrap_or(Quat::IDENTITY),
                 s.unwrap_or(1.0),
             ),
         }
