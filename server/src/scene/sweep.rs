@@ -97,7 +97,7 @@ fn parent<'a, 'o: 'a>(
 /// Writes a recomputed world transform if it changed, and lists the node as moved unless
 /// it was added this tick.
 #[inline(always)]
-fn store(t: &Topo, old: &mut Trs, world: Trs, moved: &mut Vec<NodeId>) {
+pub(crate) fn store(t: &Topo, old: &mut Trs, world: Trs, moved: &mut Vec<NodeId>) {
     if !world.same_bits(old) {
         *old = world;
         if !t.flags.contains(SlotFlags::NEW) {
