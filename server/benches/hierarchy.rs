@@ -19,6 +19,8 @@
 //! issue 15's targets. Parallel vs serial at 1M is given twice: from criterion's two
 //! measurements, and from pairs of frames timed back to back (both under the same load on
 //! a shared machine; skipped when the name filter leaves out `leaf20_1m/canopy_full`).
+//! A group's trees are built only when the name filter selects one of its benchmarks, so
+//! `-- seed_leaf_10k/canopy_full` starts in a second, not after building the 1M trees.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -307,6 +309,16 @@ const GROUPS: [Group; 4] = [
 ];
 
 fn run_group(c: &mut Criterion, g: &Group, recomputed: &mut Vec<(String, usize)>) {
+    // Building a 1M-node tree takes seconds: only for a group the filters select.
+    let wanted: Vec<&str> = g
+        .functions
+        .iter()
+        .copied()
+        .filter(|f| selected(&format!("{}/{f}", g.name)))
+        .collect();
+    if wanted.is_empty() {
+        return;
+    }
     let tree = tree(g.nodes);
     let edits = || {
         if g.root {
@@ -326,7 +338,7 @@ fn run_group(c: &mut Criterion, g: &Group, recomputed: &mut Vec<(String, usize)>
     );
     let mut group = c.benchmark_group(g.name);
     group.throughput(Throughput::Elements(g.nodes as u64));
-    for &f in g.functions {
+    for f in wanted {
         let full = f.contains("_full");
         let mut e = edits();
         if f.starts_with("canopy") {
@@ -482,23 +494,53 @@ fn interleaved_parallel_vs_serial() -> (f64, f64, f64) {
     (s / p, p, s)
 }
 
-/// True when the run's name filter (criterion's positional argument) selects the 1M full
-/// update, or there is none; only under `cargo bench` (which passes `--bench`).
-fn wants_interleaved() -> bool {
+/// The run's name filters (criterion's positional arguments), and whether this is a
+/// `cargo bench` run (which passes `--bench`).
+fn filters() -> (Vec<String>, bool) {
+    // Criterion's options that take a value which is not a number.
+    const WITH_VALUE: [&str; 7] = [
+        "--save-baseline",
+        "--baseline",
+        "--baseline-lenient",
+        "--load-baseline",
+        "--output-format",
+        "--plotting-backend",
+        "--color",
+    ];
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if !args.iter().any(|a| a == "--bench") {
-        return false;
+    let bench = args.iter().any(|a| a == "--bench");
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in &args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if a.starts_with('-') {
+            skip = WITH_VALUE.contains(&a.as_str());
+        } else if a.parse::<f64>().is_err() {
+            out.push(a.clone());
+        }
     }
-    let mut filters = args
-        .iter()
-        .filter(|a| !a.starts_with('-') && a.parse::<f64>().is_err());
-    let wanted = "leaf20_1m/canopy_full";
-    let mut any = false;
-    let hit = filters.any(|f| {
-        any = true;
-        wanted.contains(f.as_str())
-    });
-    hit || !any
+    (out, bench)
+}
+
+/// True when the filters leave benchmark `id` in (criterion matches them as regular
+/// expressions; one with special characters is taken to match anything, so that nothing
+/// it selects is skipped).
+fn selected(id: &str) -> bool {
+    let (filters, _) = filters();
+    let special = |f: &String| f.contains(|c: char| "\\.^$|?*+()[]{}".contains(c));
+    filters.is_empty()
+        || filters
+            .iter()
+            .any(|f| special(f) || id.contains(f.as_str()))
+}
+
+/// True when the run's name filter selects the 1M full update, or there is none; only
+/// under `cargo bench`.
+fn wants_interleaved() -> bool {
+    let (_, bench) = filters();
+    bench && selected("leaf20_1m/canopy_full")
 }
 
 fn main() {

@@ -80,7 +80,7 @@ impl Hierarchy {
         s: Option<f32>,
     ) -> Result<(), SceneError> {
         let t = t.map(|t| validate::translation(t.to_array())).transpose()?;
-        let r = r.map(|r| validate::rotation(r.to_array())).transpose()?;
+        let r = r.map(validate::rotation_unnormalized).transpose()?;
         let s = s.map(validate::scale).transpose()?;
         if !self.slots.is_live(id) {
             return Err(SceneError::UnknownNode(id));

@@ -24,7 +24,9 @@
 //!   single edits; `validate.rs`: value checks; `journal.rs`: the undo log behind
 //!   atomicity; `guard.rs`: the end-of-batch world-range and depth check;
 //! - `layout.rs`: keeping the slot order parent-before-child;
-//! - `propagate.rs`: dirty and full world-transform updates; `par_sweep.rs`: the full
+//! - `propagate.rs`: dirty and full world-transform updates; `lanes.rs`: the arithmetic of
+//!   one world transform, for one node or four at a time; `sweep.rs`: the full sweep's
+//!   loop over a run of slots; `par_sweep.rs`: the full
 //!   update split across threads in big rooms;
 //! - `changes.rs`: the per-tick change set;
 //! - `iter.rs`: children, subtree, ancestors and whole-room iteration;
@@ -43,6 +45,7 @@ mod hierarchy;
 mod idmap;
 mod iter;
 mod journal;
+mod lanes;
 mod layout;
 mod links;
 mod par_sweep;
@@ -50,6 +53,7 @@ mod pending;
 mod propagate;
 mod slot;
 mod store;
+mod sweep;
 mod validate;
 mod visitor;
 

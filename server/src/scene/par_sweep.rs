@@ -41,7 +41,8 @@ use std::time::{Duration, Instant};
 
 use canopy_protocol::NodeId;
 
-use super::store::{SlotFlags, Topo, Trs, Xf};
+use super::store::{Topo, Trs, Xf};
+use super::sweep;
 
 /// When and how [`Hierarchy::update_all`](super::Hierarchy::update_all) uses several
 /// threads. The default sweeps rooms of at least 100,000 live nodes on every available
@@ -256,36 +257,17 @@ fn work(shared: &Shared<'_, '_>, out: &mut WorkerOut) {
         let Some((k, chunk)) = next else { break };
         let base = k * c;
         let topo = &shared.topo[base..base + chunk.len()];
-        for (i, t) in topo.iter().enumerate() {
-            if !t.alive() {
-                continue;
+        // A parent before the chunk is read from its published chunk.
+        let waited = &mut out.waited;
+        let outer = |p: usize| -> &Trs {
+            // Also a miss while nothing is cached (the empty slice).
+            if p.wrapping_sub(cached.0) >= cached.1.len() {
+                let pk = p / c;
+                cached = (pk * c, wait_for(shared, pk, waited));
             }
-            let local = &chunk[i].local;
-            let world = if t.parent.is_none() {
-                *local
-            } else {
-                let p = t.parent.index();
-                debug_assert!(p < base + i, "parent after child in slot order");
-                let parent = if p >= base {
-                    &chunk[p - base].world
-                } else {
-                    // Also a miss while nothing is cached (the empty slice).
-                    if p.wrapping_sub(cached.0) >= cached.1.len() {
-                        let pk = p / c;
-                        cached = (pk * c, wait_for(shared, pk, &mut out.waited));
-                    }
-                    &cached.1[p - cached.0].world
-                };
-                Trs::compose(parent, local)
-            };
-            let old = &mut chunk[i].world;
-            if !world.same_bits(old) {
-                *old = world;
-                if !t.flags.contains(SlotFlags::NEW) {
-                    out.moved.push(t.id);
-                }
-            }
-        }
+            &cached.1[p - cached.0].world
+        };
+        sweep::sweep_run(topo, chunk, base, outer, &mut out.moved);
         out.spans.push((k, out.moved.len()));
         let finished: &[Xf] = chunk;
         // Only this thread claimed chunk `k`, so it is published once.

@@ -10,6 +10,11 @@
 //!
 //! The call itself only checks that the id is live, which reads one bit (see `idmap.rs`);
 //! the id is resolved to its slot when the buffer is written out, together with the others.
+//! Likewise it only checks a rotation (finite, long enough): the normalization, an f64
+//! square root and divisions whose latency the call otherwise waited out, runs when the
+//! buffer is written out, for all its edits in one loop whose iterations overlap (or when
+//! a read looks through the buffer). It is the same function either way, so the stored
+//! rotation is the one an immediate normalization gives.
 //!
 //! Invariant: every buffered edit names a live node, the buffer is empty whenever a batch
 //! runs or slots move (`layout.rs`), and the effective local transform of a node is its
@@ -22,6 +27,7 @@ use super::Hierarchy;
 use super::idmap::RETIRED;
 use super::slot::Slot;
 use super::store::Trs;
+use super::validate;
 
 /// Edits buffered at most; also bounds the cost of a `local` read.
 pub(crate) const PENDING_MAX: usize = 64;
@@ -33,6 +39,8 @@ bitflags::bitflags! {
         const T = 1;
         const R = 1 << 1;
         const S = 1 << 2;
+        /// The rotation is as the caller gave it, not normalized yet.
+        const RAW_R = 1 << 3;
     }
 }
 
@@ -45,6 +53,8 @@ pub(crate) struct PendingLocal {
 }
 
 impl PendingLocal {
+    /// An edit of the given parts; `r` is a rotation that passed
+    /// `validate::rotation_unnormalized`, normalized later.
     pub(crate) fn new(
         id: NodeId,
         t: Option<Vec3>,
@@ -53,7 +63,7 @@ impl PendingLocal {
     ) -> PendingLocal {
         let mut parts = Parts::empty();
         parts.set(Parts::T, t.is_some());
-        parts.set(Parts::R, r.is_some());
+        parts.set(Parts::R | Parts::RAW_R, r.is_some());
         parts.set(Parts::S, s.is_some());
         PendingLocal {
             id,
@@ -66,6 +76,14 @@ impl PendingLocal {
         }
     }
 
+    /// Normalizes the rotation if it is not yet.
+    fn normalize(&mut self) {
+        if self.parts.contains(Parts::RAW_R) {
+            self.value.r = validate::normalized(self.value.r.to_array());
+            self.parts.remove(Parts::RAW_R);
+        }
+    }
+
     pub(crate) fn id(&self) -> NodeId {
         self.id
     }
@@ -74,7 +92,9 @@ impl PendingLocal {
         if self.parts.contains(Parts::T) {
             l.set_t(self.value.t());
         }
-        if self.parts.contains(Parts::R) {
+        if self.parts.contains(Parts::RAW_R) {
+            l.r = validate::normalized(self.value.r.to_array());
+        } else if self.parts.contains(Parts::R) {
             l.r = self.value.r;
         }
         if self.parts.contains(Parts::S) {
@@ -104,6 +124,9 @@ impl Hierarchy {
         // Resolve the ids, then read every target line, then write: each pass's cache
         // misses overlap (see the module docs). The links are read too: the update that
         // follows needs them, and their misses overlap with these.
+        for p in &mut self.pending {
+            p.normalize();
+        }
         let mut slots = std::mem::take(&mut self.scratch.pending_slots);
         slots.clear();
         // Buffered edits name live nodes (see the invariant), so every id has a slot.

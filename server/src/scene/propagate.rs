@@ -4,7 +4,8 @@
 //! before children in slot order. `update_dirty` then sorts the tick's dirty roots that
 //! have children by slot and walks each one's subtree with the stackless pre-order walk,
 //! recomputing every node from its parent's world transform, then recomputes the dirty
-//! leaves; a root already reached through an earlier root's subtree carries this update's
+//! leaves, four at a time through `lanes.rs` (the same bits as one at a time); a root
+//! already reached through an earlier root's subtree carries this update's
 //! stamp and is skipped, so each node is recomputed at most once, and never a node outside
 //! the edited subtrees. `update_all` is one linear sweep (split across threads in big
 //! rooms by `par_sweep.rs`).
@@ -14,9 +15,11 @@
 use super::Hierarchy;
 use super::changes::TickChanges;
 use super::iter::next_preorder;
+use super::lanes::{self, gather4, scatter4};
 use super::par_sweep::{self, ParallelSweep};
 use super::slot::Slot;
 use super::store::{SlotFlags, Trs};
+use super::sweep;
 
 impl Hierarchy {
     /// Settles the tick's structural changes and recomputes only the dirty subtrees.
@@ -57,11 +60,26 @@ impl Hierarchy {
                 cur = next_preorder(&self.store.topo, root, cur);
             }
         }
+        // The leaves four at a time (see `recompute4`), in list order.
+        let mut group = [Slot::NONE; 4];
+        let mut grouped = 0;
         for &leaf in &leaves {
-            if self.store.topo[leaf].stamp != stamp {
-                self.recompute(leaf, stamp);
-                recomputed += 1;
+            let t = &mut self.store.topo[leaf];
+            if t.stamp == stamp {
+                continue;
             }
+            // Stamped as it joins the group, so that a repeated leaf joins once.
+            t.stamp = stamp;
+            group[grouped] = leaf;
+            grouped += 1;
+            if grouped == 4 {
+                self.recompute4(group);
+                grouped = 0;
+            }
+            recomputed += 1;
+        }
+        for &leaf in &group[..grouped] {
+            self.recompute(leaf, stamp);
         }
         self.scratch.root_slots = roots;
         self.scratch.leaf_slots = leaves;
@@ -84,24 +102,9 @@ impl Hierarchy {
             return self.end_full_update();
         }
         // No stamps here: the next dirty update takes a fresh stamp anyway, and not
-        // writing the links back keeps the sweep to one written stream.
-        for (slot, t) in topo.iter().enumerate() {
-            if !t.alive() {
-                continue;
-            }
-            let world = if t.parent.is_none() {
-                xf[slot].local
-            } else {
-                Trs::compose(&xf[t.parent.index()].world, &xf[slot].local)
-            };
-            let old = &mut xf[slot].world;
-            if !world.same_bits(old) {
-                *old = world;
-                if !t.flags.contains(SlotFlags::NEW) {
-                    moved.push(t.id);
-                }
-            }
-        }
+        // writing the links back keeps the sweep to one written stream. One run from slot
+        // 0: every parent is in it.
+        sweep::sweep_run(topo, xf, 0, |_| unreachable!("no slot below 0"), moved);
         self.end_full_update()
     }
 
@@ -164,6 +167,37 @@ impl Hierarchy {
         self.changes.recomputed = recomputed;
         self.updated = true;
         &self.changes
+    }
+
+    /// Recomputes four stamped slots whose parents are current, in one pass of the
+    /// four-lane arithmetic (`lanes.rs`, the same bits as one at a time): a dirty leaf
+    /// alone waits out the latency of its square root and division, four share it.
+    fn recompute4(&mut self, slots: [Slot; 4]) {
+        let topo = &self.store.topo;
+        let t = slots.map(|s| &topo[s]);
+        if t.iter().any(|t| t.parent.is_none()) {
+            // A root leaf's world is its local transform: one at a time.
+            for s in slots {
+                self.recompute(s, self.stamp);
+            }
+            return;
+        }
+        let xf = &self.store.xf;
+        let parents = gather4(t.map(|t| &xf[t.parent].world));
+        let locals = gather4(slots.map(|s| &xf[s].local));
+        let worlds = scatter4(lanes::compose(&parents, &locals));
+        for (slot, world) in slots.into_iter().zip(worlds) {
+            let t = &self.store.topo[slot];
+            sweep::store(
+                t,
+                &mut self.store.xf[slot].world,
+                world,
+                &mut self.changes.moved,
+            );
+            if self.record_recomputed {
+                self.recomputed_ids.push(t.id);
+            }
+        }
     }
 
     /// Recomputes one slot's world transform from its parent's (already current) one.

@@ -14,8 +14,9 @@
 //! is the layout module's business (see `layout.rs`).
 
 use canopy_protocol::{NodeId, Transform};
-use glam::{Quat, Vec3, Vec3A, Vec4};
+use glam::{Quat, Vec3, Vec4};
 
+use super::lanes;
 use super::slot::{Slot, SlotVec};
 
 bitflags::bitflags! {
@@ -68,26 +69,46 @@ impl Trs {
     /// The world transform of a child from its parent's world transform and its own local
     /// transform, exactly as docs/protocol.md §1 defines it:
     /// `s = ps * ls`, `r = normalize(pr * lr)`, `t = pt + rotate(pr, ps * lt)`.
+    /// The arithmetic is `lanes.rs`'s: the same bits as the four-at-a-time sweep's.
     #[inline(always)]
     pub(crate) fn compose(parent: &Trs, local: &Trs) -> Trs {
-        // (ps * lt, ps * ls) in one multiply.
-        let scaled = local.ts * parent.ts.w;
-        let t = Vec3A::from_vec4(parent.ts) + parent.r * Vec3A::from_vec4(scaled);
+        lanes::compose1(parent, local)
+    }
+
+    /// From the rotation and the `(t, s)` vector.
+    #[inline(always)]
+    pub(crate) fn from_parts(r: Vec4, ts: Vec4) -> Trs {
         Trs {
-            r: (parent.r * local.r).normalize(),
-            ts: t.extend(scaled.w),
+            r: Quat::from_vec4(r),
+            ts,
         }
     }
 
+    /// Translation and scale in one vector: `x, y, z` = t, `w` = s.
+    #[inline(always)]
+    pub(crate) fn ts(&self) -> Vec4 {
+        self.ts
+    }
+
     /// Bitwise equality: what "the world transform changed" means for the change lists,
-    /// so that `-0.0` and `0.0` count as different and nothing is lost to a tolerance.
-    /// Compared as integers (each half one 16-byte compare once optimized), which also
-    /// makes an unchanged NaN payload count as unchanged.
+    /// so that `-0.0` and `0.0` count as different and nothing is lost to a tolerance,
+    /// and an unchanged NaN payload counts as unchanged.
     #[inline(always)]
     pub(crate) fn same_bits(&self, other: &Trs) -> bool {
-        let bits = |v: [f32; 4]| v.map(f32::to_bits);
-        bits(self.r.to_array()) == bits(other.r.to_array())
-            && bits(self.ts.to_array()) == bits(other.ts.to_array())
+        let (a, b) = (Vec4::from(self.r), Vec4::from(other.r));
+        // The fast test stays in vector registers (compare and sign masks): equal as
+        // numbers with equal signs is equal bits, since every number but zero has one
+        // encoding. It fails only for a real change or a NaN, which the exact integer
+        // test below then settles. (The integer test alone compiles to moves out to
+        // general registers, a third of the four-at-a-time sweep.)
+        let quick = |a: Vec4, b: Vec4| {
+            a.cmpeq(b).all() && a.is_negative_bitmask() == b.is_negative_bitmask()
+        };
+        if quick(a, b) && quick(self.ts, other.ts) {
+            return true;
+        }
+        let bits = |v: Vec4| v.to_array().map(f32::to_bits);
+        bits(a) == bits(b) && bits(self.ts) == bits(other.ts)
     }
 
     pub(crate) fn to_wire(self) -> Transform {

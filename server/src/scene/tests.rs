@@ -386,6 +386,37 @@ fn update_all_and_update_dirty_agree() {
     assert_eq!(sorted(&a.changes().moved), sorted(&b.changes().moved));
 }
 
+/// `set_local` normalizes its rotation late (`pending.rs`), a batch at once: the stored
+/// rotation is the same bit for bit, read before the update (through the buffer) and
+/// after it.
+#[test]
+fn deferred_normalization_stores_what_a_batch_stores() {
+    let quats = [
+        [0.0, 0.0, 2.0, 0.0],
+        [0.1, 0.2, 0.3, 0.9],
+        [1e30, -3e29, 0.0, 1e30],
+        [3e-6, 0.0, -2e-6, 1e-7],
+        [-0.5, 0.5, -0.5, 0.5000001],
+    ];
+    for q in quats {
+        let mut a = four();
+        let mut b = four();
+        a.set_local(4, None, Some(Quat::from_array(q)), None)
+            .unwrap();
+        b.apply_batch(&[Op::set_local(4, None, Some(q), None)])
+            .unwrap();
+        let bits = |h: &Hierarchy| h.local(4).unwrap().r.map(f32::to_bits);
+        assert_eq!(bits(&a), bits(&b), "{q:?}, buffered");
+        a.update_dirty();
+        b.update_dirty();
+        assert_eq!(bits(&a), bits(&b), "{q:?}, written");
+        assert_eq!(
+            a.world(4).unwrap().r.map(f32::to_bits),
+            b.world(4).unwrap().r.map(f32::to_bits)
+        );
+    }
+}
+
 #[test]
 fn hierarchy_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
