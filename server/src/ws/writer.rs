@@ -175,11 +175,11 @@ async fn send(
         let (slices, n) = plan.slices();
         let took = match out {
             SocketOut::Tcp(tcp) => loop {
-                match tcp.0.try_write_vectored(&slices[..n]) {
+                match tcp.try_send(&slices[..n]) {
                     Ok(0) => return Err(SendFailed::Broken),
                     Ok(k) => break k,
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                        match timeout(deadline, tcp.0.writable()).await {
+                        match timeout(deadline, tcp.writable()).await {
                             Ok(Ok(())) => {}
                             Ok(Err(_)) => return Err(SendFailed::Broken),
                             Err(_) => return Err(SendFailed::Stalled { mid: written > 0 }),
