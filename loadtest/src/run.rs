@@ -162,6 +162,7 @@ async fn load_and_check(
         }),
         keep_mirror: true,
         decode_every: 1,
+        compact_counters: false,
     });
     let fleet = Fleet::connect(
         fleet::specs(s, world, nodes.clients.len()),

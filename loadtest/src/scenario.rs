@@ -36,6 +36,14 @@ impl FormatArg {
     }
 }
 
+/// The transform encoding of the counting subscribers (`--encoding`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum EncodingArg {
+    Exact,
+    Compact,
+}
+
 /// How queries reach the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -234,6 +242,13 @@ pub(crate) struct Scenario {
     #[arg(long, default_value_t = 1)]
     pub decode_every: usize,
 
+    /// Benchmarks `many-subscribers` and `rss-per-subscriber`: the transform encoding of
+    /// the subscribers that only count their frames (`--decode-every`). `compact` (bincode
+    /// only) measures the server's fan-out with compact frames; the decoding subscribers
+    /// stay `exact`, since the latency probes read each edit's scale bit for bit.
+    #[arg(long, value_enum, default_value_t = EncodingArg::Exact)]
+    pub encoding: EncodingArg,
+
     /// Keep the rooms on the server after the run (they are deleted by default).
     #[arg(long)]
     pub keep_rooms: bool,
@@ -342,6 +357,17 @@ impl Scenario {
     pub(crate) fn validate(&self) -> anyhow::Result<()> {
         ensure!(self.rooms >= 1, "--rooms must be at least 1");
         ensure!(self.decode_every >= 1, "--decode-every must be at least 1");
+        if self.encoding == EncodingArg::Compact {
+            ensure!(
+                self.format == FormatArg::Bincode,
+                "--encoding compact needs --format bincode (compact transforms are bincode only)"
+            );
+            ensure!(
+                self.decode_every > 1,
+                "--encoding compact applies to the subscribers that only count frames: \
+                 give --decode-every 2 or more"
+            );
+        }
         ensure!(self.nodes >= 1, "--nodes must be at least 1");
         ensure!(self.fanout >= 1, "--fanout must be at least 1");
         ensure!(self.depth >= 1, "--depth must be at least 1");

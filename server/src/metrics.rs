@@ -4,7 +4,7 @@
 //! stays bounded whatever clients do.
 
 use prometheus::{
-    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
+    Encoder, Gauge, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
     IntGaugeVec, Opts, Registry, TextEncoder,
 };
 
@@ -43,6 +43,11 @@ pub struct Metrics {
     pub queries: IntCounterVec,
     /// `canopy_process_resident_memory_bytes`: the process's RSS, refreshed on each render.
     pub process_rss_bytes: IntGauge,
+    /// `canopy_process_cpu_seconds`: user and system CPU time of the process in
+    /// hundredths of a second, refreshed on each render. The standard `process_cpu_seconds_total`
+    /// (the `prometheus` crate's process collector) counts whole seconds, too coarse to
+    /// compare two 30-second benchmark windows.
+    pub process_cpu_seconds: Gauge,
     /// `canopy_connections_refused_total`: connections closed at accept by the
     /// `--max-connections` and `--max-connections-per-ip` caps.
     pub connections_refused: IntCounter,
@@ -160,6 +165,11 @@ impl Metrics {
                 "canopy_process_resident_memory_bytes",
                 "Resident memory of the server process",
             ),
+            process_cpu_seconds: Gauge::new(
+                "canopy_process_cpu_seconds",
+                "User and system CPU time of the server process, in hundredths of a second",
+            )
+            .expect("valid gauge"),
             registry,
         };
         let r = &m.registry;
@@ -177,6 +187,7 @@ impl Metrics {
         r.register(Box::new(m.batches_rejected.clone())).ok();
         r.register(Box::new(m.queries.clone())).ok();
         r.register(Box::new(m.process_rss_bytes.clone())).ok();
+        r.register(Box::new(m.process_cpu_seconds.clone())).ok();
         r.register(Box::new(m.connections_refused.clone())).ok();
         r.register(Box::new(m.http_requests.clone())).ok();
         r.register(Box::new(m.http_seconds.clone())).ok();
@@ -222,6 +233,7 @@ impl Metrics {
     /// The Prometheus text exposition of every metric.
     pub fn render(&self) -> String {
         self.process_rss_bytes.set(resident_memory_bytes() as i64);
+        self.process_cpu_seconds.set(cpu_seconds());
         let mut buf = Vec::new();
         TextEncoder::new()
             .encode(&self.registry.gather(), &mut buf)
@@ -238,4 +250,14 @@ pub fn resident_memory_bytes() -> u64 {
         .ok()
         .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
         .map_or(0, |pages| pages * page)
+}
+
+/// The process's user and system CPU time in seconds, from `/proc/self/stat` in the
+/// kernel's clock ticks (hundredths of a second; 0 where there is no procfs).
+pub fn cpu_seconds() -> f64 {
+    procfs::process::Process::myself()
+        .and_then(|p| p.stat())
+        .map_or(0.0, |st| {
+            (st.utime + st.stime) as f64 / procfs::ticks_per_second() as f64
+        })
 }

@@ -30,6 +30,33 @@ async fn sigterm_drains_before_the_listener_closes() {
 }
 
 #[tokio::test]
+async fn metrics_give_the_process_cpu_time_finer_than_whole_seconds() {
+    let s = start(config()).await;
+    // Use some CPU first, so the process has a figure above a few clock ticks.
+    let mut x = 0u64;
+    while canopy_server::metrics::cpu_seconds() < 0.05 {
+        for i in 0..100_000u64 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+        }
+    }
+    let (_, body) = s.req("GET", "/metrics", None).await;
+    let text = body.as_str().unwrap().to_string();
+    let value = |name: &str| -> f64 {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(name) && l[name.len()..].starts_with(' '))
+            .unwrap_or_else(|| panic!("no {name} in /metrics"));
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let fine = value("canopy_process_cpu_seconds");
+    let coarse = value("process_cpu_seconds_total");
+    assert!(fine >= 0.05, "{fine}");
+    // The standard metric is the same time in whole seconds.
+    assert!(coarse <= fine && fine < coarse + 1.01, "{coarse} vs {fine}");
+    s.stop().await;
+}
+
+#[tokio::test]
 async fn metrics_count_requests_by_route_and_status() {
     let s = start(config()).await;
     s.create_room("m", 30).await;

@@ -145,6 +145,7 @@ async fn measure(
         soak: None,
         keep_mirror: false,
         decode_every: 1,
+        compact_counters: false,
     });
     let connect_started = Instant::now();
     let mut fleets = Vec::new();

@@ -15,8 +15,11 @@ use crate::observe::metrics_scrape;
 /// The open WebSocket connections in `/metrics`.
 const CONNECTIONS_METRIC: &str = "canopy_ws_connections";
 
-/// The server process's CPU time (user and system) in `/metrics`.
-const CPU_METRIC: &str = "process_cpu_seconds_total";
+/// The server process's CPU time (user and system) in `/metrics`, to the hundredth of a second.
+const CPU_METRIC: &str = "canopy_process_cpu_seconds";
+
+/// The standard metric, in whole seconds: the fallback for servers without the above.
+const CPU_METRIC_COARSE: &str = "process_cpu_seconds_total";
 
 /// The median of `n` RSS samples `every` apart, in bytes.
 pub(crate) async fn median_rss(client: &Client, n: usize, every: Duration) -> anyhow::Result<f64> {
@@ -58,8 +61,10 @@ pub(crate) async fn connections(client: &Client) -> anyhow::Result<f64> {
 /// work on the process's sockets included, as the kernel charges it).
 pub(crate) async fn cpu_seconds(client: &Client) -> anyhow::Result<f64> {
     let text = client.metrics().await.context("GET /metrics")?;
-    metrics_scrape::value(&metrics_scrape::parse(&text), CPU_METRIC)
-        .with_context(|| format!("/metrics has no {CPU_METRIC}"))
+    let parsed = metrics_scrape::parse(&text);
+    metrics_scrape::value(&parsed, CPU_METRIC)
+        .or_else(|| metrics_scrape::value(&parsed, CPU_METRIC_COARSE))
+        .with_context(|| format!("/metrics has neither {CPU_METRIC} nor {CPU_METRIC_COARSE}"))
 }
 
 /// Waits until the server counts at most `target` WebSocket connections, for at most

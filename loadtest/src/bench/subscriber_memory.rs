@@ -31,7 +31,7 @@ use crate::load::world::World;
 use crate::observe::errors::ErrorTally;
 use crate::report::gather;
 use crate::run::{Nodes, connect_editors};
-use crate::scenario::{FormatArg, Scenario};
+use crate::scenario::{EncodingArg, FormatArg, Scenario};
 use crate::stop;
 use crate::target::fd_limit::FdLimit;
 
@@ -83,13 +83,18 @@ pub(crate) async fn run(
     let mut report = BenchReport::new(
         name,
         format!(
-            "1 room x {} nodes (fanout {}, depth {}), {} whole-room {:?} subscribers, \
+            "1 room x {} nodes (fanout {}, depth {}), {} whole-room {:?} subscribers{}, \
              {} editor(s) x {}/s x {} set_local ops, {} s loaded at {} Hz",
             s.nodes,
             s.fanout,
             s.depth,
             s.subscribers,
             s.format,
+            match (s.encoding, s.decode_every) {
+                (EncodingArg::Compact, n) => format!(" (compact but 1 in {n}, exact)"),
+                (EncodingArg::Exact, 1) => String::new(),
+                (EncodingArg::Exact, n) => format!(" (1 in {n} decoding)"),
+            },
             s.editors,
             s.edit_rate,
             s.batch_size,
@@ -180,6 +185,7 @@ async fn measure(
         soak: None,
         keep_mirror: false,
         decode_every: s.decode_every,
+        compact_counters: s.encoding == EncodingArg::Compact,
     });
     let specs: Vec<SubSpec> = (0..s.subscribers)
         .map(|index| SubSpec {
@@ -249,6 +255,10 @@ async fn measure(
         .iter()
         .map(|m| m.delta_rows.load(Ordering::Relaxed))
         .collect();
+    let bytes_before: Vec<u64> = subs
+        .iter()
+        .map(|m| m.delta_bytes.load(Ordering::Relaxed))
+        .collect();
     let (window_s, mut loaded) = loaded_window.run(s.load_duration()).await?;
     let cpu_after = server_rss::cpu_seconds(client).await.ok();
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -263,6 +273,24 @@ async fn measure(
         .map(|(m, before)| m.delta_rows.load(Ordering::Relaxed) - before)
         .min()
         .unwrap_or(0) as f64;
+    // Delta payload bytes per subscriber per second in the window: the decoding
+    // subscribers (always exact) and the counting ones (`--encoding`) apart.
+    let mean_rate = |decoding: bool| {
+        let (sum, n) = subs
+            .iter()
+            .zip(&bytes_before)
+            .filter(|(m, _)| {
+                (s.decode_every <= 1 || m.spec.index.is_multiple_of(s.decode_every)) == decoding
+            })
+            .fold((0u64, 0u64), |(sum, n), (m, before)| {
+                (
+                    sum + (m.delta_bytes.load(Ordering::Relaxed) - before),
+                    n + 1,
+                )
+            });
+        (n > 0).then(|| sum as f64 / n as f64 / window_s.max(1e-9))
+    };
+    let (decoding_rate, counting_rate) = (mean_rate(true), mean_rate(false));
     let ops_sent = stats.ops_sent.load(Ordering::Relaxed) as f64;
     loaded.sort_by(f64::total_cmp);
     let loaded_median = loaded.get(loaded.len() / 2).copied().unwrap_or(synced);
@@ -378,6 +406,22 @@ async fn measure(
             report.figure("server_cpu_cores", cores);
         }
         _ => report.row("server CPU, loaded", "not in /metrics".to_string()),
+    }
+    let kbs = |r: Option<f64>| r.map_or("none".to_string(), |r| format!("{:.1} KB/s", r / 1e3));
+    report.row(
+        "delta bytes per subscriber",
+        format!(
+            "{} decoding (exact), {} counting ({}); payloads, without WebSocket headers",
+            kbs(decoding_rate),
+            kbs(counting_rate),
+            match s.encoding {
+                EncodingArg::Exact => "exact",
+                EncodingArg::Compact => "compact",
+            }
+        ),
+    );
+    if let Some(r) = counting_rate {
+        report.figure("counting_subscriber_bytes_per_s", r);
     }
     report.row(
         "changes streamed",

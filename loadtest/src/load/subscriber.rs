@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use canopy_protocol::message::Region;
-use canopy_protocol::{ClientMsg, Format, ServerMsg, codec};
+use canopy_protocol::{ClientMsg, Encoding, Format, ServerMsg, codec};
 use hdrhistogram::Histogram;
 use tokio::sync::{Notify, oneshot};
 use tokio_tungstenite::tungstenite::Message;
@@ -171,6 +171,8 @@ pub(crate) struct SubContext {
     /// Only subscribers whose index is a multiple of this decode their deltas; the
     /// others count each frame after their snapshot (`--decode-every`).
     pub decode_every: usize,
+    /// The counting subscribers subscribe with compact transforms (`--encoding`).
+    pub compact_counters: bool,
 }
 
 /// What a soak changes for subscribers.
@@ -306,7 +308,12 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// The read loop; returns why it ended when that was not `stop`.
     async fn read(&mut self, mut socket: RawSocket, stop: &mut Stop) -> End {
-        let subscribe = ClientMsg::subscribe(self.me.spec.region, u32::MAX);
+        let mut subscribe = ClientMsg::subscribe(self.me.spec.region, u32::MAX);
+        if self.ctx.compact_counters && !self.decodes() {
+            if let ClientMsg::Subscribe { encoding, .. } = &mut subscribe {
+                *encoding = Encoding::Compact;
+            }
+        }
         let bytes = codec::encode_client(&subscribe, self.ctx.format);
         let frame = match self.ctx.format {
             Format::Json => Message::text(String::from_utf8_lossy(&bytes).into_owned()),
@@ -409,9 +416,12 @@ impl Reader<'_> {
 
     /// True once this subscriber, synced, only counts its frames (`--decode-every`).
     fn counts_only(&self) -> bool {
-        self.snapshot_seen
-            && self.ctx.decode_every > 1
-            && !self.me.spec.index.is_multiple_of(self.ctx.decode_every)
+        self.snapshot_seen && !self.decodes()
+    }
+
+    /// Whether this subscriber decodes its deltas (one in `--decode-every`).
+    fn decodes(&self) -> bool {
+        self.ctx.decode_every <= 1 || self.me.spec.index.is_multiple_of(self.ctx.decode_every)
     }
 
     /// A slow reader stops reading for `pause` once per `period`, at an offset of its
