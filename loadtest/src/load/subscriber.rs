@@ -309,10 +309,11 @@ impl Reader<'_> {
     /// The read loop; returns why it ended when that was not `stop`.
     async fn read(&mut self, mut socket: RawSocket, stop: &mut Stop) -> End {
         let mut subscribe = ClientMsg::subscribe(self.me.spec.region, u32::MAX);
-        if self.ctx.compact_counters && !self.decodes() {
-            if let ClientMsg::Subscribe { encoding, .. } = &mut subscribe {
-                *encoding = Encoding::Compact;
-            }
+        if self.ctx.compact_counters
+            && !self.decodes()
+            && let ClientMsg::Subscribe { encoding, .. } = &mut subscribe
+        {
+            *encoding = Encoding::Compact;
         }
         let bytes = codec::encode_client(&subscribe, self.ctx.format);
         let frame = match self.ctx.format {
