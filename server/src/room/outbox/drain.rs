@@ -52,6 +52,14 @@ pub enum Front<'a> {
 /// Items [`Outbox::flush_direct`] lends its closure at most at once.
 pub const FLUSH_BATCH: usize = 8;
 
+/// The largest item the flusher writes itself, and about the most it writes into one
+/// socket in one turn. The flusher writes under the outbox's lock, which the tick takes
+/// to queue the next frame: a long write there (a 20,000-node snapshot is about 1 MB, a
+/// few hundred microseconds of kernel copy on loopback, and a reconnect storm brings
+/// dozens) would stall the tick. Anything bigger goes to the connection's writer task,
+/// which writes outside the lock.
+pub(crate) const DIRECT_MAX_BYTES: usize = 64 * 1024;
+
 /// What the flusher's closure did with the items it was lent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Wrote {
@@ -191,10 +199,11 @@ impl Outbox {
     /// one vectored write), with the bytes of the first already written, to `write`
     /// together with the direct socket, under the queue's lock (so nothing comes in
     /// between), and drops what was written whole; an item written in part stays at the
-    /// front with its progress. Stops when the socket is full, at anything only the
-    /// writer sends (a close, merged changes, a pong, a place held for an answer) or at
-    /// items waiting for durability; the writer is woken whenever something is left for
-    /// it. Answers the items written whole.
+    /// front with its progress. Stops when the socket is full, once it wrote
+    /// [`DIRECT_MAX_BYTES`], at anything only the writer sends (a message above
+    /// [`DIRECT_MAX_BYTES`], a close, merged changes, a pong, a place held for an
+    /// answer) or at items waiting for durability; the writer is woken whenever something
+    /// is left for it. Answers the items written whole.
     pub fn flush_direct(
         &self,
         mut write: impl FnMut(&dyn DirectWrite, &[Front<'_>], usize) -> Wrote,
@@ -207,6 +216,7 @@ impl Outbox {
             return 0;
         }
         let mut done = 0;
+        let mut turn_bytes = 0;
         loop {
             if !self.front_passage(&mut st) {
                 // Held, or waiting for durability: the writer (or the gate's watch)
@@ -215,6 +225,7 @@ impl Outbox {
             }
             let mut fronts = [Front::Ping; FLUSH_BATCH];
             let mut n = 0;
+            let mut batch_bytes = 0;
             for (i, (need, item)) in st.queue.iter().enumerate().take(FLUSH_BATCH) {
                 // The first passed above; the others are checked here, since later
                 // items may wait for a later record.
@@ -226,7 +237,7 @@ impl Outbox {
                 {
                     break;
                 }
-                fronts[n] = match item {
+                let front = match item {
                     Item::Reply(b) | Item::Snapshot(b) => Front::Data {
                         bytes: b,
                         delta: false,
@@ -239,6 +250,20 @@ impl Outbox {
                     // Merged changes, pongs, closes, held places: the writer's.
                     _ => break,
                 };
+                let len = match front {
+                    Front::Data { bytes, .. } => bytes.len(),
+                    Front::Ping => 0,
+                };
+                // What would take the turn past the bound is the writer's (a message
+                // above it always is; otherwise a turn writes at least one item).
+                if len > DIRECT_MAX_BYTES
+                    || ((n > 0 || turn_bytes > 0)
+                        && turn_bytes + batch_bytes + len > DIRECT_MAX_BYTES)
+                {
+                    break;
+                }
+                batch_bytes += len;
+                fronts[n] = front;
                 n += 1;
             }
             if n == 0 {
@@ -251,11 +276,16 @@ impl Outbox {
             let wrote = write(socket.as_ref(), &fronts[..n], st.front_written);
             for _ in 0..wrote.done.min(n) {
                 match st.queue.pop_front() {
-                    Some((_, Item::Reply(b))) => self.reply_sent(&mut st, b.len()),
+                    Some((_, Item::Reply(b))) => {
+                        turn_bytes += b.len();
+                        self.reply_sent(&mut st, b.len());
+                    }
                     Some((_, Item::Frame(_, b))) => {
+                        turn_bytes += b.len();
                         st.frames -= 1;
                         st.frame_bytes -= b.len();
                     }
+                    Some((_, Item::Snapshot(b))) => turn_bytes += b.len(),
                     _ => {}
                 }
             }
@@ -412,6 +442,44 @@ mod tests {
         );
         assert_eq!(ob.take_next(), None);
         drop(sock);
+    }
+
+    #[test]
+    fn big_messages_and_long_turns_are_left_to_the_writer() {
+        let (ob, sock) = outbox(1 << 30);
+        // A snapshot above the bound: the flusher does not write it under the lock.
+        let big = Bytes::from(vec![7u8; DIRECT_MAX_BYTES + 1]);
+        ob.restart_with(big.clone());
+        ob.push_delta(&delta(1));
+        assert_eq!(flush(&ob), 0);
+        assert!(sock.got.lock().unwrap().is_empty());
+        assert_eq!(ob.take_next().unwrap().item, Outgoing::Message(big));
+        assert!(ob.take_next().is_some(), "then the frame");
+        assert_eq!(ob.take_next(), None);
+
+        // Frames of a quarter of the bound: a turn writes four at most (the bound),
+        // the writer the rest.
+        let (ob, sock) = outbox(1 << 30);
+        let quarter = |tick: u64| {
+            let mut parts = DeltaParts::default();
+            // Five bytes each in bincode's varints.
+            parts
+                .remove
+                .extend((1u32 << 20..).take(DIRECT_MAX_BYTES / 4 / 5 - 8));
+            SharedDelta::new(tick, 0, parts)
+        };
+        let len = quarter(1).frame(Format::Bincode).len();
+        assert!(
+            len <= DIRECT_MAX_BYTES / 4 && len > DIRECT_MAX_BYTES / 5,
+            "{len}"
+        );
+        for tick in 1..=6 {
+            ob.push_delta(&quarter(tick));
+        }
+        assert_eq!(flush(&ob), 4);
+        assert_eq!(sock.got.lock().unwrap().len(), 4 * len);
+        let rest = std::iter::from_fn(|| ob.take_next()).count();
+        assert_eq!(rest, 2, "the writer sends the rest");
     }
 
     #[test]
