@@ -32,6 +32,7 @@ mod scenario;
 mod soak;
 mod stop;
 mod target;
+mod wire_options;
 
 use std::process::ExitCode;
 

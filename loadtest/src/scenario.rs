@@ -10,49 +10,14 @@
 use std::time::Duration;
 
 use anyhow::{bail, ensure};
-use canopy_protocol::Format;
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use serde::Serialize;
 
 use crate::bench::BenchName;
 use crate::load::query_mix::QueryMix;
 use crate::soak::hostile::Kind;
 use crate::soak::hostile::runner::{HOLD_BEYOND_BOUND, Sizes};
-
-/// The wire format of every WebSocket the harness opens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum FormatArg {
-    Bincode,
-    Json,
-}
-
-impl FormatArg {
-    pub(crate) fn format(self) -> Format {
-        match self {
-            FormatArg::Bincode => Format::Bincode,
-            FormatArg::Json => Format::Json,
-        }
-    }
-}
-
-/// The transform encoding of the counting subscribers (`--encoding`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum EncodingArg {
-    Exact,
-    Compact,
-}
-
-/// How queries reach the server.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum QueryVia {
-    /// `query` messages on WebSocket connections (in `--format`).
-    Ws,
-    /// `POST /rooms/{room}/query/{kind}` with JSON bodies.
-    Http,
-}
+pub(crate) use crate::wire_options::{EncodingArg, FormatArg, QueryVia};
 
 /// The load-test scenario.
 #[derive(Clone, Debug, Parser, Serialize)]
