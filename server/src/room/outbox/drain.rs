@@ -58,7 +58,7 @@ pub const FLUSH_BATCH: usize = 8;
 /// few hundred microseconds of kernel copy on loopback, and a reconnect storm brings
 /// dozens) would stall the tick. Anything bigger goes to the connection's writer task,
 /// which writes outside the lock.
-pub(crate) const DIRECT_MAX_BYTES: usize = 64 * 1024;
+pub const DIRECT_MAX_BYTES: usize = 64 * 1024;
 
 /// What the flusher's closure did with the items it was lent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

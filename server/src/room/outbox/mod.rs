@@ -37,7 +37,7 @@ use super::edit::EditQuota;
 use super::merge::MergeState;
 
 mod drain;
-pub use drain::{DirectWrite, FLUSH_BATCH, Front, Next, Wrote};
+pub use drain::{DIRECT_MAX_BYTES, DirectWrite, FLUSH_BATCH, Front, Next, Wrote};
 
 /// The `closed` reason of a connection whose queued acks or frames showed a tick that
 /// the storage failed to make durable.
