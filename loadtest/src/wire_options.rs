@@ -34,6 +34,16 @@ pub(crate) enum EncodingArg {
     Compact,
 }
 
+impl EncodingArg {
+    /// The value as the flag and the contract spell it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            EncodingArg::Exact => "exact",
+            EncodingArg::Compact => "compact",
+        }
+    }
+}
+
 /// How queries reach the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -26,7 +26,7 @@ use crate::load::editor::{self, EditStats, EditorContext};
 use crate::load::fleet::{Connect, Fleet};
 use crate::load::setup;
 use crate::load::stamps::{Clock, Stamps};
-use crate::load::subscriber::{SubContext, SubShared, SubSpec};
+use crate::load::subscriber::{SubContext, SubShared, SubSpec, decodes};
 use crate::load::world::World;
 use crate::observe::errors::ErrorTally;
 use crate::report::gather;
@@ -269,7 +269,7 @@ async fn measure(
     let rows_per_sub = subs
         .iter()
         .zip(&rows_before)
-        .filter(|(m, _)| m.spec.index.is_multiple_of(s.decode_every))
+        .filter(|(m, _)| decodes(m.spec.index, s.decode_every))
         .map(|(m, before)| m.delta_rows.load(Ordering::Relaxed) - before)
         .min()
         .unwrap_or(0) as f64;
@@ -279,9 +279,7 @@ async fn measure(
         let (sum, n) = subs
             .iter()
             .zip(&bytes_before)
-            .filter(|(m, _)| {
-                (s.decode_every <= 1 || m.spec.index.is_multiple_of(s.decode_every)) == decoding
-            })
+            .filter(|(m, _)| decodes(m.spec.index, s.decode_every) == decoding)
             .fold((0u64, 0u64), |(sum, n), (m, before)| {
                 (
                     sum + (m.delta_bytes.load(Ordering::Relaxed) - before),
@@ -414,10 +412,7 @@ async fn measure(
             "{} decoding (exact), {} counting ({}); payloads, without WebSocket headers",
             kbs(decoding_rate),
             kbs(counting_rate),
-            match s.encoding {
-                EncodingArg::Exact => "exact",
-                EncodingArg::Compact => "compact",
-            }
+            s.encoding.name()
         ),
     );
     if let Some(r) = counting_rate {

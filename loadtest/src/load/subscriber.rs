@@ -175,6 +175,12 @@ pub(crate) struct SubContext {
     pub compact_counters: bool,
 }
 
+/// Whether subscriber `index` decodes its deltas: one in `decode_every`
+/// (`--decode-every`); the others only count their frames.
+pub(crate) fn decodes(index: usize, decode_every: usize) -> bool {
+    decode_every <= 1 || index.is_multiple_of(decode_every)
+}
+
 /// What a soak changes for subscribers.
 #[derive(Debug)]
 pub(crate) struct SoakSub {
@@ -420,9 +426,9 @@ impl Reader<'_> {
         self.snapshot_seen && !self.decodes()
     }
 
-    /// Whether this subscriber decodes its deltas (one in `--decode-every`).
+    /// Whether this subscriber decodes its deltas (see [`decodes`]).
     fn decodes(&self) -> bool {
-        self.ctx.decode_every <= 1 || self.me.spec.index.is_multiple_of(self.ctx.decode_every)
+        decodes(self.me.spec.index, self.ctx.decode_every)
     }
 
     /// A slow reader stops reading for `pause` once per `period`, at an offset of its

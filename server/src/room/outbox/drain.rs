@@ -255,11 +255,8 @@ impl Outbox {
                     Front::Ping => 0,
                 };
                 // What would take the turn past the bound is the writer's (a message
-                // above it always is; otherwise a turn writes at least one item).
-                if len > DIRECT_MAX_BYTES
-                    || ((n > 0 || turn_bytes > 0)
-                        && turn_bytes + batch_bytes + len > DIRECT_MAX_BYTES)
-                {
+                // above it always is, since a turn starts at 0 bytes).
+                if turn_bytes + batch_bytes + len > DIRECT_MAX_BYTES {
                     break;
                 }
                 batch_bytes += len;
