@@ -159,6 +159,15 @@ impl PromHistogram {
         }
     }
 
+    /// Observations above `le` (a bucket bound of the server's; 0 if it has no such
+    /// bucket).
+    pub(crate) fn count_above(&self, le: f64) -> f64 {
+        self.buckets
+            .iter()
+            .find(|b| b.0 == le)
+            .map_or(0.0, |b| self.count - b.1)
+    }
+
     /// The upper bound of the bucket that holds quantile `q` (an upper estimate, as
     /// precise as the server's buckets), or 0 without observations.
     pub(crate) fn quantile_upper(&self, q: f64) -> f64 {
@@ -183,6 +192,8 @@ pub(crate) fn value(samples: &[Sample], name: &str) -> Option<f64> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ServerScrape {
     pub tick_seconds: PromHistogram,
+    /// The log's fdatasync durations (empty for a server that keeps nothing on disk).
+    pub fsync_seconds: PromHistogram,
     pub merged_frames: f64,
     pub delta_frames: f64,
     pub delta_bytes: f64,
@@ -197,6 +208,8 @@ pub(crate) async fn scrape(client: &Client) -> anyhow::Result<ServerScrape> {
     let get = |name: &str| value(&samples, name).unwrap_or(0.0);
     Ok(ServerScrape {
         tick_seconds: PromHistogram::find(&samples, "canopy_tick_duration_seconds")
+            .unwrap_or_default(),
+        fsync_seconds: PromHistogram::find(&samples, "canopy_storage_fsync_seconds")
             .unwrap_or_default(),
         merged_frames: get("canopy_merged_frames_total"),
         delta_frames: get("canopy_delta_frames_sent_total"),
@@ -216,6 +229,13 @@ pub(crate) struct ServerWindow {
     /// The slowest tick of the rooms' lives (from `GET /rooms/{room}`).
     pub tick_max_ms: f64,
     pub slow_ticks: u64,
+    /// The log's fsyncs in the window (0 in memory): acks wait for them, and delta
+    /// frames too unless the server runs with `--live-deltas`.
+    pub fsyncs: u64,
+    pub fsync_mean_ms: f64,
+    /// Upper bound of the bucket holding the 99th percentile.
+    pub fsync_p99_ms_upper: f64,
+    pub fsyncs_over_100ms: u64,
     pub merged_frames: u64,
     pub pending_merge_entries_peak: u64,
     pub delta_frames_sent: u64,
@@ -235,12 +255,17 @@ impl ServerWindow {
         rooms: &[canopy_protocol::http::RoomDetail],
     ) -> Self {
         let ticks = end.tick_seconds.since(&start.tick_seconds);
+        let fsyncs = end.fsync_seconds.since(&start.fsync_seconds);
         ServerWindow {
             ticks: ticks.count as u64,
             tick_mean_ms: ticks.mean() * 1000.0,
             tick_p99_ms_upper: ticks.quantile_upper(0.99) * 1000.0,
             tick_max_ms: rooms.iter().map(|r| r.tick_ms_max).fold(0.0, f64::max),
             slow_ticks: (end.slow_ticks - start.slow_ticks) as u64,
+            fsyncs: fsyncs.count as u64,
+            fsync_mean_ms: fsyncs.mean() * 1000.0,
+            fsync_p99_ms_upper: fsyncs.quantile_upper(0.99) * 1000.0,
+            fsyncs_over_100ms: fsyncs.count_above(0.1) as u64,
             merged_frames: (after_check.merged_frames - start.merged_frames) as u64,
             pending_merge_entries_peak: rooms
                 .iter()
@@ -311,5 +336,9 @@ canopy_process_resident_memory_bytes 1.048576e6 1700000000000
         assert_eq!(d.count, 90.0);
         assert_eq!(d.quantile_upper(0.5), 0.005);
         assert_eq!(PromHistogram::default().quantile_upper(0.99), 0.0);
+        // 100 observed, 90 of them at most 5 ms: 10 above; no such bucket: 0.
+        assert_eq!(h.count_above(0.005), 10.0);
+        assert_eq!(h.count_above(0.1), 0.0);
+        assert_eq!(d.count_above(0.001), 90.0);
     }
 }

@@ -268,6 +268,16 @@ pub(crate) fn rows(r: &Report) -> Vec<(String, String)> {
             sv.tick_mean_ms, sv.tick_p99_ms_upper, sv.tick_max_ms, sv.slow_ticks, sv.ticks
         ),
     );
+    if sv.fsyncs > 0 {
+        row(
+            "server log fsync",
+            format!(
+                "{} fsyncs, mean {:.2} ms, p99 <= {:.0} ms, {} over 100 ms \
+                 (acks wait for them; deltas too unless --live-deltas)",
+                sv.fsyncs, sv.fsync_mean_ms, sv.fsync_p99_ms_upper, sv.fsyncs_over_100ms
+            ),
+        );
+    }
     row(
         "server fan-out",
         format!(

@@ -18,7 +18,7 @@ pub use file::{ConfigError, defaults_file};
 
 use crate::octree::OctreeConfig;
 use crate::room::outbox::OutboxLimits;
-use crate::room::{EditLimits, RoomConfig};
+use crate::room::{EditLimits, FramePassage, RoomConfig};
 use crate::scene::HierarchyLimits;
 
 /// The default HTTP body and WebSocket message limit: 16 MiB, the contract's hard limit.
@@ -121,6 +121,14 @@ pub struct ServerConfig {
     /// Keep nothing on disk: every room is gone when the server stops.
     #[arg(long, env = "CANOPY_IN_MEMORY", value_parser = clap::builder::BoolishValueParser::new())]
     pub in_memory: bool,
+
+    /// Send delta frames and snapshots as soon as their tick ran, before its log record
+    /// is durable (acks still wait for it): subscribers' latency no longer includes the
+    /// disk's fsync, and after a crash they may have seen up to one fsync of changes the
+    /// restarted server does not have (its new room instance makes the SDKs resync).
+    /// See docs/persistence.md.
+    #[arg(long, env = "CANOPY_LIVE_DELTAS", value_parser = clap::builder::BoolishValueParser::new())]
+    pub live_deltas: bool,
 
     /// Start a room `demo` with a few thousand animated nodes.
     #[arg(long, env = "CANOPY_DEMO", value_parser = clap::builder::BoolishValueParser::new())]
@@ -434,6 +442,11 @@ impl ServerConfig {
             tick_op_budget: self.tick_op_budget,
             tick_snapshot_budget: self.tick_snapshot_budget,
             max_subscribers: self.max_subscribers_per_room,
+            frames: if self.live_deltas {
+                FramePassage::Live
+            } else {
+                FramePassage::Durable
+            },
             history: crate::room::resume::HistoryLimits {
                 ticks: self.resume_ticks,
                 bytes: self.resume_bytes,
@@ -487,5 +500,24 @@ impl ServerConfig {
     /// nothing before it is closed with 4000.
     pub fn ws_write_deadline(&self) -> Duration {
         Duration::from_secs(self.ws_write_deadline_secs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(args: &[&str]) -> ServerConfig {
+        <ServerConfig as clap::Parser>::try_parse_from(args).expect("valid flags")
+    }
+
+    #[test]
+    fn frames_wait_for_durability_unless_live_deltas() {
+        assert_eq!(
+            ServerConfig::default().room_config().frames,
+            FramePassage::Durable
+        );
+        let live = parsed(&["canopy", "--live-deltas"]);
+        assert_eq!(live.room_config().frames, FramePassage::Live);
     }
 }

@@ -27,6 +27,20 @@ use crate::persist::{
 };
 use crate::refusal::Refusal;
 
+/// Whether a logged room's delta frames and snapshots wait for their tick's record to be
+/// durable (`--live-deltas`). Acks wait either way: an acknowledged batch is durable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FramePassage {
+    /// Frames and snapshots wait like acks: nothing a client sees can be undone by a
+    /// crash (the default).
+    #[default]
+    Durable,
+    /// Frames and snapshots go out as soon as the tick ran: a subscriber's latency does
+    /// not include the log's fsync, and after a crash it may have seen ticks that were
+    /// never made durable (the restarted room has a new instance, so SDKs resync).
+    Live,
+}
+
 /// Whether something tagged with a seq may be sent now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Passage {
@@ -48,6 +62,7 @@ pub struct DurableGate {
     persist: Option<Arc<Persist>>,
     journal: OnceLock<Arc<JournalMark>>,
     need: AtomicU64,
+    frames: FramePassage,
 }
 
 /// How far a cluster room's journal has been acknowledged by JetStream: every record of
@@ -165,12 +180,23 @@ impl DurableGate {
         Arc::default()
     }
 
-    /// A gate on `persist`'s durable watermark.
-    pub fn on(persist: Arc<Persist>) -> Arc<Self> {
+    /// A gate on `persist`'s durable watermark; `frames` says whether delta frames and
+    /// snapshots wait for it too.
+    pub fn on(persist: Arc<Persist>, frames: FramePassage) -> Arc<Self> {
         Arc::new(DurableGate {
             persist: Some(persist),
             journal: OnceLock::new(),
             need: AtomicU64::new(0),
+            frames,
+        })
+    }
+
+    /// A gate with no watermark yet (a room in memory, or one a cluster journal will
+    /// put it on), whose frames wait or not as `frames` says once it has one.
+    pub fn unlogged(frames: FramePassage) -> Arc<Self> {
+        Arc::new(DurableGate {
+            frames,
+            ..DurableGate::default()
         })
     }
 
@@ -191,6 +217,16 @@ impl DurableGate {
     /// [`Passage::Failed`]), so that reads and subscriptions go on.
     pub fn need(&self) -> u64 {
         self.need.load(Ordering::Acquire)
+    }
+
+    /// The seq a delta frame or snapshot pushed now must wait for: [`need`](Self::need),
+    /// or 0 with [`FramePassage::Live`]. (Such a frame still leaves after anything queued
+    /// before it on its connection, such as the ack of its own batch.)
+    pub fn frame_need(&self) -> u64 {
+        match self.frames {
+            FramePassage::Durable => self.need(),
+            FramePassage::Live => 0,
+        }
     }
 
     pub(super) fn set_need(&self, seq: u64) {

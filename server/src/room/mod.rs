@@ -53,7 +53,7 @@ use crate::scene::HierarchyLimits;
 pub use command::{RoomCommand, SubscribeRequest};
 use delta::DeltaParts;
 use diff::TickDiff;
-pub use durable::{DurableGate, JournalMark, RoomLog};
+pub use durable::{DurableGate, FramePassage, JournalMark, RoomLog};
 
 /// A cluster room whose journal has stored nothing of its waiting records for this
 /// long refuses new batches (see `apply.rs`).
@@ -82,6 +82,8 @@ pub struct RoomConfig {
     pub tick_snapshot_budget: usize,
     /// Subscribers per room; more answer `overloaded`.
     pub max_subscribers: usize,
+    /// Whether a logged room's delta frames and snapshots wait for durability.
+    pub frames: FramePassage,
     /// How far back a subscription may resume (`since`).
     pub history: resume::HistoryLimits,
     /// Live nodes, depth and per-batch ancestor walks of the room's hierarchy.
@@ -106,6 +108,7 @@ impl Default for RoomConfig {
             tick_op_budget: Self::DEFAULT_TICK_OP_BUDGET,
             tick_snapshot_budget: Self::DEFAULT_TICK_SNAPSHOT_BUDGET,
             max_subscribers: Self::DEFAULT_MAX_SUBSCRIBERS,
+            frames: FramePassage::Durable,
             history: resume::HistoryLimits::DEFAULT,
             hierarchy: HierarchyLimits::default(),
             octree: OctreeConfig::default(),
@@ -221,8 +224,8 @@ impl Room {
         let (tx, rx) = mpsc::channel();
         let history = resume::History::new(config.history, scene.tick());
         let gate = match &log {
-            Some(log) => DurableGate::on(Arc::clone(&log.persist)),
-            None => DurableGate::open(),
+            Some(log) => DurableGate::on(Arc::clone(&log.persist), config.frames),
+            None => DurableGate::unlogged(config.frames),
         };
         if let Some(log) = &log {
             gate.set_need(log.last_seq);

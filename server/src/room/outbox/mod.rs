@@ -243,6 +243,11 @@ impl Outbox {
         self.gate.get().map_or(0, |g| g.need())
     }
 
+    /// What a delta frame or snapshot waits for (see [`DurableGate::frame_need`]).
+    fn frame_need(&self) -> u64 {
+        self.gate.get().map_or(0, |g| g.frame_need())
+    }
+
     fn push(&self, st: parking_lot::MutexGuard<'_, State>) {
         drop(st);
         self.writer.notify_one();
@@ -410,7 +415,7 @@ impl Outbox {
             || st.frames >= self.limits.frames
             || st.frame_bytes + frame.len() > self.limits.frame_bytes;
         if behind {
-            st.merge_need = self.need();
+            st.merge_need = self.frame_need();
             let m = st.merge.get_or_insert_with(MergeState::default);
             m.merge(delta.tick, delta.time, &delta.parts);
             self.pending_entries
@@ -418,7 +423,7 @@ impl Outbox {
         } else {
             st.frames += 1;
             st.frame_bytes += frame.len();
-            let need = self.need();
+            let need = self.frame_need();
             st.queue.push_back((need, Item::Frame(delta.tick, frame)));
         }
         // A busy writer finds the new item before it next waits; an idle one is left
@@ -445,7 +450,7 @@ impl Outbox {
         }
         Self::drop_scope_items(&mut st);
         self.pending_entries.store(0, Ordering::Relaxed);
-        let need = self.need();
+        let need = self.frame_need();
         st.queue.push_back((need, Item::Snapshot(snapshot)));
         self.push(st);
     }

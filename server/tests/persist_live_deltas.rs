@@ -1,0 +1,143 @@
+//! `--live-deltas` on a logged room (simulated disk, the log's fsync driven by hand):
+//! a subscriber's snapshot and delta frames leave before the tick's record is durable,
+//! while acks still wait for it, over HTTP and on a WebSocket, and a connection that
+//! edits still gets its ack before the frame that shows its batch. The default
+//! (`FramePassage::Durable`) holds the same frames back until the fsync.
+
+use std::sync::Arc;
+
+use canopy_protocol::{Format, Op, Transform};
+use canopy_server::durability;
+use canopy_server::metrics::Metrics;
+use canopy_server::persist::{Persist, PersistConfig, SimDisk, open};
+use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
+use canopy_server::room::scope::Scope;
+use canopy_server::room::{
+    EditReply, EditTicket, FramePassage, Room, RoomCommand, RoomConfig, RoomLog, SceneState,
+    SubscribeRequest,
+};
+use tokio::sync::oneshot;
+
+/// A logged room with one root node (already durable), its persistence driven by hand.
+fn logged_room(frames: FramePassage) -> (Room, Arc<Persist>) {
+    let config = PersistConfig {
+        threads: false,
+        ..PersistConfig::default()
+    };
+    let (persist, _) = open(Arc::new(SimDisk::new(11)), config).expect("opens");
+    let persist = Arc::new(persist);
+    let created = persist
+        .create_room(&durability::room_meta("r", 30, None, 1))
+        .unwrap();
+    persist.step().unwrap();
+    let c = RoomConfig {
+        frames,
+        ..RoomConfig::default()
+    };
+    let scene = SceneState::new(c.hierarchy, c.octree);
+    let log = RoomLog::new(Arc::clone(&persist), created, created, 0);
+    let metrics = Arc::new(Metrics::new());
+    let mut room = Room::with_scene("r".into(), 30, c, metrics, None, scene, Some(log));
+    let (tx, _rx) = oneshot::channel();
+    submit(
+        &room,
+        vec![Op::add_root(1, Transform::IDENTITY)],
+        EditReply::Oneshot(tx),
+    );
+    room.tick(100);
+    persist.step().unwrap();
+    (room, persist)
+}
+
+fn submit(room: &Room, ops: Vec<Op>, reply: EditReply) {
+    let ticket = Arc::new(EditTicket::default());
+    room.shared()
+        .submit_edits(ops, reply, ticket, None)
+        .expect("admitted");
+}
+
+fn subscribed(room: &mut Room, conn: u64) -> Arc<Outbox> {
+    let o = Outbox::new(conn, Format::Json, OutboxLimits::DEFAULT);
+    o.set_gate(Arc::clone(&room.shared().gate));
+    room.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+        Arc::clone(&o),
+        Scope::WHOLE_ROOM,
+    )));
+    o
+}
+
+/// The type of the next message the outbox would send now, if any.
+fn next_type(outbox: &Outbox) -> Option<String> {
+    match outbox.try_next()? {
+        Outgoing::Message(bytes) | Outgoing::Frame(bytes) => {
+            let v: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+            Some(v["type"].as_str().expect("typed").to_string())
+        }
+        other => panic!("expected a message, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn live_frames_leave_before_the_fsync_and_acks_still_wait() {
+    let (mut room, persist) = logged_room(FramePassage::Live);
+    let viewer = subscribed(&mut room, 1);
+    let editor = subscribed(&mut room, 2);
+    room.tick(133);
+    // The snapshots name the last record, which is durable already.
+    assert_eq!(next_type(&viewer).as_deref(), Some("snapshot"));
+    assert_eq!(next_type(&editor).as_deref(), Some("snapshot"));
+    let (tx, http_answer) = oneshot::channel();
+    submit(
+        &room,
+        vec![Op::set_t(1, [1.0, 0.0, 0.0])],
+        EditReply::Oneshot(tx),
+    );
+    let reply = EditReply::Outbox {
+        outbox: Arc::clone(&editor),
+        seq: 9,
+        held: None,
+    };
+    submit(&room, vec![Op::set_local(1, None, None, Some(2.0))], reply);
+    room.tick(166);
+
+    let answer = http_answer.await.unwrap();
+    assert!(answer.outcome.is_ok());
+    assert!(
+        answer.durable_at > persist.durable_seq(),
+        "the tick's record is not durable yet"
+    );
+    // The viewer sees the tick at once, and a later subscriber its snapshot.
+    assert_eq!(next_type(&viewer).as_deref(), Some("delta"));
+    assert_eq!(next_type(&viewer), None);
+    let late = subscribed(&mut room, 3);
+    room.tick(200);
+    assert!(persist.durable_seq() < answer.durable_at);
+    assert_eq!(next_type(&late).as_deref(), Some("snapshot"));
+    // The editor's ack waits, and the delta that shows its batch waits behind it.
+    assert_eq!(next_type(&editor), None, "the ack waits for the fsync");
+
+    persist.step().unwrap();
+    assert!(persist.durable_seq() >= answer.durable_at);
+    assert_eq!(next_type(&editor).as_deref(), Some("ack"));
+    assert_eq!(next_type(&editor).as_deref(), Some("delta"));
+    assert_eq!(next_type(&editor), None);
+}
+
+#[tokio::test]
+async fn by_default_frames_wait_for_the_fsync_like_acks() {
+    let (mut room, persist) = logged_room(FramePassage::Durable);
+    let viewer = subscribed(&mut room, 1);
+    room.tick(133);
+    // The snapshot names the last record, which is durable already.
+    assert_eq!(next_type(&viewer).as_deref(), Some("snapshot"));
+    let (tx, _answer) = oneshot::channel();
+    submit(
+        &room,
+        vec![Op::set_t(1, [1.0, 0.0, 0.0])],
+        EditReply::Oneshot(tx),
+    );
+    room.tick(166);
+    assert_eq!(next_type(&viewer), None, "the delta waits for the fsync");
+    persist.step().unwrap();
+    assert_eq!(next_type(&viewer).as_deref(), Some("delta"));
+}
