@@ -32,8 +32,11 @@ impl StorageMetrics {
             fsync_seconds: histogram(
                 "canopy_storage_fsync_seconds",
                 "Duration of one fdatasync of the log (one per group of ticks' records)",
+                // Up to seconds: a cloud disk's fsync tail reaches hundreds of
+                // milliseconds, and every ack (and, by default, every frame) waits it out.
                 vec![
-                    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5,
+                    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                    0.5, 1.0, 2.5,
                 ],
             ),
             log_bytes: counter(

@@ -83,7 +83,18 @@ async fn subscriber(node: &Node, room: &str, mirror: Mirror, stop: Arc<AtomicBoo
                     Ok(Some(Ok(Message::Binary(b)))) => {
                         codec::decode_server(&b, Format::Bincode).unwrap()
                     }
-                    Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => break,
+                    Ok(Some(Ok(Message::Close(c)))) => {
+                        eprintln!("subscriber at node {}: close {c:?}", node.name);
+                        break;
+                    }
+                    Ok(None) => {
+                        eprintln!("subscriber at node {}: ended", node.name);
+                        break;
+                    }
+                    Ok(Some(Err(e))) => {
+                        eprintln!("subscriber at node {}: error {e}", node.name);
+                        break;
+                    }
                     Ok(Some(Ok(_))) => continue,
                 };
             let mut held = mirror.lock().unwrap();
@@ -97,7 +108,10 @@ async fn subscriber(node: &Node, room: &str, mirror: Mirror, stop: Arc<AtomicBoo
                     remove,
                     ..
                 } => cluster_support::apply_delta(&mut held, upsert, update, remove),
-                ServerMsg::Closed { .. } => break,
+                ServerMsg::Closed { reason } => {
+                    eprintln!("subscriber at node {}: closed {reason}", node.name);
+                    break;
+                }
                 _ => {}
             }
         }

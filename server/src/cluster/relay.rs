@@ -33,6 +33,10 @@ use crate::state::AppState;
 const UPSTREAM_QUEUE: usize = 1024;
 /// How long a relay waits for the owner's state.
 const CAPTURE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often a replica asks a room's new owner for its state before it gives up on
+/// following the takeover, and how long it waits between asks (see `rehome`).
+const REHOME_ASKS: u32 = 10;
+const REHOME_RETRY: Duration = Duration::from_millis(200);
 
 /// The subject of a room's records.
 pub(super) fn log_subject(room: &str) -> String {
@@ -304,9 +308,9 @@ impl Cluster {
                 .ok()
                 .filter(|r| r.is_replica())
                 .map(|r| r.instance.to_header());
-            let follows = match (instance, cluster.ask_start(&to.node, &room).await) {
-                (Some(mine), Ok(start)) => start.instance == mine,
-                _ => false,
+            let follows = match instance {
+                Some(mine) => cluster.new_owner_goes_on(&room, &to, &mine).await,
+                None => false,
             };
             if follows && let Some(mut held) = cluster.replicas.get_mut(&room) {
                 tracing::info!(%room, owner = %to.node, epoch = to.epoch, "replica follows the room's new owner");
@@ -317,6 +321,30 @@ impl Cluster {
             }
             cluster.rehoming.remove(&room);
         });
+    }
+
+    /// Whether `to`, the registry's new owner of `room`, goes on with the replica's
+    /// instance `mine`. Its answer is asked again a few times while it keeps the lease
+    /// and refuses: a node that just took the room over names itself in the registry
+    /// before its rebuild from the journal is serving ("not owned by this node"), and
+    /// a replica dropped for that would close subscribers that could have followed.
+    async fn new_owner_goes_on(&self, room: &str, to: &RoomRecord, mine: &str) -> bool {
+        for attempt in 1..=REHOME_ASKS {
+            match self.ask_start(&to.node, room).await {
+                Ok(start) => return start.instance == mine,
+                Err(why) => {
+                    let still = self
+                        .owner_of(room)
+                        .is_some_and(|r| r.node == to.node && r.epoch == to.epoch);
+                    if !still || attempt == REHOME_ASKS {
+                        tracing::info!(%room, owner = %to.node, %why, "the new owner sent no state");
+                        return false;
+                    }
+                    tokio::time::sleep(REHOME_RETRY).await;
+                }
+            }
+        }
+        false
     }
 
     /// Unloads replicas whose owner changed or whose room is gone, and replicas that
