@@ -1,12 +1,13 @@
 //! `--live-deltas` on a logged room (simulated disk, the log's fsync driven by hand):
-//! a subscriber's snapshot and delta frames leave before the tick's record is durable,
-//! while acks still wait for it, over HTTP and on a WebSocket, and a connection that
-//! edits still gets its ack before the frame that shows its batch. The default
-//! (`FramePassage::Durable`) holds the same frames back until the fsync.
+//! a subscriber's snapshot, delta frames and replies other than acks leave before the
+//! tick's record is durable, while acks still wait for it, over HTTP and on a
+//! WebSocket, and a connection that edits still gets its ack before the frame that
+//! shows its batch. The default (`FramePassage::Durable`) holds the same frames and
+//! replies back until the fsync.
 
 use std::sync::Arc;
 
-use canopy_protocol::{Format, Op, Transform};
+use canopy_protocol::{Format, Op, ServerMsg, Transform};
 use canopy_server::durability;
 use canopy_server::metrics::Metrics;
 use canopy_server::persist::{Persist, PersistConfig, SimDisk, open};
@@ -106,9 +107,12 @@ async fn live_frames_leave_before_the_fsync_and_acks_still_wait() {
         answer.durable_at > persist.durable_seq(),
         "the tick's record is not durable yet"
     );
-    // The viewer sees the tick at once, and a later subscriber its snapshot.
+    // The viewer sees the tick at once, and the answer to its ping (a reply that is
+    // not an ack), and a later subscriber its snapshot.
     assert_eq!(next_type(&viewer).as_deref(), Some("delta"));
     assert_eq!(next_type(&viewer), None);
+    viewer.push_reply(&ServerMsg::Pong { nonce: 1, tick: 2 });
+    assert_eq!(next_type(&viewer).as_deref(), Some("pong"));
     let late = subscribed(&mut room, 3);
     room.tick(200);
     assert!(persist.durable_seq() < answer.durable_at);
@@ -138,6 +142,9 @@ async fn by_default_frames_wait_for_the_fsync_like_acks() {
     );
     room.tick(166);
     assert_eq!(next_type(&viewer), None, "the delta waits for the fsync");
+    viewer.push_reply(&ServerMsg::Pong { nonce: 1, tick: 2 });
+    assert_eq!(next_type(&viewer), None, "and so does what follows it");
     persist.step().unwrap();
     assert_eq!(next_type(&viewer).as_deref(), Some("delta"));
+    assert_eq!(next_type(&viewer).as_deref(), Some("pong"));
 }

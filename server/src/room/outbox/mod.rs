@@ -248,6 +248,16 @@ impl Outbox {
         self.gate.get().map_or(0, |g| g.frame_need())
     }
 
+    /// What a reply waits for: an `ack` reports a durable batch, so it waits for the
+    /// room's last record; anything else (a query's answer, a pong, a refusal) shows
+    /// nothing that is not live, and waits only as frames do.
+    fn reply_need(&self, msg: &ServerMsg) -> u64 {
+        match msg {
+            ServerMsg::Ack { .. } => self.need(),
+            _ => self.frame_need(),
+        }
+    }
+
     fn push(&self, st: parking_lot::MutexGuard<'_, State>) {
         drop(st);
         self.writer.notify_one();
@@ -279,7 +289,7 @@ impl Outbox {
         }
         st.replies += 1;
         st.reply_bytes += bytes.len();
-        let need = self.need();
+        let need = self.reply_need(msg);
         st.queue.push_back((need, Item::Reply(bytes)));
         self.push(st);
     }
@@ -326,7 +336,7 @@ impl Outbox {
             }
             st.replies += 1;
             st.reply_bytes += bytes.len();
-            let need = self.need();
+            let need = self.reply_need(msg);
             st.queue.insert(to, (need, Item::Reply(bytes)));
         }
         self.push(st);
