@@ -14,8 +14,8 @@ use canopy_server::persist::{Persist, PersistConfig, SimDisk, open};
 use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_server::room::scope::Scope;
 use canopy_server::room::{
-    EditReply, EditTicket, FramePassage, Room, RoomCommand, RoomConfig, RoomLog, SceneState,
-    SubscribeRequest,
+    EditAnswer, EditReply, EditTicket, FramePassage, Room, RoomCommand, RoomConfig, RoomLog,
+    SceneState, SubscribeRequest,
 };
 use tokio::sync::oneshot;
 
@@ -39,15 +39,17 @@ fn logged_room(frames: FramePassage) -> (Room, Arc<Persist>) {
     let log = RoomLog::new(Arc::clone(&persist), created, created, 0);
     let metrics = Arc::new(Metrics::new());
     let mut room = Room::with_scene("r".into(), 30, c, metrics, None, scene, Some(log));
-    let (tx, _rx) = oneshot::channel();
-    submit(
-        &room,
-        vec![Op::add_root(1, Transform::IDENTITY)],
-        EditReply::Oneshot(tx),
-    );
+    let _rx = http(&room, vec![Op::add_root(1, Transform::IDENTITY)]);
     room.tick(100);
     persist.step().unwrap();
     (room, persist)
+}
+
+/// Submits a batch as an HTTP edit would; the receiver gets its answer.
+fn http(room: &Room, ops: Vec<Op>) -> oneshot::Receiver<EditAnswer> {
+    let (tx, rx) = oneshot::channel();
+    submit(room, ops, EditReply::Oneshot(tx));
+    rx
 }
 
 fn submit(room: &Room, ops: Vec<Op>, reply: EditReply) {
@@ -87,12 +89,7 @@ async fn live_frames_leave_before_the_fsync_and_acks_still_wait() {
     // The snapshots name the last record, which is durable already.
     assert_eq!(next_type(&viewer).as_deref(), Some("snapshot"));
     assert_eq!(next_type(&editor).as_deref(), Some("snapshot"));
-    let (tx, http_answer) = oneshot::channel();
-    submit(
-        &room,
-        vec![Op::set_t(1, [1.0, 0.0, 0.0])],
-        EditReply::Oneshot(tx),
-    );
+    let http_answer = http(&room, vec![Op::set_t(1, [1.0, 0.0, 0.0])]);
     let reply = EditReply::Outbox {
         outbox: Arc::clone(&editor),
         seq: 9,
@@ -134,12 +131,7 @@ async fn by_default_frames_wait_for_the_fsync_like_acks() {
     room.tick(133);
     // The snapshot names the last record, which is durable already.
     assert_eq!(next_type(&viewer).as_deref(), Some("snapshot"));
-    let (tx, _answer) = oneshot::channel();
-    submit(
-        &room,
-        vec![Op::set_t(1, [1.0, 0.0, 0.0])],
-        EditReply::Oneshot(tx),
-    );
+    let _answer = http(&room, vec![Op::set_t(1, [1.0, 0.0, 0.0])]);
     room.tick(166);
     assert_eq!(next_type(&viewer), None, "the delta waits for the fsync");
     viewer.push_reply(&ServerMsg::Pong { nonce: 1, tick: 2 });

@@ -329,22 +329,22 @@ impl Cluster {
     /// before its rebuild from the journal is serving ("not owned by this node"), and
     /// a replica dropped for that would close subscribers that could have followed.
     async fn new_owner_goes_on(&self, room: &str, to: &RoomRecord, mine: &str) -> bool {
-        for attempt in 1..=REHOME_ASKS {
-            match self.ask_start(&to.node, room).await {
+        let mut asks = 1;
+        loop {
+            let why = match self.ask_start(&to.node, room).await {
                 Ok(start) => return start.instance == mine,
-                Err(why) => {
-                    let still = self
-                        .owner_of(room)
-                        .is_some_and(|r| r.node == to.node && r.epoch == to.epoch);
-                    if !still || attempt == REHOME_ASKS {
-                        tracing::info!(%room, owner = %to.node, %why, "the new owner sent no state");
-                        return false;
-                    }
-                    tokio::time::sleep(REHOME_RETRY).await;
-                }
+                Err(why) => why,
+            };
+            let still = self
+                .owner_of(room)
+                .is_some_and(|r| r.node == to.node && r.epoch == to.epoch);
+            if !still || asks == REHOME_ASKS {
+                tracing::info!(%room, owner = %to.node, %why, "the new owner sent no state");
+                return false;
             }
+            asks += 1;
+            tokio::time::sleep(REHOME_RETRY).await;
         }
-        false
     }
 
     /// Unloads replicas whose owner changed or whose room is gone, and replicas that
