@@ -16,6 +16,12 @@ pub struct Metrics {
     registry: Registry,
     /// `canopy_tick_duration_seconds`: how long each room tick took.
     pub tick_seconds: Histogram,
+    /// `canopy_fanout_delay_seconds`: from a tick handing a subscriber's frame to the
+    /// flushers until a flusher wrote it (plain-TCP subscribers that keep up; a slow
+    /// one's writer task and TLS connections are not counted). The server's share of
+    /// edit-to-delta latency after the tick: high values mean the fan-out itself is
+    /// behind (CPU), not the network or the clients.
+    pub fanout_delay_seconds: Histogram,
     /// `canopy_slow_ticks_total`: ticks that took longer than their period.
     pub slow_ticks: IntCounter,
     /// `canopy_nodes_recomputed_total`: world transforms recomputed by ticks.
@@ -81,10 +87,22 @@ impl Metrics {
                 ]),
         )
         .expect("valid histogram");
+        let fanout_delay_seconds = Histogram::with_opts(
+            HistogramOpts::new(
+                "canopy_fanout_delay_seconds",
+                "Time from a tick handing a subscriber's frame to the flushers until it was \
+                 written",
+            )
+            .buckets(vec![
+                0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+            ]),
+        )
+        .expect("valid histogram");
         let counter = |name: &str, help: &str| IntCounter::new(name, help).expect("valid counter");
         let gauge = |name: &str, help: &str| IntGauge::new(name, help).expect("valid gauge");
         let m = Self {
             tick_seconds,
+            fanout_delay_seconds,
             slow_ticks: counter(
                 "canopy_slow_ticks_total",
                 "Ticks that took longer than their period",
@@ -174,6 +192,7 @@ impl Metrics {
         };
         let r = &m.registry;
         r.register(Box::new(m.tick_seconds.clone())).ok();
+        r.register(Box::new(m.fanout_delay_seconds.clone())).ok();
         r.register(Box::new(m.slow_ticks.clone())).ok();
         r.register(Box::new(m.nodes_recomputed.clone())).ok();
         r.register(Box::new(m.delta_frames_sent.clone())).ok();

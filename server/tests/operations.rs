@@ -80,3 +80,50 @@ async fn metrics_count_requests_by_route_and_status() {
     assert_eq!(health["version"], env!("CARGO_PKG_VERSION"));
     s.stop().await;
 }
+
+#[tokio::test]
+async fn metrics_time_the_fan_out_of_each_frame() {
+    use canopy_protocol::{ClientMsg, Format, ServerMsg};
+    use serde_json::json;
+
+    let s = start(config()).await;
+    s.create_room("f", 30).await;
+    s.edits("f", json!([{"op": "add", "id": 1}])).await;
+    let mut subscribers = Vec::new();
+    for format in [Format::Json, Format::Bincode, Format::Bincode] {
+        let mut ws = s.ws("f", format).await;
+        ws.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+        assert!(matches!(ws.recv().await, ServerMsg::Snapshot { .. }));
+        subscribers.push(ws);
+    }
+    for k in 1..=3 {
+        let (st, _) = s
+            .edits("f", json!([{"op": "set_local", "node": 1, "t": [k, 0, 0]}]))
+            .await;
+        assert_eq!(st, 200);
+        for ws in &mut subscribers {
+            ws.recv_until(|m| matches!(m, ServerMsg::Delta { .. }))
+                .await;
+        }
+    }
+    // Each of the 9 frames was written by a flusher, which adds its tally to the shared
+    // histogram when its round ends: wait for that (no time bound asserted).
+    let count = |text: &str| -> f64 {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("canopy_fanout_delay_seconds_count "))
+            .expect("the fan-out histogram in /metrics");
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let mut seen = 0.0;
+    for _ in 0..200 {
+        let (_, body) = s.req("GET", "/metrics", None).await;
+        seen = count(body.as_str().unwrap());
+        if seen >= 9.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(seen >= 9.0, "{seen} frames timed, 9 written");
+    s.stop().await;
+}

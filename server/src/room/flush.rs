@@ -5,6 +5,10 @@
 //! at thousands of subscribers is most of the server's own work per frame; a few
 //! flusher tasks writing a tick's frames in chunks cost a wake-up per chunk instead.
 //!
+//! Each entry carries the moment its tick handed it over, so that the flushers can report
+//! how long the fan-out kept it waiting (`canopy_fanout_delay_seconds`): the server's own
+//! share of a subscriber's latency, apart from the network's and the client's.
+//!
 //! Invariant: an outbox is queued here only while it has a direct socket and an idle
 //! writer (see `Outbox::push_delta`), so nothing it holds waits for anyone else; the
 //! queue holds at most one entry per subscriber per tick until the flushers take them,
@@ -13,16 +17,20 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use parking_lot::Mutex;
 use tokio::sync::Notify;
 
 use super::outbox::Outbox;
 
+/// An outbox waiting for a flusher, and when its tick handed it over.
+pub type Waiting = (Arc<Outbox>, Instant);
+
 /// The room's outboxes waiting for a flusher.
 #[derive(Debug, Default)]
 pub struct FlushQueue {
-    waiting: Mutex<VecDeque<Arc<Outbox>>>,
+    waiting: Mutex<VecDeque<Waiting>>,
     wake: Notify,
     started: AtomicBool,
     closed: AtomicBool,
@@ -39,12 +47,16 @@ impl FlushQueue {
             batch.clear();
             return;
         }
-        self.waiting.lock().extend(batch.drain(..));
+        // One clock read per tick, not per outbox.
+        let now = Instant::now();
+        self.waiting
+            .lock()
+            .extend(batch.drain(..).map(|outbox| (outbox, now)));
         self.wake.notify_waiters();
     }
 
     /// Moves up to `max` waiting outboxes into `into`; false when none waited.
-    pub fn take(&self, into: &mut Vec<Arc<Outbox>>, max: usize) -> bool {
+    pub fn take(&self, into: &mut Vec<Waiting>, max: usize) -> bool {
         let mut waiting = self.waiting.lock();
         let n = waiting.len().min(max);
         into.extend(waiting.drain(..n));
