@@ -82,6 +82,16 @@ pub enum DecodeError {
     /// A whole message decoded, but this many bytes were left after it.
     #[error("{0} trailing bytes after the message")]
     TrailingBytes(usize),
+    /// The failure arose inside op `op` (from 0) of a batch: an unknown op, a missing
+    /// field, a value of the wrong type.
+    #[error("op {op}: {source}")]
+    InOp {
+        /// The op's index in its batch.
+        op: u32,
+        /// What went wrong in it.
+        #[source]
+        source: Box<DecodeError>,
+    },
 }
 
 impl DecodeError {
@@ -91,6 +101,7 @@ impl DecodeError {
     /// `too_large`; everything else is `bad_request`.
     pub fn code(&self) -> crate::error::ErrorCode {
         match self {
+            DecodeError::InOp { source, .. } => source.code(),
             // serde_json has no typed variant for this error, only its message; the
             // test `json_number_out_of_range_is_invalid_value` pins the text.
             DecodeError::Json(e) if e.to_string().starts_with("number out of range") => {
@@ -100,6 +111,26 @@ impl DecodeError {
                 crate::error::ErrorCode::TooLarge
             }
             _ => crate::error::ErrorCode::BadRequest,
+        }
+    }
+
+    /// The index of the op of a batch the failure arose in, if it arose in one.
+    pub fn op(&self) -> Option<u32> {
+        match self {
+            DecodeError::InOp { op, .. } => Some(*op),
+            _ => None,
+        }
+    }
+
+    /// Names the op a failure arose in (see `op_index.rs`); a message over the size
+    /// limit is that, wherever the decoder noticed it, so it names no op.
+    fn in_op(self) -> DecodeError {
+        match crate::op_index::failed_op() {
+            Some(op) if self.code() != crate::error::ErrorCode::TooLarge => DecodeError::InOp {
+                op,
+                source: Box::new(self),
+            },
+            _ => self,
         }
     }
 }
@@ -146,7 +177,9 @@ pub fn to_bincode<T: bincode::Encode>(value: &T) -> Vec<u8> {
 
 /// Decodes one value from the whole of `bytes`.
 pub fn from_bincode<T: bincode::Decode<()>>(bytes: &[u8]) -> Result<T, DecodeError> {
-    let (value, used) = bincode::decode_from_slice(bytes, bincode_config())?;
+    crate::op_index::reset();
+    let (value, used) = bincode::decode_from_slice(bytes, bincode_config())
+        .map_err(|e| DecodeError::from(e).in_op())?;
     if used != bytes.len() {
         return Err(DecodeError::TrailingBytes(bytes.len() - used));
     }
@@ -160,7 +193,8 @@ pub fn to_json<T: Serialize>(value: &T) -> Vec<u8> {
 
 /// Decodes one JSON value from `bytes`.
 pub fn from_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
-    Ok(serde_json::from_slice(bytes)?)
+    crate::op_index::reset();
+    serde_json::from_slice(bytes).map_err(|e| DecodeError::from(e).in_op())
 }
 
 /// Encodes a value in `format`.

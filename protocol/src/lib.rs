@@ -22,6 +22,7 @@ pub mod error;
 pub mod http;
 pub mod message;
 pub mod model;
+mod op_index;
 pub mod ops;
 pub mod query;
 

@@ -77,6 +77,7 @@ pub enum ClientMsg {
         /// Chosen by the client to match the answer to this batch; echoed in `ack`/`error`.
         seq: u64,
         /// The batch's ops, applied in order, all or none.
+        #[serde(deserialize_with = "crate::op_index::deserialize_ops")]
         ops: Vec<Op>,
     },
     /// A query, answered by `query_result` (or `error`) with the same `id`.

@@ -14,11 +14,13 @@ use crate::model::{ALL_LAYERS, NodeId, Transform, all_layers};
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Batch {
     /// The ops, checked and applied in order, all or none.
+    #[serde(deserialize_with = "crate::op_index::deserialize_ops")]
     pub ops: Vec<Op>,
 }
 
-/// One op of a batch, tagged by `"op"` in JSON.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+/// One op of a batch, tagged by `"op"` in JSON. (Its bincode `Decode` is written out in
+/// `op_index.rs`, so that a failed decode names the op.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {

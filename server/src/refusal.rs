@@ -81,7 +81,10 @@ impl From<SceneError> for Refusal {
 
 impl From<canopy_protocol::DecodeError> for Refusal {
     fn from(e: canopy_protocol::DecodeError) -> Self {
-        Refusal::new(e.code(), e.to_string())
+        Refusal {
+            op: e.op(),
+            ..Refusal::new(e.code(), e.to_string())
+        }
     }
 }
 

@@ -269,19 +269,19 @@ async fn every_batch_error_code_applies_nothing() {
             json!([{"op": "add", "id": 3}, {"op": "explode", "node": 1}]),
             400,
             "bad_request",
-            None,
+            Some(1),
         ),
         (
             json!([{"op": "add", "id": 3}, {"op": "set_local"}]),
             400,
             "bad_request",
-            None,
+            Some(1),
         ),
         (
             json!([{"op": "add", "id": 3}, {"op": "set_parent", "node": 1}]),
             400,
             "bad_request",
-            None,
+            Some(1),
         ),
         (
             json!(

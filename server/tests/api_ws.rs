@@ -301,12 +301,24 @@ async fn walk(format: Format) {
         Format::Bincode => tokio_tungstenite::tungstenite::Message::binary(vec![200u8, 1, 2]),
     };
     ws.send_raw(junk).await;
-    let ServerMsg::Error { code, seq, .. } = ws.recv().await else {
+    let ServerMsg::Error { code, seq, op, .. } = ws.recv().await else {
         panic!()
     };
     assert_eq!(code, ErrorCode::BadRequest);
     if format == Format::Json {
         assert_eq!(seq, Some(3), "the seq of a malformed edits message is kept");
+        assert_eq!(op, Some(0), "the malformed op is named");
+    } else {
+        assert_eq!(op, None, "not a batch");
+        // `edits` seq 3 whose op 1 has no such variant (op 0: `remove` of node 3).
+        ws.send_raw(tokio_tungstenite::tungstenite::Message::binary(vec![
+            2u8, 3, 2, 4, 3, 9,
+        ]))
+        .await;
+        let ServerMsg::Error { code, seq, op, .. } = ws.recv().await else {
+            panic!()
+        };
+        assert_eq!((code, seq, op), (ErrorCode::BadRequest, Some(3), Some(1)));
     }
 
     // Deleting the room closes subscribers with `closed`.

@@ -53,7 +53,10 @@ impl<T: DeserializeOwned + Send + 'static> FromRequest<AppState> for JsonBody<T>
         offload::decode(bytes, |b| canopy_protocol::codec::from_json::<T>(b))
             .await
             .map(JsonBody)
-            .map_err(|e| Refusal::new(e.code(), format!("could not read the JSON body: {e}")))
+            .map_err(|e| Refusal {
+                op: e.op(),
+                ..Refusal::new(e.code(), format!("could not read the JSON body: {e}"))
+            })
     }
 }
 
