@@ -18,7 +18,9 @@
 //! [`Octree::compact`] rewrites the arena in depth-first order with every block's children
 //! side by side. Each compaction copies at most four times the slots appended or discarded
 //! since the previous one, and each of those was itself paid for by a copy, so compaction
-//! costs O(1) amortized per object moved.
+//! costs O(1) amortized per object moved. (A cell of more than `BIG_CELL` objects keeps
+//! slack for a quarter more through a compaction, or this would not hold for one that
+//! dominates the tree: see `compact`.)
 //! Object locations are relative to their cell's start, so neither a move of a range nor a
 //! compaction touches the object table.
 
@@ -29,6 +31,9 @@ use super::object_box::ObjectBox;
 /// Compaction waits until at least this many slots are garbage or out of order, so that
 /// small trees do not compact on every other change.
 const MIN_GARBAGE: usize = 4096;
+
+/// Objects above which a cell keeps slack through a compaction (see [`Octree::compact`]).
+const BIG_CELL: u32 = 64;
 
 /// Filler for the slack of a range: an entry with an empty box and no layer.
 const PLACEHOLDER_ENTRY: Entry = Entry {
@@ -237,6 +242,7 @@ impl Octree {
     /// slack), then the blocks below them. Queries that visit neighbouring cells then read
     /// neighbouring memory. Costs O(objects + cells); object locations do not change.
     pub fn compact(&mut self) {
+        self.stats.compactions += 1;
         let live = self.arena.entries.len() - self.arena.garbage;
         let (mut entries, mut boxes) = std::mem::take(&mut self.arena.spare);
         entries.clear();
@@ -252,9 +258,19 @@ impl Octree {
         };
         let moved = |tree: &mut Self, fresh: &mut Arena, c: CellIdx| {
             let mut link = tree.link(c);
-            // Tight ranges: slack would spread a block's objects over more cache lines, and
-            // a cell that later outgrows its range moves at O(1) amortized cost anyway.
-            let cap = link.len;
+            // Tight ranges for ordinary cells: slack would spread a block's objects over
+            // more cache lines, and a small cell that later outgrows its range moves at
+            // O(1) amortized cost anyway. A big cell keeps some: its move appends more
+            // than a quarter of a tree it dominates, which compacts at once, and a tight
+            // range then would move (and compact) again on its next insert, so that
+            // thousands of objects at one point (which no split separates) cost
+            // quadratic time. With slack for a quarter of its size, each move and
+            // compaction is paid for by that many inserts.
+            let cap = if link.len > BIG_CELL {
+                roomy(link.len as usize)
+            } else {
+                link.len
+            };
             let start = fresh.entries.len();
             fresh
                 .entries

@@ -74,6 +74,18 @@ pub struct Octree {
     outside: Outside,
     /// Object table: where each id is stored.
     locs: FxHashMap<u32, Loc>,
+    /// How often the costly maintenance steps ran, for tests and diagnostics.
+    stats: MaintenanceStats,
+}
+
+/// Counts of the maintenance steps whose cost grows with a cell or the tree, so that a
+/// test can tell amortized from per-operation costs without timing anything.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MaintenanceStats {
+    /// Arena compactions (each O(objects + cells)).
+    pub compactions: u64,
+    /// Recomputations of a cell's own bounds from all its objects (each O(its objects)).
+    pub own_recomputes: u64,
 }
 
 impl Default for Octree {
@@ -96,6 +108,7 @@ impl Octree {
             free_blocks: Vec::new(),
             outside: Outside::default(),
             locs: FxHashMap::default(),
+            stats: MaintenanceStats::default(),
         };
         tree.meta.push(tree.initial_root());
         tree
@@ -104,6 +117,11 @@ impl Octree {
     /// The configuration in force (after sanitising).
     pub fn config(&self) -> &OctreeConfig {
         &self.cfg
+    }
+
+    /// How often the costly maintenance steps ran so far.
+    pub fn maintenance_stats(&self) -> MaintenanceStats {
+        self.stats
     }
 
     /// Number of objects indexed.

@@ -74,6 +74,7 @@ impl Octree {
     /// Recomputes the own bounds and mask of cell `c` from its entries and, if they
     /// changed, the subtree bounds of `c` and its ancestors.
     pub(super) fn refresh_own(&mut self, c: CellIdx) {
+        self.stats.own_recomputes += 1;
         let own = entries_bounds(self.entries(c));
         let meta = &mut self.meta[c];
         if own == meta.own {
@@ -116,6 +117,7 @@ impl Octree {
             return;
         }
         let c = loc.cell;
+        let removed = self.entries(c)[slot];
         if let Some(moved) = self.swap_remove_own(c, loc.slot) {
             self.locs.insert(moved, loc);
         }
@@ -125,8 +127,34 @@ impl Octree {
             meta.count -= 1;
             a = meta.parent;
         }
-        self.refresh_own(c);
+        self.refresh_own_without(c, &removed);
         self.rebalance(c);
+    }
+
+    /// [`refresh_own`](Self::refresh_own) after `removed` left cell `c`, without the full
+    /// recomputation when the objects left still reach every bound and every mask bit
+    /// the removed one did: a scan that stops once they do, at the first object when
+    /// objects coincide. (Recomputing every time made each removal from a cell of
+    /// thousands of objects at one point, which no split separates, cost the whole cell.)
+    fn refresh_own_without(&mut self, c: CellIdx, removed: &Entry) {
+        let own = self.meta[c].own;
+        // What only `removed` may have reached: its mask bits, and the sides of the own
+        // bounds it touched (bounds may be looser than the objects; then it touched none).
+        let mut mask = removed.mask;
+        let mut low = removed.min.cmple(own.min);
+        let mut high = removed.max.cmpge(own.max);
+        for e in self.entries(c) {
+            if mask == 0 && !low.any() && !high.any() {
+                return;
+            }
+            mask &= !e.mask;
+            low &= !e.min.cmple(own.min);
+            high &= !e.max.cmpge(own.max);
+        }
+        if mask == 0 && !low.any() && !high.any() {
+            return;
+        }
+        self.refresh_own(c);
     }
 
     /// Stores a new object (or one that left its cell): in the tree when some root within
