@@ -331,6 +331,30 @@ async fn every_error_answer_carries_the_contract_body() {
     assert_eq!(r.status(), 400);
     let b: Value = r.json().await.unwrap();
     assert_eq!(code(&b), "bad_request");
+    // Path segments that are not UTF-8 once decoded: the body too, on every route.
+    for path in [
+        "/rooms/%FF",
+        "/rooms/%C0%AF/nodes",
+        "/rooms/n/nodes/%FF",
+        "/rooms/%FF/octree",
+        "/rooms/%FF/ws",
+    ] {
+        let r = get(path).await.unwrap();
+        assert_eq!(r.status(), 400, "{path}");
+        let b: Value = r.json().await.unwrap();
+        assert_eq!(code(&b), "bad_request", "{path}: {b}");
+    }
+    let r = s
+        .http
+        .post(format!("{}/rooms/%FF/edits", s.base))
+        .header("authorization", "Bearer adm")
+        .json(&json!({"ops": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    let b: Value = r.json().await.unwrap();
+    assert_eq!(code(&b), "bad_request", "{b}");
     let _ = ErrorCode::NotFound;
     s.stop().await;
 }

@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, Query, Request, State};
+
+use super::path::Path;
 use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};

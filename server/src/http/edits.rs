@@ -11,7 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
+
+use super::path::Path;
 use canopy_protocol::Batch;
 use canopy_protocol::http::EditsResult;
 use tokio::sync::oneshot;

@@ -18,6 +18,7 @@ pub mod error;
 mod inspector;
 pub mod meta;
 mod nodes;
+pub mod path;
 mod queries;
 mod rooms;
 

@@ -11,7 +11,9 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{Extension, Path, State};
+use axum::extract::{Extension, State};
+
+use super::path::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;

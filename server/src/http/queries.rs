@@ -2,7 +2,9 @@
 //! `crate::queries`, which both edges share.
 
 use axum::Json;
-use axum::extract::{Extension, Path, State};
+use axum::extract::{Extension, State};
+
+use super::path::Path;
 use canopy_protocol::Query;
 use canopy_protocol::query::{
     NearestQuery, NearestResult, NodesResult, RayQuery, RayResult, RegionQuery, SphereQuery,

@@ -1,7 +1,9 @@
 //! `POST /rooms`, `GET /rooms`, `GET /rooms/{room}` and `DELETE /rooms/{room}`.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
+
+use super::path::Path;
 use axum::http::StatusCode;
 use canopy_protocol::http::{CreateRoom, RoomCreated, RoomDetail, RoomList, RoomSummary};
 

@@ -17,7 +17,9 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use axum::Extension;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Query, Request, State};
+
+use crate::http::path::Path;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use canopy_protocol::{
