@@ -1,6 +1,7 @@
 //! Signed tokens (docs/protocol.md §6, v1.1): a JWT is accepted wherever a token goes, verified
 //! with `--jwt-hs256-secret` (HS256) or the keys of `--jwt-jwks-file` (RS256 and ES256,
-//! picked by the header's `kid`; the file is read again when it changes).
+//! picked by the header's `kid`; the file is read again when it changes). An HS256 token
+//! may name a `kid` only if it is `--jwt-hs256-kid`.
 //!
 //! Invariants: a token is valid only with a good signature by a configured key, in the
 //! algorithm that key is for, and an `exp` claim in the future; `alg: none`, an unknown
@@ -103,6 +104,8 @@ fn load_jwks(path: &Path) -> Result<HashMap<String, (DecodingKey, Algorithm)>, S
 /// The configured verification keys.
 pub struct JwtVerifier {
     hs256: Option<DecodingKey>,
+    /// The one `kid` an HS256 token may name (`--jwt-hs256-kid`).
+    hs256_kid: Option<String>,
     jwks: Option<Mutex<Jwks>>,
 }
 
@@ -117,7 +120,11 @@ impl std::fmt::Debug for JwtVerifier {
 
 impl JwtVerifier {
     /// A verifier for the given secret and JWKS file; `None` when neither is set.
-    pub fn new(secret: Option<&str>, jwks: Option<&Path>) -> Result<Option<Self>, String> {
+    pub fn new(
+        secret: Option<&str>,
+        secret_kid: Option<&str>,
+        jwks: Option<&Path>,
+    ) -> Result<Option<Self>, String> {
         if secret.is_none() && jwks.is_none() {
             return Ok(None);
         }
@@ -134,7 +141,11 @@ impl JwtVerifier {
             .map(|s| DecodingKey::from_secret(s.as_bytes()))
             .transpose()
             .map_err(|e| format!("the HS256 secret: {e}"))?;
-        Ok(Some(JwtVerifier { hs256, jwks }))
+        Ok(Some(JwtVerifier {
+            hs256,
+            hs256_kid: secret_kid.map(str::to_owned),
+            jwks,
+        }))
     }
 
     /// Re-reads the JWKS file if it changed (at most once per [`RELOAD_CHECK`]); a file
@@ -167,12 +178,18 @@ impl JwtVerifier {
         let invalid = |e: &dyn std::fmt::Display| JwtError::Invalid(e.to_string());
         let header = decode_header(token).map_err(|e| invalid(&e))?;
         let (key, alg) = match header.alg {
-            Algorithm::HS256 => (
-                self.hs256
+            Algorithm::HS256 => {
+                let key = self
+                    .hs256
                     .clone()
-                    .ok_or_else(|| invalid(&"HS256 tokens are not accepted here"))?,
-                Algorithm::HS256,
-            ),
+                    .ok_or_else(|| invalid(&"HS256 tokens are not accepted here"))?;
+                if let Some(kid) = header.kid.as_deref()
+                    && self.hs256_kid.as_deref() != Some(kid)
+                {
+                    return Err(invalid(&format!("unknown kid {kid:?}")));
+                }
+                (key, Algorithm::HS256)
+            }
             Algorithm::RS256 | Algorithm::ES256 => {
                 let jwks = self
                     .jwks

@@ -138,6 +138,7 @@ impl AppState {
     pub fn try_new(config: ServerConfig) -> Result<Self, String> {
         let jwt = crate::jwt::JwtVerifier::new(
             config.jwt_hs256_secret.as_ref().map(|s| s.0.as_str()),
+            config.jwt_hs256_kid.as_deref(),
             config.jwt_jwks_file.as_deref(),
         )?;
         let tls = match (&config.tls_cert, &config.tls_key) {

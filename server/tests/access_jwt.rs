@@ -133,6 +133,44 @@ async fn hs256_tokens_carry_role_rooms_and_expiry() {
     s.stop().await;
 }
 
+fn hs256_kid(kid: &str, claims: Value) -> String {
+    let mut header = Header::new(Algorithm::HS256);
+    header.kid = Some(kid.to_string());
+    encode(
+        &header,
+        &claims,
+        &EncodingKey::from_secret(SECRET.as_bytes()).unwrap(),
+    )
+    .unwrap()
+}
+
+/// "An unknown `kid`" is refused for HS256 too: a token may name only the configured one.
+#[tokio::test]
+async fn an_hs256_token_naming_an_unknown_kid_is_forbidden() {
+    let claims = json!({"exp": now() + 600, "role": "admin"});
+    let mut cfg = config();
+    cfg.jwt_hs256_secret = Some(SECRET.parse().unwrap());
+    let s = start(cfg.clone()).await;
+    assert_eq!(
+        call(&s, "GET", "/rooms", &hs256(claims.clone()), None).await,
+        200
+    );
+    let named = hs256_kid("main", claims.clone());
+    assert_eq!(call(&s, "GET", "/rooms", &named, None).await, 403);
+    s.stop().await;
+
+    cfg.jwt_hs256_kid = Some("main".into());
+    let s = start(cfg).await;
+    assert_eq!(call(&s, "GET", "/rooms", &named, None).await, 200);
+    assert_eq!(
+        call(&s, "GET", "/rooms", &hs256(claims.clone()), None).await,
+        200
+    );
+    let other = hs256_kid("old", claims);
+    assert_eq!(call(&s, "GET", "/rooms", &other, None).await, 403);
+    s.stop().await;
+}
+
 fn base64_url(bytes: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut out = String::new();

@@ -281,6 +281,12 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_JWT_HS256_SECRET", hide_env_values = true)]
     pub jwt_hs256_secret: Option<Secret>,
 
+    /// The `kid` HS256 tokens may name. A token naming another `kid` is refused (unknown
+    /// `kid`, docs/protocol.md §6), and without this setting any `kid` is; a token
+    /// without one is accepted either way.
+    #[arg(long, env = "CANOPY_JWT_HS256_KID", requires = "jwt_hs256_secret")]
+    pub jwt_hs256_kid: Option<String>,
+
     /// Accept JWTs signed (RS256 or ES256, matched by `kid`) with a key of this JWKS
     /// file; the file is read again when it changes.
     #[arg(long, env = "CANOPY_JWT_JWKS_FILE")]
