@@ -28,8 +28,9 @@ pub struct SphereQuery {
     /// The sphere's centre, world units.
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
     pub center: [f32; 3],
-    /// At least 0 (a negative radius answers `invalid_value`).
+    /// At least 0 (a negative radius answers `invalid_value`; `-0.0` is 0).
     #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    #[serde(deserialize_with = "f32_negative_stays_negative")]
     pub radius: f32,
     /// Only nodes with `node.mask & mask != 0` take part; all 32 bits by default.
     #[serde(default = "all_layers")]
@@ -163,4 +164,18 @@ pub struct NearestResult {
     pub tick: u64,
     /// At most `k` hits, sorted by distance, then id.
     pub hits: Vec<NearestHit>,
+}
+
+/// An `f32` read from JSON, where a negative number too small for `f32` (such as
+/// `-8.5e-76`) reads as the smallest negative `f32` rather than as `-0.0`: the client
+/// sent a negative number, which a check for `< 0` must still see, while a `-0` the client
+/// sent stays zero, which is not negative.
+fn f32_negative_stays_negative<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+    let wide = f64::deserialize(d)?;
+    let narrow = wide as f32;
+    Ok(if narrow == 0.0 && wide < 0.0 {
+        -f32::from_bits(1)
+    } else {
+        narrow
+    })
 }

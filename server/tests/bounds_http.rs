@@ -276,11 +276,17 @@ async fn ray_directions_of_any_finite_length_work() {
         )
         .await;
     assert_eq!((st, code(&b)), (400, "invalid_value"));
-    // A radius below the smallest f32 reads as -0.0: negative, so invalid.
-    for radius in ["-8.5e-76", "-0.0"] {
+    // A negative radius below the smallest f32 is still negative, so invalid; `-0` and
+    // `-0.0` are zero (as JSON Schema's `minimum: 0` reads them).
+    for radius in ["-8.5e-76", "-1e-300", "-1"] {
         let body = format!(r#"{{"center":[0,0,0],"radius":{radius}}}"#).into_bytes();
         let (st, b) = s.raw("POST", "/rooms/t/query/sphere", body).await;
         assert_eq!((st, code(&b)), (400, "invalid_value"), "{radius}");
+    }
+    for radius in ["-0.0", "-0", "0", "1e-300"] {
+        let body = format!(r#"{{"center":[0,0,0],"radius":{radius}}}"#).into_bytes();
+        let (st, b) = s.raw("POST", "/rooms/t/query/sphere", body).await;
+        assert_eq!(st, 200, "{radius}: {b}");
     }
     s.stop().await;
 }

@@ -111,9 +111,10 @@ pub fn validate(q: &Query) -> Result<(), QueryError> {
         Query::Sphere(SphereQuery { center, radius, .. }) => {
             finite("center", center)?;
             finite("radius", &[*radius])?;
-            // `-0.0` counts as negative: a JSON radius below the smallest f32 (such as
-            // -8.5e-76) reads as -0.0, and the client meant a negative number.
-            if radius.is_sign_negative() {
+            // `-0.0` is zero, not negative (JSON Schema's `minimum: 0` agrees); a JSON
+            // radius below the smallest f32 (such as -8.5e-76) reads as the smallest
+            // negative f32, not as -0.0 (see `SphereQuery::radius`), so it is refused.
+            if *radius < 0.0 {
                 return Err(QueryError::InvalidValue(format!(
                     "radius must be >= 0, got {radius}"
                 )));
