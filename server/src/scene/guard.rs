@@ -8,8 +8,8 @@
 //!
 //! The rule (documented for clients): a batch is refused with `invalid_value` if, in the
 //! state it leaves, some node it touched or that lies below a node it touched would have
-//! a world translation longer than 1e30, a world scale above 1e30 or a world half-extent
-//! (`world.s * extent`) above 1e30; and with `too_large` if such a node would be deeper
+//! a world translation longer than 1e30, a world scale above 1e30 or below 1e-30, or a
+//! world half-extent (`world.s * extent`) above 1e30; and with `too_large` if such a node would be deeper
 //! than the depth limit. Lengths are rotation-invariant, so rotation-only edits are not
 //! checked. The error names the last op of the batch that touched the offending node or
 //! one of its ancestors. The f32 values the update computes then stay far (a factor of
@@ -196,9 +196,11 @@ impl Hierarchy {
         // which would make the node's box and children degenerate: refuse that end too.
         if len > WORLD_LIMIT || w.s > WORLD_LIMIT || w.s < 1.0 / WORLD_LIMIT || half > WORLD_LIMIT {
             return Err(SceneError::InvalidValue(format!(
-                "the world transform of node {id} would leave the supported range \
-                 (translation length {len:e}, scale {:e}, half-extent {half:e}; limit {WORLD_LIMIT:e})",
-                w.s
+                "the world transform of node {id} would leave the supported range: \
+                 translation length {len:e} and half-extent {half:e} must be at most \
+                 {WORLD_LIMIT:e}, scale {:e} between {:e} and {WORLD_LIMIT:e}",
+                w.s,
+                1.0 / WORLD_LIMIT
             )));
         }
         Ok(w)
