@@ -67,6 +67,16 @@ pub(crate) async fn cpu_seconds(client: &Client) -> anyhow::Result<f64> {
         .with_context(|| format!("/metrics has neither {CPU_METRIC} nor {CPU_METRIC_COARSE}"))
 }
 
+/// The server's fan-out delay histogram (`canopy_fanout_delay_seconds`: from a tick
+/// handing a frame to the flushers until it was written), if it has one.
+pub(crate) async fn fanout_delay(client: &Client) -> Option<metrics_scrape::PromHistogram> {
+    let text = client.metrics().await.ok()?;
+    metrics_scrape::PromHistogram::find(&metrics_scrape::parse(&text), FANOUT_DELAY_METRIC)
+}
+
+/// See [`fanout_delay`].
+const FANOUT_DELAY_METRIC: &str = "canopy_fanout_delay_seconds";
+
 /// Waits until the server counts at most `target` WebSocket connections, for at most
 /// `within`; returns whether it did.
 pub(crate) async fn wait_connections(client: &Client, target: f64, within: Duration) -> bool {
