@@ -271,3 +271,46 @@ async fn a_large_snapshot_arrives_whole_across_fragments() {
     drop(tcp);
     s.stop().await;
 }
+
+/// A message far over the limit, still being sent when the server refuses it: the client
+/// reads the `too_large` error and the 1009 close, not a reset, even when it reads only
+/// after its send is done (the server drains what the client still sends for a moment
+/// before it closes: a socket closed with unread bytes sends RST, which would throw
+/// away the answer the client had not read yet).
+#[tokio::test]
+async fn a_huge_message_is_answered_before_the_close_while_the_client_still_sends() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    let mut cfg = common::config();
+    cfg.max_ws_message_bytes = 64 * 1024;
+    let s = common::start(cfg).await;
+    s.create_room("big", 30).await;
+    let ws = s.ws("big", Format::Json).await;
+    let (mut sink, mut stream) = ws.stream.split();
+    // 64 MiB: far more than the socket buffers hold, so the client is mid-send when the
+    // server gives up on the message. Like many client libraries, it reads only once
+    // its send is done.
+    let sent = sink.send(Message::text("x".repeat(64 << 20))).await;
+    let mut refused = false;
+    let mut close_code = None;
+    while let Ok(Some(m)) =
+        tokio::time::timeout(std::time::Duration::from_secs(10), stream.next()).await
+    {
+        match m {
+            Ok(Message::Text(t)) if t.contains("too_large") => refused = true,
+            Ok(Message::Close(f)) => {
+                close_code = f.map(|f| u16::from(f.code));
+                break;
+            }
+            Ok(_) => continue,
+            Err(e) => {
+                panic!("the answer was lost: {e} (send: {sent:?}, refused before: {refused})")
+            }
+        }
+    }
+    assert!(refused, "an error with code too_large came first");
+    assert_eq!(close_code, Some(1009));
+    drop(sink);
+    s.stop().await;
+}
