@@ -209,6 +209,8 @@ impl Outbox {
         mut write: impl FnMut(&dyn DirectWrite, &[Front<'_>], usize) -> Wrote,
     ) -> usize {
         let mut st = self.state.lock();
+        // This flusher's entry is taken: what is pushed from now on needs a new one.
+        st.flush_queued = false;
         let Some(socket) = st.direct.clone() else {
             return 0;
         };
@@ -390,16 +392,20 @@ mod tests {
         let (ob, sock) = outbox(1 << 20);
         for tick in 1..=3 {
             let pushed = ob.push_delta(&delta(tick));
-            assert!(
-                pushed.flush && !pushed.merged,
-                "an idle writer is left asleep"
-            );
+            assert!(!pushed.merged);
+            // An idle writer is left asleep; one flush entry serves all three frames.
+            assert_eq!(pushed.flush, tick == 1, "tick {tick}");
         }
         assert_eq!(flush(&ob), 3);
         let want: Vec<u8> = (1..=3).flat_map(frame_bytes).collect();
         assert_eq!(*sock.got.lock().unwrap(), want);
         assert_eq!(ob.queued_bytes(), 0);
         assert_eq!(ob.take_next(), None);
+        // Once a flusher has started on the entry, the next frame needs a new one.
+        assert!(ob.push_delta(&delta(10)).flush);
+        assert!(!ob.push_delta(&delta(11)).flush);
+        assert_eq!(flush(&ob), 2);
+        sock.got.lock().unwrap().clear();
 
         // A socket that takes 5 bytes of the next frame: the rest is the writer's.
         *sock.room.lock().unwrap() = 5;

@@ -168,6 +168,11 @@ struct State {
     front_written: usize,
     /// The socket, for writes that do not wait (plain TCP connections).
     direct: Option<Arc<dyn DirectWrite>>,
+    /// The room's flush queue holds an entry for this outbox that no flusher has started
+    /// on: frames pushed meanwhile go with it, so they need no entry of their own (a
+    /// flusher that falls behind would otherwise meet several entries per outbox, all but
+    /// the first finding nothing to write). Cleared when a flusher starts on it.
+    flush_queued: bool,
 }
 
 /// What [`Outbox::push_delta`] did.
@@ -176,7 +181,8 @@ pub struct Pushed {
     /// The delta was merged into the pending state (the client is behind).
     pub merged: bool,
     /// The outbox wants the flusher: it has a direct socket and an idle writer, which
-    /// was not woken.
+    /// was not woken, and no flush entry waits for it already. The caller must hand it
+    /// to the flusher (`FlushQueue::submit`).
     pub flush: bool,
 }
 
@@ -437,9 +443,12 @@ impl Outbox {
             st.queue.push_back((need, Item::Frame(delta.tick, frame)));
         }
         // A busy writer finds the new item before it next waits; an idle one is left
-        // asleep when the flusher can write for it.
-        let flush = st.direct.is_some() && !st.busy;
-        if flush || st.busy {
+        // asleep when the flusher can write for it, and the flusher needs one queue
+        // entry for all the frames that wait for it.
+        let direct_idle = st.direct.is_some() && !st.busy;
+        let flush = direct_idle && !st.flush_queued;
+        st.flush_queued |= flush;
+        if direct_idle || st.busy {
             drop(st);
         } else {
             self.push(st);
