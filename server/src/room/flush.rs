@@ -11,7 +11,8 @@
 //!
 //! Invariant: an outbox is queued here only while it has a direct socket and an idle
 //! writer (see `Outbox::push_delta`), so nothing it holds waits for anyone else; the
-//! queue holds at most one entry per subscriber per tick until the flushers take them,
+//! queue holds at most one entry per subscriber (the outbox remembers it is queued, and
+//! frames it gains meanwhile go with that entry) until the flushers take them,
 //! and nothing once the room is closed.
 
 use std::collections::VecDeque;
