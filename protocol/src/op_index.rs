@@ -53,6 +53,16 @@ impl Cursor {
             });
         });
     }
+
+    /// Leaves the op begun last without counting it: the list ended there.
+    fn leave() {
+        CURSOR.with(|c| {
+            c.set(Cursor {
+                inside: false,
+                ..c.get()
+            })
+        });
+    }
 }
 
 /// Forgets any earlier decode: called before each one.
@@ -90,12 +100,7 @@ pub(crate) fn deserialize_ops<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Op>
                 Cursor::end();
             }
             // The end of the list is not an op.
-            CURSOR.with(|c| {
-                c.set(Cursor {
-                    inside: false,
-                    ..c.get()
-                })
-            });
+            Cursor::leave();
             Ok(ops)
         }
     }

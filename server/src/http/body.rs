@@ -53,9 +53,12 @@ impl<T: DeserializeOwned + Send + 'static> FromRequest<AppState> for JsonBody<T>
         offload::decode(bytes, |b| canopy_protocol::codec::from_json::<T>(b))
             .await
             .map(JsonBody)
-            .map_err(|e| Refusal {
-                op: e.op(),
-                ..Refusal::new(e.code(), format!("could not read the JSON body: {e}"))
+            .map_err(|e| {
+                let refusal = Refusal::from(e);
+                Refusal {
+                    message: format!("could not read the JSON body: {}", refusal.message),
+                    ..refusal
+                }
             })
     }
 }

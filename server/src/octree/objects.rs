@@ -143,18 +143,17 @@ impl Octree {
         let mut mask = removed.mask;
         let mut low = removed.min.cmple(own.min);
         let mut high = removed.max.cmpge(own.max);
-        for e in self.entries(c) {
-            if mask == 0 && !low.any() && !high.any() {
+        let mut entries = self.entries(c).iter();
+        while mask != 0 || low.any() || high.any() {
+            let Some(e) = entries.next() else {
+                // Nothing left reaches it all: the bounds or the mask shrink.
+                self.refresh_own(c);
                 return;
-            }
+            };
             mask &= !e.mask;
             low &= !e.min.cmple(own.min);
             high &= !e.max.cmpge(own.max);
         }
-        if mask == 0 && !low.any() && !high.any() {
-            return;
-        }
-        self.refresh_own(c);
     }
 
     /// Stores a new object (or one that left its cell): in the tree when some root within
