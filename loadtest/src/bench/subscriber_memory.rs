@@ -381,11 +381,18 @@ async fn measure(
             )
         },
     );
+    // The ack comes after the tick that applied the batch, so its latency is mostly the
+    // wait for that tick: one editor keeps one phase against the room's tick grid for a
+    // whole run, and this shows which (see loadtest/README, "the editor's phase").
     report.row(
         "edits",
         format!(
-            "{:.1} batches/s sent, {} of {} acked",
-            edits.batches_per_s, edits.acks, edits.batches_sent
+            "{:.1} batches/s sent, {} of {} acked; edit-to-ack p50 {:.1} / p99 {:.1} ms",
+            edits.batches_per_s,
+            edits.acks,
+            edits.batches_sent,
+            edits.ack_latency.p50_ms,
+            edits.ack_latency.p99_ms
         ),
     );
     // What the server's fan-out costs: its CPU over the loaded window, per subscriber
