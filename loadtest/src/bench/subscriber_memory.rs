@@ -381,9 +381,10 @@ async fn measure(
             )
         },
     );
-    // The ack comes after the tick that applied the batch, so its latency is mostly the
-    // wait for that tick: one editor keeps one phase against the room's tick grid for a
-    // whole run, and this shows which (see loadtest/README, "the editor's phase").
+    // The ack leaves after the tick that applied the batch, so its latency follows the
+    // wait for that tick (one editor keeps one phase against the room's tick grid for a
+    // whole run: loadtest/README, "the editor's phase"), plus its turn among the
+    // tick's writes.
     report.row(
         "edits",
         format!(
