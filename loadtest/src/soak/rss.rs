@@ -37,8 +37,8 @@ pub(crate) const TAIL_SECS: f64 = 60.0;
 /// Seconds after warm-up whose largest sample is the baseline: as long as the tail, so
 /// that both maxima are taken over the same length of the same repeating pressure. The
 /// hostile clients with a memory effect come round about every 40 s (`noop-batches`:
-/// 64 MiB of pending ops for a second or so); a 30 s baseline could miss the peak the
-/// 60 s tail then caught, and fail a server that kept nothing.
+/// up to 64 MiB of pending ops for a few tenths of a second); a 30 s baseline could miss
+/// the peak the 60 s tail then caught, and fail a server that kept nothing.
 pub(crate) const BASELINE_SECS: f64 = TAIL_SECS;
 
 /// The series: (seconds since the load started, bytes).
