@@ -25,10 +25,6 @@ const LONG_FILES: &[(&str, &str)] = &[
         "server/benches/octree.rs",
         "every query kind beside its brute-force peer, measured in one run",
     ),
-    (
-        "server/tests/persist_kill.rs",
-        "kill-and-restart scenarios sharing one process harness and model of acked batches",
-    ),
 ];
 
 /// File names that say nothing about what they hold.
