@@ -22,6 +22,11 @@ pub struct Metrics {
     /// edit-to-delta latency after the tick: high values mean the fan-out itself is
     /// behind (CPU), not the network or the clients.
     pub fanout_delay_seconds: Histogram,
+    /// `canopy_tick_start_delay_seconds`: how late each room tick started after its slot
+    /// on the room's tick grid. Edit-to-delta latency includes it; high values mean the
+    /// tick threads wait for a CPU (the machine is saturated, or `--tick-nice` yields
+    /// too much to the async workers), not that ticks are slow.
+    pub tick_start_delay_seconds: Histogram,
     /// `canopy_slow_ticks_total`: ticks that took longer than their period.
     pub slow_ticks: IntCounter,
     /// `canopy_nodes_recomputed_total`: world transforms recomputed by ticks.
@@ -98,11 +103,22 @@ impl Metrics {
             ]),
         )
         .expect("valid histogram");
+        let tick_start_delay_seconds = Histogram::with_opts(
+            HistogramOpts::new(
+                "canopy_tick_start_delay_seconds",
+                "How late each room tick started after its slot on the tick grid",
+            )
+            .buckets(vec![
+                0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+            ]),
+        )
+        .expect("valid histogram");
         let counter = |name: &str, help: &str| IntCounter::new(name, help).expect("valid counter");
         let gauge = |name: &str, help: &str| IntGauge::new(name, help).expect("valid gauge");
         let m = Self {
             tick_seconds,
             fanout_delay_seconds,
+            tick_start_delay_seconds,
             slow_ticks: counter(
                 "canopy_slow_ticks_total",
                 "Ticks that took longer than their period",
@@ -193,6 +209,8 @@ impl Metrics {
         let r = &m.registry;
         r.register(Box::new(m.tick_seconds.clone())).ok();
         r.register(Box::new(m.fanout_delay_seconds.clone())).ok();
+        r.register(Box::new(m.tick_start_delay_seconds.clone()))
+            .ok();
         r.register(Box::new(m.slow_ticks.clone())).ok();
         r.register(Box::new(m.nodes_recomputed.clone())).ok();
         r.register(Box::new(m.delta_frames_sent.clone())).ok();

@@ -238,6 +238,10 @@ fn run(rx: mpsc::Receiver<Msg>, load: Arc<AtomicUsize>) {
         }
         slots.sort_unstable_by_key(|s| s.next);
         for s in slots.iter_mut().take_while(|s| s.next <= now) {
+            // Lateness against the grid, not against `now`: a room behind another on
+            // this thread waits for that one's tick too.
+            s.room
+                .record_start_delay(Instant::now().saturating_duration_since(s.next));
             let report = s.room.tick(now_ms());
             log_tick(&s.room, report);
             s.reschedule(Instant::now());

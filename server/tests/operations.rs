@@ -82,6 +82,36 @@ async fn metrics_count_requests_by_route_and_status() {
 }
 
 #[tokio::test]
+async fn metrics_time_how_late_each_tick_starts() {
+    let s = start(config()).await;
+    let count = |text: &str| -> f64 {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("canopy_tick_start_delay_seconds_count "))
+            .expect("the tick start delay histogram in /metrics");
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let (_, body) = s.req("GET", "/metrics", None).await;
+    let before = count(body.as_str().unwrap());
+    s.create_room("late", 60).await;
+    // Every tick of the room records its start: wait for a few (no time bound asserted).
+    let mut seen = before;
+    for _ in 0..500 {
+        let (_, body) = s.req("GET", "/metrics", None).await;
+        seen = count(body.as_str().unwrap());
+        if seen >= before + 3.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        seen >= before + 3.0,
+        "{seen} tick starts timed, {before} before"
+    );
+    s.stop().await;
+}
+
+#[tokio::test]
 async fn metrics_time_the_fan_out_of_each_frame() {
     use canopy_protocol::{ClientMsg, Format, ServerMsg};
     use serde_json::json;

@@ -1,6 +1,6 @@
-//! The server's resident memory, CPU time and connection count as a benchmark reads them, from
-//! `GET /metrics`: several samples and their median, so that one sample taken between an
-//! allocation and its release does not make the figure.
+//! The server's resident memory, CPU time, connection count and delay histograms as a
+//! benchmark reads them, from `GET /metrics`: several samples and their median, so that
+//! one sample taken between an allocation and its release does not make the figure.
 //!
 //! Invariant: a failed scrape is skipped, never read as 0; no sample at all is an
 //! error of the benchmark, not a figure.
@@ -10,6 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use canopy_client::Client;
 
+use crate::bench::table::BenchReport;
 use crate::observe::metrics_scrape;
 
 /// The open WebSocket connections in `/metrics`.
@@ -67,15 +68,72 @@ pub(crate) async fn cpu_seconds(client: &Client) -> anyhow::Result<f64> {
         .with_context(|| format!("/metrics has neither {CPU_METRIC} nor {CPU_METRIC_COARSE}"))
 }
 
-/// The server's fan-out delay histogram (`canopy_fanout_delay_seconds`: from a tick
-/// handing a frame to the flushers until it was written), if it has one.
-pub(crate) async fn fanout_delay(client: &Client) -> Option<metrics_scrape::PromHistogram> {
-    let text = client.metrics().await.ok()?;
-    metrics_scrape::PromHistogram::find(&metrics_scrape::parse(&text), FANOUT_DELAY_METRIC)
+/// The server's two delay histograms, read before and after a loaded window: the
+/// fan-out's (`canopy_fanout_delay_seconds`: from a tick handing a frame to the flushers
+/// until it was written) and the ticks' start (`canopy_tick_start_delay_seconds`: how
+/// late each tick started after its slot on the grid). Against edit-to-delta they tell
+/// the server's own waits apart from the harness's reading.
+pub(crate) struct ServerDelays {
+    fanout: Option<metrics_scrape::PromHistogram>,
+    tick_start: Option<metrics_scrape::PromHistogram>,
 }
 
-/// See [`fanout_delay`].
+impl ServerDelays {
+    /// Both histograms as the server has them now (either may be missing: an older server).
+    pub(crate) async fn read(client: &Client) -> ServerDelays {
+        let parsed = client
+            .metrics()
+            .await
+            .ok()
+            .map(|text| metrics_scrape::parse(&text));
+        let find = |name| {
+            parsed
+                .as_ref()
+                .and_then(|p| metrics_scrape::PromHistogram::find(p, name))
+        };
+        ServerDelays {
+            fanout: find(FANOUT_DELAY_METRIC),
+            tick_start: find(TICK_START_DELAY_METRIC),
+        }
+    }
+
+    /// One row per histogram the server had at both reads: what the window added.
+    pub(crate) fn report_since(&self, before: &ServerDelays, report: &mut BenchReport) {
+        let rows = [
+            (
+                "server fan-out delay",
+                &before.fanout,
+                &self.fanout,
+                "tick to socket write",
+            ),
+            (
+                "server tick start delay",
+                &before.tick_start,
+                &self.tick_start,
+                "tick grid slot to tick start",
+            ),
+        ];
+        for (name, a, b, what) in rows {
+            let (Some(a), Some(b)) = (a, b) else { continue };
+            let d = b.since(a);
+            report.row(
+                name,
+                format!(
+                    "p50 <= {:.1} / p99 <= {:.1} ms, mean {:.2} ms over {} ({what}; bucket bounds)",
+                    d.quantile_upper(0.5) * 1e3,
+                    d.quantile_upper(0.99) * 1e3,
+                    d.mean() * 1e3,
+                    d.count
+                ),
+            );
+        }
+    }
+}
+
+/// See [`ServerDelays`].
 const FANOUT_DELAY_METRIC: &str = "canopy_fanout_delay_seconds";
+/// See [`ServerDelays`].
+const TICK_START_DELAY_METRIC: &str = "canopy_tick_start_delay_seconds";
 
 /// Waits until the server counts at most `target` WebSocket connections, for at most
 /// `within`; returns whether it did.

@@ -251,7 +251,7 @@ async fn measure(
         seed: s.seed,
     };
     let cpu_before = server_rss::cpu_seconds(client).await.ok();
-    let delay_before = server_rss::fanout_delay(client).await;
+    let delay_before = server_rss::ServerDelays::read(client).await;
     let rows_before: Vec<u64> = subs
         .iter()
         .map(|m| m.delta_rows.load(Ordering::Relaxed))
@@ -262,7 +262,7 @@ async fn measure(
         .collect();
     let (window_s, mut loaded) = loaded_window.run(s.load_duration()).await?;
     let cpu_after = server_rss::cpu_seconds(client).await.ok();
-    let delay_after = server_rss::fanout_delay(client).await;
+    let delay_after = server_rss::ServerDelays::read(client).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let latency = gather::latency_report(&subs, s);
     let edits = gather::edit_report(&stats, window_s);
@@ -415,23 +415,9 @@ async fn measure(
         }
         _ => report.row("server CPU, loaded", "not in /metrics".to_string()),
     }
-    // The server's own share of the latency after the tick: how long frames waited for
-    // a flusher. Against the edit-to-delta figures it tells the server's queueing from
-    // the harness's reading and the tick's own wait.
-    if let (Some(a), Some(b)) = (&delay_before, &delay_after) {
-        let d = b.since(a);
-        report.row(
-            "server fan-out delay",
-            format!(
-                "p50 <= {:.1} / p99 <= {:.1} ms, mean {:.2} ms over {} frames \
-                 (tick to socket write; bucket bounds)",
-                d.quantile_upper(0.5) * 1e3,
-                d.quantile_upper(0.99) * 1e3,
-                d.mean() * 1e3,
-                d.count
-            ),
-        );
-    }
+    // The server's own share of the latency: how late ticks started, and how long frames
+    // then waited for a flusher.
+    delay_after.report_since(&delay_before, report);
     let kbs = |r: Option<f64>| r.map_or("none".to_string(), |r| format!("{:.1} KB/s", r / 1e3));
     report.row(
         "delta bytes per subscriber",

@@ -3,7 +3,7 @@
 //! longer than its period; that is decided here, once.
 
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::Room;
 use super::apply::Applied;
@@ -48,6 +48,14 @@ pub(super) struct Measured {
 }
 
 impl Room {
+    /// Records how late the thread that ticks this room started its tick, against the
+    /// slot the tick grid gave it (`canopy_tick_start_delay_seconds`).
+    pub fn record_start_delay(&self, late: Duration) {
+        self.metrics
+            .tick_start_delay_seconds
+            .observe(late.as_secs_f64());
+    }
+
     pub(super) fn record(&mut self, m: Measured) -> TickReport {
         let took = m.started.elapsed().as_nanos() as u64;
         let slow = took > self.period_ns();
