@@ -81,16 +81,19 @@ async fn metrics_count_requests_by_route_and_status() {
     s.stop().await;
 }
 
+/// The value of one unlabelled sample in a `/metrics` text (it must be there).
+fn sample(text: &str, name: &str) -> f64 {
+    let line = text
+        .lines()
+        .find(|l| l.split(' ').next() == Some(name))
+        .unwrap_or_else(|| panic!("{name} in /metrics"));
+    line.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
 #[tokio::test]
 async fn metrics_time_how_late_each_tick_starts() {
     let s = start(config()).await;
-    let count = |text: &str| -> f64 {
-        let line = text
-            .lines()
-            .find(|l| l.starts_with("canopy_tick_start_delay_seconds_count "))
-            .expect("the tick start delay histogram in /metrics");
-        line.rsplit(' ').next().unwrap().parse().unwrap()
-    };
+    let count = |text: &str| sample(text, "canopy_tick_start_delay_seconds_count");
     let (_, body) = s.req("GET", "/metrics", None).await;
     let before = count(body.as_str().unwrap());
     s.create_room("late", 60).await;
@@ -138,13 +141,7 @@ async fn metrics_time_the_fan_out_of_each_frame() {
     }
     // Each of the 9 frames was written by a flusher, which adds its tally to the shared
     // histogram when its round ends: wait for that (no time bound asserted).
-    let count = |text: &str| -> f64 {
-        let line = text
-            .lines()
-            .find(|l| l.starts_with("canopy_fanout_delay_seconds_count "))
-            .expect("the fan-out histogram in /metrics");
-        line.rsplit(' ').next().unwrap().parse().unwrap()
-    };
+    let count = |text: &str| sample(text, "canopy_fanout_delay_seconds_count");
     let mut seen = 0.0;
     for _ in 0..200 {
         let (_, body) = s.req("GET", "/metrics", None).await;

@@ -26,6 +26,7 @@
 //! The server process, the batch generator and the comparison with the model are in
 //! `persist_kill_support/`.
 
+mod common;
 mod persist_kill_support;
 mod scene_model;
 

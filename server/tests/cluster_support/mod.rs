@@ -218,23 +218,9 @@ impl Node {
         path: &str,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let mut r = self
-            .http
-            .request(m, format!("{}{}", self.base, path))
-            .bearer_auth(token)
-            .timeout(Duration::from_secs(20));
-        if let Some(b) = body {
-            r = r
-                .header("content-type", "application/json")
-                .body(serde_json::to_vec(&b).unwrap());
-        }
-        let resp = r.send().await.unwrap();
-        let status = resp.status().as_u16();
-        let bytes = resp.bytes().await.unwrap();
-        let v = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-        (status, v)
+        let url = format!("{}{}", self.base, path);
+        let r = common::bearer_request(&self.http, method, url, token, Duration::from_secs(20));
+        common::json_request(r, body.as_ref()).await.unwrap()
     }
 
     pub(crate) async fn req(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {

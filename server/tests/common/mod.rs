@@ -56,22 +56,44 @@ pub(crate) async fn start(config: ServerConfig) -> TestServer {
     }
 }
 
+/// A `method` request to `url` with `token` as its bearer, given up after `timeout`.
+pub(crate) fn bearer_request(
+    http: &reqwest::Client,
+    method: &str,
+    url: String,
+    token: &str,
+    timeout: Duration,
+) -> reqwest::RequestBuilder {
+    let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+    http.request(m, url).bearer_auth(token).timeout(timeout)
+}
+
+/// Sends `request` with `body` as JSON, if any; answers the status and the body (JSON, or
+/// the text when it is not JSON), or the transport's error. Every test harness here
+/// (in-process, cluster, kill-and-restart) sends its requests through it.
+pub(crate) async fn json_request(
+    mut request: reqwest::RequestBuilder,
+    body: Option<&Value>,
+) -> Result<(u16, Value), reqwest::Error> {
+    if let Some(b) = body {
+        request = request
+            .header("content-type", "application/json")
+            .body(serde_json::to_vec(b).unwrap());
+    }
+    let resp = request.send().await?;
+    let status = resp.status().as_u16();
+    let bytes = resp.bytes().await?;
+    let v = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    Ok((status, v))
+}
+
 impl TestServer {
     /// Sends a JSON request; answers the status and the body (JSON, or a string).
     pub(crate) async fn req(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
         let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let mut r = self.http.request(m, format!("{}{}", self.base, path));
-        if let Some(b) = body {
-            r = r
-                .header("content-type", "application/json")
-                .body(serde_json::to_vec(&b).unwrap());
-        }
-        let resp = r.send().await.unwrap();
-        let status = resp.status().as_u16();
-        let bytes = resp.bytes().await.unwrap();
-        let v = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-        (status, v)
+        let r = self.http.request(m, format!("{}{}", self.base, path));
+        json_request(r, body.as_ref()).await.unwrap()
     }
 
     /// Sends raw bytes as a body.

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::common::{bearer_request, json_request};
 use crate::{ADMIN, BIN, ROOM, SERVER_HZ, Ws};
 
 pub(crate) struct Server {
@@ -124,24 +125,12 @@ impl Server {
         token: &str,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let mut r = self
-            .http
-            .request(m, format!("{}{}", self.base, path))
-            .bearer_auth(token)
-            .timeout(Duration::from_secs(30));
-        if let Some(b) = body {
-            r = r.json(&b);
-        }
-        let resp = match r.send().await {
-            Ok(resp) => resp,
+        let url = format!("{}{}", self.base, path);
+        let r = bearer_request(&self.http, method, url, token, Duration::from_secs(30));
+        match json_request(r, body.as_ref()).await {
+            Ok(answer) => answer,
             Err(e) => panic!("{method} {path}: {e}; server log:\n{}", log_tail(&self.log)),
-        };
-        let status = resp.status().as_u16();
-        let bytes = resp.bytes().await.unwrap_or_default();
-        let v = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-        (status, v)
+        }
     }
 
     pub(crate) async fn ws(&self, token: &str, ctx: &str) -> Ws {
