@@ -25,7 +25,8 @@ use crate::stop::Stop;
 const RSS_METRIC: &str = "canopy_process_resident_memory_bytes";
 
 /// How often the series is sampled. The hostile clients' memory comes and goes within a
-/// few tenths of a second (`noop-batches`: about 50 MiB of pending ops for 0.2-0.3 s),
+/// few tenths of a second (`noop-batches`: 30 to 60 MiB of decoded batches, freed at
+/// their tick but resident until the allocator hands them back, for 0.2-0.4 s),
 /// so a once-a-second sample caught a varying part of each peak, or missed it: in one
 /// logged 10-minute soak it saw 5 of 14 such peaks, at heights from 191 to 223 MiB, and
 /// whether the check passed depended on which. Ten samples a second see each peak
@@ -36,8 +37,8 @@ pub(crate) const SAMPLE_EVERY: Duration = Duration::from_millis(100);
 pub(crate) const TAIL_SECS: f64 = 60.0;
 /// Seconds after warm-up whose largest sample is the baseline: as long as the tail, so
 /// that both maxima are taken over the same length of the same repeating pressure. The
-/// hostile clients with a memory effect come round about every 40 s (`noop-batches`:
-/// up to 64 MiB of pending ops for a few tenths of a second); a 30 s baseline could miss
+/// hostile clients with a memory effect come round about every 40 s (`noop-batches`, for
+/// a few tenths of a second, see [`SAMPLE_EVERY`]); a 30 s baseline could miss
 /// the peak the 60 s tail then caught, and fail a server that kept nothing.
 pub(crate) const BASELINE_SECS: f64 = TAIL_SECS;
 
