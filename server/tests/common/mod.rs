@@ -99,19 +99,12 @@ impl TestServer {
     /// Sends raw bytes as a body.
     pub(crate) async fn raw(&self, method: &str, path: &str, body: Vec<u8>) -> (u16, Value) {
         let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let resp = self
+        let r = self
             .http
             .request(m, format!("{}{}", self.base, path))
             .header("content-type", "application/json")
-            .body(body)
-            .send()
-            .await
-            .unwrap();
-        let status = resp.status().as_u16();
-        let bytes = resp.bytes().await.unwrap();
-        let v = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-        (status, v)
+            .body(body);
+        json_request(r, None).await.unwrap()
     }
 
     pub(crate) async fn create_room(&self, id: &str, tick_hz: u32) {
