@@ -175,6 +175,20 @@ pub fn to_bincode<T: bincode::Encode>(value: &T) -> Vec<u8> {
     bincode::encode_to_vec(value, bincode_config()).expect("encoding into a Vec cannot fail")
 }
 
+/// Appends one value's bincode form to `out`, for compact in-memory lists of values
+/// (a server keeps the ops of its pending batches so, at a fraction of their decoded
+/// size); read them back with [`bincode_prefix`].
+pub fn append_bincode<T: bincode::Encode>(value: &T, out: &mut Vec<u8>) {
+    bincode::encode_into_std_write(value, out, bincode_config())
+        .expect("encoding into a Vec cannot fail");
+}
+
+/// Decodes one value from the front of `bytes`, and how many bytes it took (the rest
+/// may hold further values, see [`append_bincode`]).
+pub fn bincode_prefix<T: bincode::Decode<()>>(bytes: &[u8]) -> Result<(T, usize), DecodeError> {
+    Ok(bincode::decode_from_slice(bytes, bincode_config())?)
+}
+
 /// Decodes one value from the whole of `bytes`.
 pub fn from_bincode<T: bincode::Decode<()>>(bytes: &[u8]) -> Result<T, DecodeError> {
     crate::op_index::reset();

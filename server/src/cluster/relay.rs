@@ -529,7 +529,7 @@ async fn forward_edits(
             replica.release(&edit);
             let PendingEdit { ops, reply, .. } = edit;
             replies.push(reply);
-            batches.push(ops);
+            batches.push(ops.to_vec());
         }
         let n = batches.len();
         let request = bus::encode(&RelayedEdits {

@@ -88,13 +88,15 @@ impl Room {
             }
             applied.ops += edit.cost();
             let PendingEdit { ops, reply, .. } = edit;
-            let result = scene.apply(&ops).map_err(Refusal::from);
+            let result = scene.apply_ops(ops.iter()).map_err(Refusal::from);
             match &result {
                 Ok(ids) => {
                     applied.batches_applied += 1;
                     let feeds = self.feeds();
                     if self.log.is_some() || feeds {
-                        let batch = durable::with_assigned_ids(ops, ids);
+                        // Kept as a list until stored or sent: decoded only for rooms
+                        // that log or feed a cluster, and only once applied.
+                        let batch = durable::with_assigned_ids(ops.to_vec(), ids);
                         if feeds {
                             self.feed_state.batches.push(batch.clone());
                         }

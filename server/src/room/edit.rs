@@ -13,11 +13,11 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
-use canopy_protocol::Op;
 use canopy_protocol::http::EditsResult;
 use tokio::sync::oneshot;
 
 use super::outbox::Outbox;
+use super::packed_ops::PackedOps;
 use crate::refusal::Refusal;
 
 const QUEUED: u8 = 0;
@@ -127,8 +127,8 @@ pub struct EditQuota {
 /// An accepted batch waiting for the tick.
 #[derive(Debug)]
 pub struct PendingEdit {
-    /// The batch's ops, in order.
-    pub ops: Vec<Op>,
+    /// The batch's ops, in order, packed while they wait (see `packed_ops.rs`).
+    pub ops: PackedOps,
     /// Where its outcome goes.
     pub reply: EditReply,
     /// Shared with the caller: the tick applies the batch only if it takes this first.

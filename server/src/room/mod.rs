@@ -28,6 +28,7 @@ pub mod flush;
 pub mod lease;
 pub mod merge;
 pub mod outbox;
+pub mod packed_ops;
 pub mod query;
 mod record;
 pub mod replica;

@@ -90,6 +90,15 @@ impl SceneState {
         self.hierarchy.apply_batch(ops)
     }
 
+    /// Applies one batch atomically, its ops read one at a time (see
+    /// [`Hierarchy::apply_ops`]).
+    pub fn apply_ops(
+        &mut self,
+        ops: impl IntoIterator<Item = canopy_protocol::Op>,
+    ) -> Result<Vec<NodeId>, BatchError> {
+        self.hierarchy.apply_ops(ops)
+    }
+
     /// Finishes the next tick: runs the update callbacks, propagates world transforms,
     /// classifies what changed into `diff` and refits the octree from it, ends the
     /// hierarchy's tick, then names the new tick (finished at `now_ms`).

@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use super::command::RoomCommand;
 use super::durable::DurableGate;
 use super::edit::{EditQuota, EditReply, EditTicket, PendingEdit};
+use super::packed_ops::PackedOps;
 use super::scene_state::SceneState;
 use super::stats::RoomStats;
 use crate::access::RoomTokens;
@@ -188,16 +189,20 @@ impl RoomShared {
         } else {
             None
         };
+        if let Some(message) = refused {
+            self.release_cost(cost, quota.as_deref());
+            return Err(Refusal::overloaded(message));
+        }
+        // Packed while it waits, and the decoded list freed here, on the thread that
+        // allocated it (a pending op takes a fraction of its decoded 64 bytes).
+        let packed = PackedOps::pack(&ops);
+        drop(ops);
         let edit = PendingEdit {
-            ops,
+            ops: packed,
             reply,
             ticket,
             quota,
         };
-        if let Some(message) = refused {
-            self.release(&edit);
-            return Err(Refusal::overloaded(message));
-        }
         if let Some(relay) = self.relay.get() {
             // A replica: the batch goes to the owner, whose forwarder releases it.
             return match relay.upstream.try_send(edit) {
@@ -256,10 +261,13 @@ impl RoomShared {
 
     /// Stops counting a batch that left the queue (taken by the tick, or refused).
     pub(crate) fn release(&self, edit: &PendingEdit) {
-        let cost = edit.cost();
+        self.release_cost(edit.cost(), edit.quota.as_deref());
+    }
+
+    fn release_cost(&self, cost: usize, quota: Option<&EditQuota>) {
         self.pending_batches.fetch_sub(1, Ordering::AcqRel);
         self.pending_ops.fetch_sub(cost, Ordering::AcqRel);
-        if let Some(q) = &edit.quota {
+        if let Some(q) = quota {
             q.batches.fetch_sub(1, Ordering::AcqRel);
             q.ops.fetch_sub(cost, Ordering::AcqRel);
         }

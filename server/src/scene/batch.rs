@@ -33,7 +33,17 @@ impl Hierarchy {
     /// Ok: the id of every `add`, in order (given or server-assigned). Err: the first bad
     /// op's index and code; the hierarchy is exactly as before.
     pub fn apply_batch(&mut self, ops: &[Op]) -> Result<Vec<NodeId>, BatchError> {
-        if ops.is_empty() {
+        self.apply_ops(ops.iter().cloned())
+    }
+
+    /// [`apply_batch`](Self::apply_batch) over ops read one at a time (a pending batch
+    /// is unpacked so, see `room/packed_ops.rs`, never decoded whole).
+    pub fn apply_ops(
+        &mut self,
+        ops: impl IntoIterator<Item = Op>,
+    ) -> Result<Vec<NodeId>, BatchError> {
+        let mut ops = ops.into_iter().peekable();
+        if ops.peek().is_none() {
             return Ok(Vec::new());
         }
         // The batch reads and journals stored local transforms: they must be current.
@@ -42,8 +52,8 @@ impl Hierarchy {
         self.touched.clear();
         self.walk_left = self.limits.max_batch_walk;
         let mut ids = Vec::new();
-        for (i, op) in ops.iter().enumerate() {
-            match self.apply_op(i as u32, op) {
+        for (i, op) in ops.enumerate() {
+            match self.apply_op(i as u32, &op) {
                 Ok(Some(id)) => ids.push(id),
                 Ok(None) => {}
                 Err(e) => {
