@@ -151,15 +151,15 @@ mod tests {
                     mask,
                 }),
             (
-                id.clone(),
+                id,
                 proptest::option::of(v3.clone()),
                 proptest::option::of(v4),
                 proptest::option::of(any_f32())
             )
                 .prop_map(|(node, t, r, s)| Op::SetLocal { node, t, r, s }),
-            (id.clone(), opt_id).prop_map(|(node, parent)| Op::SetParent { node, parent }),
+            (id, opt_id).prop_map(|(node, parent)| Op::SetParent { node, parent }),
             (
-                id.clone(),
+                id,
                 proptest::option::of(v3),
                 proptest::option::of(any::<u32>())
             )
