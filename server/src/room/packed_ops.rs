@@ -1,8 +1,8 @@
 //! [`PackedOps`]: the ops of a batch waiting for its tick, kept in their bincode form
 //! rather than as decoded [`Op`]s.
 //!
-//! A decoded op takes 64 bytes whatever its kind; packed, a `set_parent` takes 4 to 12,
-//! a `set_local` of a translation about 20, an `add` about 60. Pending batches are the
+//! A decoded op takes 64 bytes whatever its kind; packed, a `set_parent` takes 3 to 12,
+//! a `set_local` of a translation 16 to 20, an `add` at most 62. Pending batches are the
 //! largest memory a client can make the server hold for it (up to
 //! `--max-pending-ops` per room), and they wait a tick or more, so they wait packed; the
 //! tick unpacks each batch as it applies it, one op at a time.
@@ -200,5 +200,38 @@ mod tests {
             "{} vs {decoded}",
             packed.byte_len()
         );
+    }
+
+    #[test]
+    fn no_packed_op_is_larger_than_a_decoded_one() {
+        // The largest of each kind: every option present, every id and mask 5 bytes.
+        let big = u32::MAX;
+        let largest = [
+            Op::add(Some(big), Some(big), Transform::IDENTITY)
+                .with_extent([1.0; 3])
+                .with_mask(big),
+            Op::SetLocal {
+                node: big,
+                t: Some([1.0; 3]),
+                r: Some([0.0, 0.0, 0.0, 1.0]),
+                s: Some(2.0),
+            },
+            Op::SetParent {
+                node: big,
+                parent: Some(big),
+            },
+            Op::SetShape {
+                node: big,
+                extent: Some([1.0; 3]),
+                mask: Some(big),
+            },
+            Op::Remove { node: big },
+        ];
+        let sizes: Vec<usize> = largest
+            .iter()
+            .map(|op| PackedOps::pack(std::slice::from_ref(op)).byte_len())
+            .collect();
+        assert_eq!(sizes, [62, 41, 12, 25, 6]);
+        assert!(sizes.iter().all(|&s| s <= std::mem::size_of::<Op>()));
     }
 }
