@@ -60,7 +60,7 @@ pub use connection::{
 };
 pub use error::{ClientError, Result};
 pub use events::{Event, Events};
-pub use http::{Client, DEFAULT_HTTP_TIMEOUT};
+pub use http::{Client, DEFAULT_HTTP_TIMEOUT, POOL_IDLE_TIMEOUT};
 pub use mirror::Mirror;
 pub use query::QueryAnswer;
 pub use scope::Scope;

@@ -8,6 +8,7 @@ use std::time::Duration;
 use canopy_client::protocol::http::CreateRoom;
 use canopy_client::protocol::query::{NearestQuery, RayQuery, RegionQuery, SphereQuery};
 use canopy_client::{ClientError, ErrorCode, Op, Query, QueryAnswer};
+use canopy_server::config::ServerConfig;
 use common::{TestServer, add, move_to, within};
 
 fn api_error(
@@ -256,4 +257,17 @@ async fn a_token_is_sent_and_an_open_server_accepts_it() {
         assert!(client.get_room("t").await.is_ok());
     })
     .await;
+}
+
+/// The pool drops an idle connection before a server with the default keep-alive limit
+/// would: otherwise a request may go out on a connection the server is closing, and fail
+/// with a transport error (seen in the soak's over-quota caller).
+#[test]
+fn pooled_connections_are_let_go_before_the_server_closes_them() {
+    let keep_alive = Duration::from_secs(ServerConfig::default().http_header_timeout_secs);
+    assert!(
+        canopy_client::POOL_IDLE_TIMEOUT < keep_alive,
+        "pool idle {:?} vs server keep-alive {keep_alive:?}",
+        canopy_client::POOL_IDLE_TIMEOUT
+    );
 }

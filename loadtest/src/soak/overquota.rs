@@ -44,7 +44,13 @@ pub(crate) fn client(url: &str, token: Option<&str>) -> anyhow::Result<Client> {
         Some("127.0.0.1" | "localhost")
     );
     if local {
-        let http = reqwest::Client::builder().local_address(SOURCE).build()?;
+        // The SDK's pool limits, so that no request goes out on a connection the
+        // server is closing as idle.
+        let http = reqwest::Client::builder()
+            .local_address(SOURCE)
+            .timeout(canopy_client::DEFAULT_HTTP_TIMEOUT)
+            .pool_idle_timeout(canopy_client::POOL_IDLE_TIMEOUT)
+            .build()?;
         client = client.with_http_client(http);
     }
     if let Some(t) = token {
