@@ -25,8 +25,8 @@ use crate::stop::Stop;
 const RSS_METRIC: &str = "canopy_process_resident_memory_bytes";
 
 /// How often the series is sampled. The hostile clients' memory comes and goes within a
-/// few tenths of a second (`noop-batches`: 30 to 60 MiB of decoded batches, freed at
-/// their tick but resident until the allocator hands them back, for 0.2-0.4 s),
+/// few tenths of a second (`noop-batches`, before pending batches waited packed: 30 to
+/// 60 MiB of decoded batches, freed at their tick, for 0.2-0.4 s),
 /// so a once-a-second sample caught a varying part of each peak, or missed it: in one
 /// logged 10-minute soak it saw 5 of 14 such peaks, at heights from 191 to 223 MiB, and
 /// whether the check passed depended on which. Ten samples a second see each peak
