@@ -187,6 +187,8 @@ pub struct Room {
     parts: DeltaParts,
     /// This tick's outboxes for the flushers (capacity kept from tick to tick).
     flush_batch: Vec<Arc<Outbox>>,
+    /// The outboxes a tick's fan-out found locked, pushed at its end (`fanout.rs`).
+    locked_outboxes: Vec<(Arc<Outbox>, Arc<delta::SharedDelta>)>,
     history: resume::History,
     compact: compact::CompactState,
     /// The room's log bookkeeping; `None` for rooms kept in memory only.
@@ -251,6 +253,7 @@ impl Room {
             diff: TickDiff::default(),
             parts: DeltaParts::default(),
             flush_batch: Vec::new(),
+            locked_outboxes: Vec::new(),
             history,
             compact: compact::CompactState::default(),
             log,

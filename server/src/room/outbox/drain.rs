@@ -427,6 +427,36 @@ mod tests {
     }
 
     #[test]
+    fn a_push_tried_while_a_flusher_writes_does_nothing_until_tried_again() {
+        let (ob, sock) = outbox(1 << 20);
+        ob.push_delta(&delta(1));
+        let mut tried = None;
+        let written = ob.flush_direct(|socket, fronts, _| {
+            // The flusher holds the outbox through its write: the tick's try fails
+            // and leaves the queue as it was.
+            tried = Some(ob.try_push_delta(&delta(2)));
+            let Front::Data { bytes, .. } = fronts[0] else {
+                panic!("a frame")
+            };
+            let took = socket.try_write_vectored(&[IoSlice::new(bytes)]).unwrap();
+            Wrote {
+                done: usize::from(took == bytes.len()),
+                written: 0,
+                blocked: false,
+            }
+        });
+        assert_eq!(written, 1);
+        assert_eq!(tried, Some(None));
+        assert_eq!(ob.queued_bytes(), 0);
+        // Tried again once the flusher let go: queued like any push.
+        let pushed = ob.try_push_delta(&delta(2)).expect("the outbox is free");
+        assert!(pushed.flush && !pushed.merged);
+        assert_eq!(flush(&ob), 1);
+        let want: Vec<u8> = (1..=2).flat_map(frame_bytes).collect();
+        assert_eq!(*sock.got.lock().unwrap(), want);
+    }
+
+    #[test]
     fn a_new_subscription_keeps_a_frame_the_flusher_started() {
         let (ob, sock) = outbox(3);
         ob.push_delta(&delta(1));

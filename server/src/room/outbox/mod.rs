@@ -419,7 +419,23 @@ impl Outbox {
     /// behind. An outbox with a direct socket and an idle writer does not wake the
     /// writer: it answers [`Pushed::flush`], and the caller hands it to the flusher.
     pub fn push_delta(&self, delta: &SharedDelta) -> Pushed {
-        let mut st = self.state.lock();
+        self.push_delta_locked(self.state.lock(), delta)
+    }
+
+    /// [`push_delta`](Self::push_delta) if the outbox is not locked at the moment (a
+    /// flusher writing its socket holds the lock through the `sendmsg`); `None`, with
+    /// nothing done, if it is. The tick tries each outbox so and comes back for the
+    /// locked ones last, by which time their flusher has moved on, instead of parking
+    /// behind a flusher the scheduler preempted mid-write.
+    pub fn try_push_delta(&self, delta: &SharedDelta) -> Option<Pushed> {
+        Some(self.push_delta_locked(self.state.try_lock()?, delta))
+    }
+
+    fn push_delta_locked(
+        &self,
+        mut st: parking_lot::MutexGuard<'_, State>,
+        delta: &SharedDelta,
+    ) -> Pushed {
         if st.closing {
             return Pushed::default();
         }
