@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use super::Room;
 use super::delta::SharedDelta;
+use super::outbox::{Outbox, Pushed};
 use super::scene_state::SceneState;
 use super::scope;
 
@@ -80,10 +81,7 @@ impl Room {
                 }
                 match sub.outbox.try_push_delta(&d) {
                     Some(pushed) => {
-                        merged += usize::from(pushed.merged);
-                        if pushed.flush {
-                            self.flush_batch.push(Arc::clone(&sub.outbox));
-                        }
+                        merged += note(pushed, &sub.outbox, &mut self.flush_batch);
                     }
                     None => self.locked_outboxes.push((Arc::clone(&sub.outbox), d)),
                 }
@@ -93,13 +91,18 @@ impl Room {
         // (per outbox the order is unchanged, and every push lands before the batch
         // goes to the flushers below).
         for (outbox, d) in self.locked_outboxes.drain(..) {
-            let pushed = outbox.push_delta(&d);
-            merged += usize::from(pushed.merged);
-            if pushed.flush {
-                self.flush_batch.push(outbox);
-            }
+            merged += note(outbox.push_delta(&d), &outbox, &mut self.flush_batch);
         }
         self.shared.flush.submit(&mut self.flush_batch);
         merged
     }
+}
+
+/// Books one push: the outbox goes to the flushers' batch if it asked for it; answers 1
+/// when its delta was merged.
+fn note(pushed: Pushed, outbox: &Arc<Outbox>, flush_batch: &mut Vec<Arc<Outbox>>) -> usize {
+    if pushed.flush {
+        flush_batch.push(Arc::clone(outbox));
+    }
+    usize::from(pushed.merged)
 }
