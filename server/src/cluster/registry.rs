@@ -158,7 +158,7 @@ impl Registry {
                 };
                 let store = match js.get_key_value(name).await {
                     Ok(store) => store,
-                    Err(_) => js
+                    Err(_) => match js
                         .create_key_value(kv::Config {
                             bucket: name.into(),
                             description: "Canopy cluster registry".into(),
@@ -168,7 +168,15 @@ impl Registry {
                             ..Default::default()
                         })
                         .await
-                        .map_err(|e| bucket_err(e.to_string()))?,
+                    {
+                        Ok(store) => store,
+                        // Nodes of a new cluster start together: another may have made
+                        // the bucket between this node's look and its create.
+                        Err(create) => js
+                            .get_key_value(name)
+                            .await
+                            .map_err(|_| bucket_err(create.to_string()))?,
+                    },
                 };
                 let status = store
                     .status()

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+use std::io::{BufRead, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -32,13 +34,53 @@ fn nats_binary() -> PathBuf {
     local
 }
 
-/// A port nothing listens on now.
+/// A port nothing listens on now; another process may take it before it is used, so
+/// whatever starts on it checks that it was the one that got it.
 pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port()
+}
+
+/// Whether what answers on `port` is the NATS server named `name` (and not some other
+/// process, another test's NATS server among them, that took the port): its greeting
+/// is an `INFO {...}` line with the server's name.
+fn greets_as_nats(port: u16, name: &str) -> bool {
+    let Ok(stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    let mut line = String::new();
+    let _ = std::io::BufReader::new(stream).read_line(&mut line);
+    line.strip_prefix("INFO ")
+        .and_then(|info| serde_json::from_str::<Value>(info.trim()).ok())
+        .is_some_and(|info| info["server_name"] == name)
+}
+
+/// Whether what answers on `port` is the cluster node `name`, joined: its
+/// `GET /cluster` names it. A plain HTTP/1.1 request over a blocking socket, so that
+/// starting a node needs no runtime.
+fn answers_as_node(port: u16, name: &str) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let request = format!(
+        "GET /cluster HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ADMIN}\r\n\
+         Connection: close\r\n\r\n"
+    );
+    if stream.write_all(request.as_bytes()).is_err() {
+        return false;
+    }
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8_lossy(&response);
+    let Some((_, body)) = response.split_once("\r\n\r\n") else {
+        return false;
+    };
+    serde_json::from_str::<Value>(body).is_ok_and(|v| v["node"] == name)
 }
 
 /// A NATS server with JetStream on a temporary store.
@@ -56,35 +98,71 @@ impl Nats {
             dir,
             child: None,
         };
-        nats.spawn();
+        nats.spawn(true);
         nats
     }
 
-    fn spawn(&mut self) {
-        let conf = self.dir.path().join("nats.conf");
-        // sync_interval always: an acknowledged write is on disk (the defaults are not).
-        std::fs::write(
-            &conf,
-            format!(
-                "listen: 127.0.0.1:{}\nmax_payload: 33554432\njetstream {{ store_dir: {:?}, sync_interval: always }}\n",
-                self.port,
-                self.dir.path().join("js")
-            ),
-        )
-        .unwrap();
-        let child = Command::new(nats_binary())
-            .arg("-c")
-            .arg(&conf)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("nats-server starts");
-        self.child = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(Instant::now() < deadline, "nats-server listens within 10 s");
-            std::thread::sleep(Duration::from_millis(50));
+    /// Starts the server on `self.port`. A port `free_port` handed out can be taken by
+    /// another process before the server binds it (tests run in parallel and open many
+    /// connections), so when `may_move` the server is tried on fresh ports until one
+    /// greets as NATS; a restart must keep its port (the nodes know it) and does not move.
+    fn spawn(&mut self, may_move: bool) {
+        for attempt in 1..=5 {
+            let conf = self.dir.path().join("nats.conf");
+            // sync_interval always: an acknowledged write is on disk (the defaults are not).
+            std::fs::write(
+                &conf,
+                format!(
+                    "server_name: {}\nlisten: 127.0.0.1:{}\nmax_payload: 33554432\njetstream {{ store_dir: {:?}, sync_interval: always }}\n",
+                    self.name(),
+                    self.port,
+                    self.dir.path().join("js")
+                ),
+            )
+            .unwrap();
+            let mut child = Command::new(nats_binary())
+                .arg("-c")
+                .arg(&conf)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("nats-server starts");
+            let deadline = Instant::now() + Duration::from_secs(10);
+            let exited = loop {
+                if let Some(status) = child.try_wait().unwrap() {
+                    break Some(status);
+                }
+                if greets_as_nats(self.port, &self.name()) {
+                    break None;
+                }
+                assert!(Instant::now() < deadline, "nats-server listens within 10 s");
+                std::thread::sleep(Duration::from_millis(50));
+            };
+            match exited {
+                None => {
+                    self.child = Some(child);
+                    return;
+                }
+                Some(status) if may_move && attempt < 5 => {
+                    eprintln!(
+                        "cluster test: nats-server on port {} exited at start ({status}); \
+                         trying another port",
+                        self.port
+                    );
+                    self.port = free_port();
+                }
+                Some(status) => panic!(
+                    "nats-server on port {} exited at start ({status})",
+                    self.port
+                ),
+            }
         }
+    }
+
+    /// The server's name, unique to this test (its store's directory name).
+    fn name(&self) -> String {
+        let dir = self.dir.path().file_name().unwrap().to_string_lossy();
+        format!("canopy-test-{}", dir.trim_start_matches('.'))
     }
 
     pub(crate) fn url(&self) -> String {
@@ -102,7 +180,7 @@ impl Nats {
     /// Starts it again on the same port and store.
     pub(crate) fn restart(&mut self) {
         self.stop();
-        self.spawn();
+        self.spawn(false);
     }
 }
 
@@ -161,13 +239,20 @@ impl Node {
         Self::start_with(name, nats, data_dir, &[])
     }
 
-    /// As [`Node::start_in`], with more flags.
+    /// As [`Node::start_in`], with more flags; returns once the node has joined.
     pub(crate) fn start_with(
         name: &str,
         nats: &Nats,
         data_dir: Option<&Path>,
         extra: &[&str],
     ) -> Node {
+        let mut node = Self::spawn_with(name, nats, data_dir, extra);
+        node.wait_joined();
+        node
+    }
+
+    /// The process, started but maybe not yet joined (see [`Node::wait_joined`]).
+    fn spawn_with(name: &str, nats: &Nats, data_dir: Option<&Path>, extra: &[&str]) -> Node {
         let extra: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
         let port = free_port();
         Node {
@@ -180,6 +265,49 @@ impl Node {
             child: spawn(name, port, &nats.url(), data_dir, &extra),
             extra,
             http: reqwest::Client::new(),
+        }
+    }
+
+    /// Waits until the node answers as itself, joined. A port `free_port` handed out
+    /// can be taken by another process before the node binds it (the tests run in
+    /// parallel and open many connections); a node that exits at start is started
+    /// again on a fresh port, and says so, up to five times.
+    fn wait_joined(&mut self) {
+        for attempt in 1..=5 {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            let status = loop {
+                if let Some(status) = self.child.try_wait().unwrap() {
+                    break status;
+                }
+                if answers_as_node(self.port, &self.name) {
+                    return;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "node {} joins the cluster within 30 s",
+                    self.name
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            };
+            assert!(
+                attempt < 5,
+                "node {} exited at start five times, last {status}",
+                self.name
+            );
+            eprintln!(
+                "cluster test: node {} exited at start on port {} ({status}); trying another port",
+                self.name, self.port
+            );
+            self.port = free_port();
+            self.base = format!("http://127.0.0.1:{}", self.port);
+            self.ws_base = format!("ws://127.0.0.1:{}", self.port);
+            self.child = spawn(
+                &self.name,
+                self.port,
+                &self.nats_url,
+                self.data_dir.as_deref(),
+                &self.extra,
+            );
         }
     }
 
@@ -230,6 +358,7 @@ impl Node {
     /// Waits until this node sees `n` live nodes in `GET /cluster`.
     pub(crate) async fn wait_for_nodes(&self, n: usize) {
         let deadline = Instant::now() + Duration::from_secs(20);
+        let mut last = Value::Null;
         loop {
             if let Ok(resp) = self
                 .http
@@ -238,13 +367,15 @@ impl Node {
                 .send()
                 .await
                 && let Ok(v) = resp.json::<Value>().await
-                && v["nodes"].as_array().is_some_and(|a| a.len() == n)
             {
-                return;
+                if v["nodes"].as_array().is_some_and(|a| a.len() == n) {
+                    return;
+                }
+                last = v;
             }
             assert!(
                 Instant::now() < deadline,
-                "{} sees {n} nodes within 20 s",
+                "{} sees {n} nodes within 20 s; its last GET /cluster: {last}",
                 self.name
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -304,10 +435,14 @@ impl Drop for Node {
 /// A NATS server and three nodes that all see each other.
 pub(crate) async fn three_nodes() -> (Nats, Vec<Node>) {
     let nats = Nats::start();
-    let nodes: Vec<Node> = ["a", "b", "c"]
+    // Three processes starting at once, then each waited for.
+    let mut nodes: Vec<Node> = ["a", "b", "c"]
         .iter()
-        .map(|n| Node::start(n, &nats))
+        .map(|n| Node::spawn_with(n, &nats, None, &[]))
         .collect();
+    for n in &mut nodes {
+        n.wait_joined();
+    }
     for n in &nodes {
         n.wait_for_nodes(3).await;
     }
