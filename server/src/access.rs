@@ -38,6 +38,8 @@ pub struct Caller {
     /// When its token expires (a JWT), in seconds since the Unix epoch: a WebSocket
     /// session ends then.
     pub expires: Option<u64>,
+    /// Who it is, for the logs: `role:room@address` or `sub@address`, never a token.
+    pub who: String,
 }
 
 impl Caller {
@@ -47,6 +49,7 @@ impl Caller {
             role: Role::Open,
             rate_key: format!("addr:{addr}"),
             expires: None,
+            who: addr.to_string(),
         }
     }
 }

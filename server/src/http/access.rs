@@ -105,7 +105,7 @@ async fn check(
         Some(sub) => format!("{sub}@{addr}"),
         None => describe(role, room_name.as_deref(), &addr),
     };
-    tracing::Span::current().record("caller", who);
+    tracing::Span::current().record("caller", &who);
     let rate_key = match (&granted.sub, &token, role) {
         (Some(sub), _, _) => format!("sub:{sub}"),
         (None, Some(t), Role::Admin | Role::Editor | Role::Viewer) => format!("token:{t}"),
@@ -115,6 +115,7 @@ async fn check(
         role,
         rate_key,
         expires: granted.expires,
+        who,
     });
     next.run(req).await
 }

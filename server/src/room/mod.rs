@@ -10,7 +10,7 @@
 //!
 //! Files, one phase or concept each: `tick.rs` (the phases in order), `apply.rs`
 //! (batches within the op budget), `fanout.rs` (deltas per scope into outboxes),
-//! `subscribe.rs` (snapshots within their budget), `record.rs` (statistics and the slow
+//! `subscribe.rs` (snapshots within their budget), `subscribers.rs` (who listens), `record.rs` (statistics and the slow
 //! tick), `edit.rs` (admitted batches and their replies), `shared.rs` (the handle other
 //! threads hold), `scene_state.rs` (hierarchy plus octree), `diff.rs`, `scope.rs`,
 //! `delta.rs`, `merge.rs`, `outbox.rs` (the slow-client policy), `query.rs`,
@@ -38,14 +38,14 @@ pub mod scope;
 mod shared;
 mod stats;
 mod subscribe;
+mod subscribers;
 mod tick;
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver};
 
+use canopy_protocol::ErrorCode;
 use canopy_protocol::message::Region;
-use canopy_protocol::{ErrorCode, NodeId};
-use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::metrics::Metrics;
 use crate::octree::OctreeConfig;
@@ -64,10 +64,10 @@ pub use edit::{EditAnswer, EditQuota, EditReply, EditTicket, PendingEdit};
 use outbox::{ConnId, Outbox};
 pub use record::TickReport;
 pub use scene_state::SceneState;
-use scope::Scope;
 pub use shared::{EditLimits, RoomInstance, RoomShared};
 pub use stats::RoomStats;
 use subscribe::SubscribeQueue;
+use subscribers::{Subscriber, Subscribers};
 
 /// Limits and settings every room of a server shares.
 #[derive(Debug, Clone)]
@@ -114,62 +114,6 @@ impl Default for RoomConfig {
             hierarchy: HierarchyLimits::default(),
             octree: OctreeConfig::default(),
         }
-    }
-}
-
-/// One subscribed connection, as the room sees it.
-#[derive(Debug)]
-struct Subscriber {
-    outbox: Arc<Outbox>,
-    scope: Scope,
-    /// For region scopes: the ids the client holds now.
-    in_scope: FxHashSet<NodeId>,
-}
-
-/// The subscribed connections, with an index by connection so that subscribing and
-/// unsubscribing cost O(1) however many there are.
-#[derive(Debug, Default)]
-struct Subscribers {
-    list: Vec<Subscriber>,
-    index: FxHashMap<ConnId, usize>,
-}
-
-impl Subscribers {
-    fn len(&self) -> usize {
-        self.list.len()
-    }
-
-    fn position(&self, conn: ConnId) -> Option<usize> {
-        self.index.get(&conn).copied()
-    }
-
-    /// Inserts or replaces the subscriber of its connection; true when it is new.
-    fn upsert(&mut self, sub: Subscriber) -> bool {
-        match self.position(sub.outbox.conn) {
-            Some(i) => {
-                self.list[i] = sub;
-                false
-            }
-            None => {
-                self.index.insert(sub.outbox.conn, self.list.len());
-                self.list.push(sub);
-                true
-            }
-        }
-    }
-
-    fn remove(&mut self, conn: ConnId) -> Option<Subscriber> {
-        let i = self.index.remove(&conn)?;
-        let sub = self.list.swap_remove(i);
-        if let Some(moved) = self.list.get(i) {
-            self.index.insert(moved.outbox.conn, i);
-        }
-        Some(sub)
-    }
-
-    fn drain(&mut self) -> impl Iterator<Item = Subscriber> + '_ {
-        self.index.clear();
-        self.list.drain(..)
     }
 }
 

@@ -68,7 +68,14 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         resume_allowed,
     } = params;
     app.metrics.connections.inc();
-    tracing::info!(role = ?caller.role, "ws open");
+    tracing::info!(
+        room = %room.id,
+        conn,
+        format = format.as_str(),
+        caller = %caller.who,
+        role = ?caller.role,
+        "ws open"
+    );
     let caller_expires = caller.expires;
     let outbox = Outbox::new(conn, format, app.config.outbox_limits());
     outbox.set_gate(Arc::clone(&room.gate));
@@ -82,12 +89,12 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         flusher::start(&room, &app.metrics);
         outbox.set_direct(Arc::clone(tcp) as Arc<dyn crate::room::outbox::DirectWrite>);
     }
-    let mut writer = tokio::spawn(writer::run(
+    let mut writer = tokio::spawn(tracing::Instrument::in_current_span(writer::run(
         out,
         Arc::clone(&outbox),
         Arc::clone(&app.metrics),
         app.config.ws_write_deadline(),
-    ));
+    )));
     let session = Session {
         app: app.clone(),
         room: Arc::clone(&room),
@@ -202,7 +209,7 @@ pub async fn serve(params: SessionParams, socket: Socket) {
     room.connections.fetch_sub(1, Ordering::AcqRel);
     app.metrics.connections.dec();
     app.metrics.ws_closed.with_label_values(&[why]).inc();
-    tracing::info!(why, "ws closed");
+    tracing::info!(room = %room.id, conn, why, "ws closed");
 }
 
 /// The code a close reply echoes: the client's, unless it sent none or one that may

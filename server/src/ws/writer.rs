@@ -22,7 +22,7 @@ use super::CLOSE_RESUBSCRIBE;
 use super::frame::{Opcode, WirePlan, close_payload};
 use super::socket::SocketOut;
 use crate::metrics::Metrics;
-use crate::room::outbox::{Next, Outbox, Outgoing};
+use crate::room::outbox::{ConnId, Next, Outbox, Outgoing};
 
 /// Why the writer stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,7 +106,9 @@ pub(super) async fn run(
             match sent {
                 Ok(()) => {}
                 Err(SendFailed::Broken) => return WriterEnd::Broken,
-                Err(SendFailed::Stalled { mid }) => return give_up(&mut out, mid).await,
+                Err(SendFailed::Stalled { mid }) => {
+                    return give_up(&mut out, outbox.conn, mid).await;
+                }
             }
             fed = true;
             if let Outgoing::Message(b) | Outgoing::Frame(b) | Outgoing::Merged(b) = &item {
@@ -121,7 +123,7 @@ pub(super) async fn run(
             match timeout(deadline, w.flush()).await {
                 Ok(Ok(())) => {}
                 Ok(Err(_)) => return WriterEnd::Broken,
-                Err(_) => return give_up(&mut out, false).await,
+                Err(_) => return give_up(&mut out, outbox.conn, false).await,
             }
         }
         // A logged room's items also wait for the durable watermark: wake on either.
@@ -210,8 +212,8 @@ async fn finish(out: &mut SocketOut) {
 /// A client made no progress for the whole write deadline: try briefly to tell it to
 /// resubscribe, then drop it. Its merged state is dropped with it, so a stalled client
 /// costs nothing once it is gone.
-async fn give_up(out: &mut SocketOut, mid_message: bool) -> WriterEnd {
-    tracing::info!("no write progress: disconnecting");
+async fn give_up(out: &mut SocketOut, conn: ConnId, mid_message: bool) -> WriterEnd {
+    tracing::info!(conn, "no write progress: disconnecting");
     // A close frame cannot go in the middle of a message; the socket just closes then.
     if !mid_message {
         let body = close_payload(CLOSE_RESUBSCRIBE, "no progress: reconnect and resubscribe");
