@@ -33,6 +33,12 @@ pub enum RegistryError {
     /// No room has this id (`unknown_room`).
     #[error("no room {0}")]
     UnknownRoom(String),
+    /// Cluster mode: this node stepped down from the room moments ago, and another
+    /// holds it or is taking it over (`overloaded`: try again).
+    #[error(
+        "room {0} is moving between nodes (this node's lease on it ended moments ago): try again"
+    )]
+    Moving(String),
     /// The server holds `--max-rooms` rooms already (`overloaded`).
     #[error("the server has {0} rooms, the limit")]
     TooManyRooms(usize),
@@ -53,6 +59,7 @@ impl RegistryError {
             RegistryError::RoomExists(_) => ErrorCode::RoomExists,
             RegistryError::UnknownRoom(_) => ErrorCode::UnknownRoom,
             RegistryError::TooManyRooms(_)
+            | RegistryError::Moving(_)
             | RegistryError::ShuttingDown
             | RegistryError::Storage(_) => ErrorCode::Overloaded,
         }
@@ -329,7 +336,10 @@ impl AppState {
         self.rooms
             .get(id)
             .map(|r| Arc::clone(r.value()))
-            .ok_or_else(|| RegistryError::UnknownRoom(id.to_string()))
+            .ok_or_else(|| match self.cluster.get() {
+                Some(c) if c.just_let_go(id) => RegistryError::Moving(id.to_string()),
+                _ => RegistryError::UnknownRoom(id.to_string()),
+            })
     }
 
     /// Deletes a room: its subscribers get `closed`, its waiting edits an error. With

@@ -176,6 +176,11 @@ pub struct Cluster {
     registry: registry::Registry,
     /// The leases this node holds, by room.
     held: DashMap<String, Held>,
+    /// Rooms this node stepped down from, and until when a request for one is told
+    /// "moving, try again" rather than `unknown_room`: this node's view of the registry
+    /// may still name itself, or nobody, for a moment. At most one entry per room it
+    /// held; expired ones go at the next step-down.
+    let_go: DashMap<String, std::time::Instant>,
     /// The replicas this node relays: room, its owner and epoch, and renewal rounds
     /// without a connection.
     replicas: DashMap<String, (String, u64, u32)>,
@@ -228,6 +233,7 @@ impl Cluster {
             client,
             registry,
             held: DashMap::new(),
+            let_go: DashMap::new(),
             replicas: DashMap::new(),
             rehoming: dashmap::DashSet::new(),
             relay_locks: DashMap::new(),
@@ -343,11 +349,23 @@ impl Cluster {
             .is_some_and(|r| Arc::ptr_eq(r.value(), room))
         {
             tracing::warn!(room = %room.id, why, "stepping down");
+            let now = std::time::Instant::now();
+            self.let_go.retain(|_, until| *until > now);
+            self.let_go.insert(room.id.clone(), now + self.config.lease);
             self.metrics.leases_lost.inc();
             self.held.remove(&room.id);
             self.metrics.leases.set(self.held.len() as i64);
             state.unload_room(&room.id);
         }
+    }
+
+    /// Whether this node stepped down from `room` less than a lease ago: a request for it
+    /// that finds no room here is then told to try again (`overloaded`), never
+    /// `unknown_room`, since the room lives on at another node.
+    pub fn just_let_go(&self, room: &str) -> bool {
+        self.let_go
+            .get(room)
+            .is_some_and(|until| *until > std::time::Instant::now())
     }
 
     /// Gives up the lease of `room` (deleted here, or never started).
