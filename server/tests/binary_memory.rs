@@ -67,6 +67,7 @@ fn the_server_turns_huge_pages_off_unless_told_otherwise() {
     let Some(state) = thp_enabled(&off) else {
         // A kernel too old to report it (before 5.0): nothing to assert.
         off.kill().unwrap();
+        off.wait().unwrap();
         return;
     };
     assert_eq!(state, 0, "THP still enabled for the server");
