@@ -26,7 +26,7 @@ use tower::ServiceExt;
 
 use crate::cluster::{Cluster, FORWARDED_HEADER, ForwardedRequest, ForwardedResponse};
 use crate::refusal::Refusal;
-use crate::state::AppState;
+use crate::state::{AppState, RegistryError};
 
 /// Room in an envelope for the headers and framing around a body.
 const ENVELOPE_SLACK: usize = 64 * 1024;
@@ -118,11 +118,9 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
                 // The registry still names this node, which no longer holds the room
                 // (it has just stepped down, and its view of the registry has not caught
                 // up): the room exists elsewhere or is about to, never `unknown_room`.
-                Ok(Some(_)) if app.room(room).is_err() => Refusal::overloaded(format!(
-                    "room {room} is moving between nodes (this node's lease on it ended \
-                     moments ago): try again"
-                ))
-                .into_response(),
+                Ok(Some(_)) if app.room(room).is_err() => {
+                    Refusal::from(RegistryError::Moving(room.to_string())).into_response()
+                }
                 // Its owner's lease ran out and no node has taken it over yet.
                 Ok(_) if cluster.is_orphan(room) => Refusal::overloaded(format!(
                     "room {room} is between owners (its owner's lease expired); a node takes \

@@ -10,11 +10,12 @@
 //!
 //! Files, one phase or concept each: `tick.rs` (the phases in order), `apply.rs`
 //! (batches within the op budget), `fanout.rs` (deltas per scope into outboxes),
-//! `subscribe.rs` (snapshots within their budget), `subscribers.rs` (who listens), `record.rs` (statistics and the slow
-//! tick), `edit.rs` (admitted batches and their replies), `shared.rs` (the handle other
-//! threads hold), `scene_state.rs` (hierarchy plus octree), `diff.rs`, `scope.rs`,
-//! `delta.rs`, `merge.rs`, `outbox.rs` (the slow-client policy), `query.rs`,
-//! `durable.rs` (the persist phase, the durability gate, snapshot capture and restore).
+//! `subscribe.rs` (snapshots within their budget), `subscribers.rs` (who listens),
+//! `record.rs` (statistics and the slow tick), `edit.rs` (admitted batches and their
+//! replies), `shared.rs` (the handle other threads hold), `scene_state.rs` (hierarchy
+//! plus octree), `diff.rs`, `scope.rs`, `delta.rs`, `merge.rs`, `outbox.rs` (the
+//! slow-client policy), `query.rs`, `durable.rs` (the persist phase, the durability
+//! gate, snapshot capture and restore).
 
 mod apply;
 pub mod command;

@@ -68,7 +68,8 @@ impl Subscribers {
         Some(sub)
     }
 
-    pub(super) fn drain(&mut self) -> impl Iterator<Item = Subscriber> + '_ {
+    /// Takes every subscriber out, and their storage with them.
+    pub(super) fn drain(&mut self) -> impl Iterator<Item = Subscriber> + use<> {
         self.index = FxHashMap::default();
         std::mem::take(&mut self.list).into_iter()
     }
