@@ -175,6 +175,14 @@ async fn run() -> anyhow::Result<()> {
 
 async fn serve(config: ServerConfig) -> anyhow::Result<()> {
     init_logging(config.log_format);
+    // Every connection is a descriptor, and the usual soft limit (1,024) is far below
+    // what a server of thousands of subscribers needs, while the hard limit is usually
+    // generous: take all of it, as Go's runtime does for its programs. The connection
+    // cap is then fitted to whatever this gives (`admission::fit_to_descriptors`).
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(open_files) => tracing::debug!(open_files, "open-files limit"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the open-files limit"),
+    }
     if !config.has_access_control() {
         if !config.addr.ip().is_loopback() && !config.insecure_open {
             anyhow::bail!(

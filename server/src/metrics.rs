@@ -62,6 +62,9 @@ pub struct Metrics {
     /// `canopy_connections_refused_total`: connections closed at accept by the
     /// `--max-connections` and `--max-connections-per-ip` caps.
     pub connections_refused: IntCounter,
+    /// `canopy_http_reads_cut_total`: whole-room reads (`GET .../nodes`) cut off because
+    /// their reader accepted nothing for `--request-timeout-secs`.
+    pub http_reads_cut: IntCounter,
     /// HTTP requests by matched route (the route's template, never the raw path) and
     /// status code.
     pub http_requests: IntCounterVec,
@@ -195,6 +198,10 @@ impl Metrics {
                 "canopy_connections_refused_total",
                 "Connections closed at accept by the connection caps",
             ),
+            http_reads_cut: counter(
+                "canopy_http_reads_cut_total",
+                "Whole-room reads cut off because their reader accepted nothing",
+            ),
             process_rss_bytes: gauge(
                 "canopy_process_resident_memory_bytes",
                 "Resident memory of the server process",
@@ -226,6 +233,7 @@ impl Metrics {
         r.register(Box::new(m.process_rss_bytes.clone())).ok();
         r.register(Box::new(m.process_cpu_seconds.clone())).ok();
         r.register(Box::new(m.connections_refused.clone())).ok();
+        r.register(Box::new(m.http_reads_cut.clone())).ok();
         r.register(Box::new(m.http_requests.clone())).ok();
         r.register(Box::new(m.http_seconds.clone())).ok();
         r.register(Box::new(m.ws_closed.clone())).ok();

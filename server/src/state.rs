@@ -153,6 +153,22 @@ impl AppState {
             _ => None,
         };
         let metrics = Arc::new(Metrics::new());
+        let max_connections = match crate::admission::open_files_limit() {
+            Some(nofile) => {
+                let fit = crate::admission::fit_to_descriptors(config.max_connections, nofile);
+                if fit < config.max_connections {
+                    tracing::warn!(
+                        open_files = nofile,
+                        max_connections = fit,
+                        asked = config.max_connections,
+                        "the open-files limit leaves room for fewer connections than \
+                         --max-connections: capped (raise `ulimit -n`)"
+                    );
+                }
+                fit
+            }
+            None => config.max_connections,
+        };
         let opened = crate::durability::open(&config, &metrics)?;
         let (persist, recovered) = opened.map_or((None, None), |(p, r)| (Some(p), Some(r)));
         let state = AppState(Arc::new(Inner {
@@ -162,7 +178,7 @@ impl AppState {
             query_limiter: crate::rate::QueryLimiter::new(config.query_rate),
             pool: crate::tick_pool::TickPool::new(config.tick_threads(), config.tick_nice),
             connections: crate::admission::ConnectionLimits::new(
-                config.max_connections,
+                max_connections,
                 config.max_connections_per_ip,
             ),
             origins: crate::origin::OriginPolicy::new(&config.allowed_origins),

@@ -184,6 +184,67 @@ async fn answers_over_the_limit_are_too_large_and_whole_room_reads_stream() {
     s.stop().await;
 }
 
+/// Readers of whole-room reads that never read cannot keep the turns of those reads
+/// (two at a time) for good: past the stall deadline their answers are cut off, and
+/// everyone else's whole-room reads are served again.
+#[tokio::test]
+async fn whole_room_readers_that_stop_reading_are_cut_off() {
+    let mut cfg = config();
+    cfg.request_timeout_secs = 1;
+    let s = start(cfg).await;
+    s.create_room("big", 30).await;
+    s.create_room("small", 30).await;
+    // About 3 MB of JSON: far more than the kernel's buffers hold for a reader that
+    // does not read.
+    let ops: Vec<Value> = (0..20_000)
+        .map(|i| json!({"op":"add","id":i,"local":{"t":[i as f32, 0.0, 0.0]}}))
+        .collect();
+    assert_eq!(s.edits("big", json!(ops)).await.0, 200);
+    assert_eq!(s.edits("small", json!([{"op":"add","id":1}])).await.0, 200);
+    let addr: std::net::SocketAddr = s.base.trim_start_matches("http://").parse().unwrap();
+    let mut stalled = Vec::new();
+    for _ in 0..canopy_server::http::DUMPS_AT_ONCE {
+        let sock = tokio::net::TcpSocket::new_v4().unwrap();
+        sock.set_recv_buffer_size(4096).unwrap();
+        let mut tcp = sock.connect(addr).await.unwrap();
+        tcp.write_all(b"GET /rooms/big/nodes HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            .await
+            .unwrap();
+        // The answer has started (its turn is taken); then this reader reads no more.
+        let mut head = [0u8; 12];
+        tcp.read_exact(&mut head).await.unwrap();
+        assert_eq!(&head, b"HTTP/1.1 200");
+        stalled.push(tcp);
+    }
+    // Both are cut off once they have accepted nothing for the deadline.
+    for _ in 0..600 {
+        if s.state.metrics.http_reads_cut.get() as usize == stalled.len() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(s.state.metrics.http_reads_cut.get() as usize, stalled.len());
+    // Another room's whole-room read gets a turn again.
+    let (st, b) = s.req("GET", "/rooms/small/nodes", None).await;
+    assert_eq!(
+        (st, b["nodes"].as_array().map(Vec::len)),
+        (200, Some(1)),
+        "{b}"
+    );
+    // A stalled reader that reads again finds its answer cut: the connection closes
+    // without the chunked body's last chunk, so no client takes it for the whole room.
+    for mut tcp in stalled {
+        let got = read_to_close(&mut tcp, 30)
+            .await
+            .expect("the server closed it");
+        assert!(
+            !got.ends_with(b"0\r\n\r\n"),
+            "a cut answer must not end cleanly"
+        );
+    }
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn cross_site_requests_and_rebinding_hosts_are_refused() {
     let s = start(config()).await;

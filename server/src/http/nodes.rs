@@ -5,9 +5,12 @@
 //! async worker, and copies what it needs before answering; the whole-room read is
 //! streamed (its JSON is never built whole), charged to the caller's rate limit by its
 //! size, and at most [`DUMPS_AT_ONCE`] run at a time, so its memory is bounded by that
-//! many copies of a room.
+//! many copies of a room; a reader that accepts nothing for `--request-timeout-secs` is
+//! cut off, so no client holds one of those turns longer.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use axum::Json;
 use axum::body::Body;
@@ -19,6 +22,7 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use canopy_protocol::http::{NodeDetail, NodesSnapshot, OctreeCell, OctreeCells};
 use canopy_protocol::{ErrorCode, Node};
+use tokio::sync::OwnedSemaphorePermit;
 
 use crate::access::Caller;
 use crate::refusal::Refusal;
@@ -27,8 +31,11 @@ use crate::state::AppState;
 
 /// Whole-room reads served at once; more wait their turn.
 pub const DUMPS_AT_ONCE: usize = 2;
-/// Nodes per streamed chunk of `GET /nodes`.
-const CHUNK_NODES: usize = 1024;
+/// Nodes per streamed chunk of `GET /nodes` (about 18 KB of JSON). Small, because
+/// hyper queues up to 16 chunks of a body for a connection that is not reading: with
+/// chunks of 1,024 nodes that was 2.3 MB per stalled reader, and then the answer of a
+/// 20,000-node room fit whole in that queue and no stall was ever seen.
+const CHUNK_NODES: usize = 128;
 
 /// Runs `read` under the room's scene read lock on a blocking thread.
 async fn read_scene<T: Send + 'static>(
@@ -76,33 +83,84 @@ pub(super) async fn list_nodes(
     })
     .await?;
     app.query_limiter.charge(&caller.rate_key, nodes.len());
-    let head = Bytes::from(format!("{{\"tick\":{tick},\"nodes\":["));
-    let chunks = nodes.len().div_ceil(CHUNK_NODES);
-    let body = futures_util::stream::iter((0..chunks + 2).map(move |i| {
-        // Holding the permit in the stream keeps the copy counted until it is sent.
-        let _held = &permit;
-        let bytes = if i == 0 {
-            head.clone()
-        } else if i == chunks + 1 {
-            Bytes::from_static(b"]}")
-        } else {
-            let part = &nodes[(i - 1) * CHUNK_NODES..(i * CHUNK_NODES).min(nodes.len())];
-            let mut out = Vec::with_capacity(part.len() * 140);
-            for (k, n) in part.iter().enumerate() {
-                if i > 1 || k > 0 {
-                    out.push(b',');
-                }
-                out.extend_from_slice(&canopy_protocol::codec::to_json(n));
-            }
-            Bytes::from(out)
-        };
-        Ok::<_, std::convert::Infallible>(bytes)
-    }));
+    let stall = Duration::from_secs(app.config.request_timeout_secs);
+    let cut = app.metrics.http_reads_cut.clone();
+    let body = stream_nodes(tick, nodes, permit, stall, caller.who.clone(), cut);
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
         Body::from_stream(body),
     )
         .into_response())
+}
+
+/// A reader of `GET /nodes` that accepted nothing for the stall deadline.
+#[derive(Debug, thiserror::Error)]
+#[error("the reader accepted nothing for {0:?}: answer cut off")]
+struct ReaderStalled(Duration);
+
+/// The JSON of `{"tick":…,"nodes":[…]}`, chunk by chunk.
+///
+/// Why a task and a channel rather than a plain stream: hyper stops polling a body whose
+/// socket is full, so a stream cannot notice that its reader stopped reading. The task
+/// waits at most `stall` for each chunk to be taken; past that it gives up, which drops
+/// the room's copy and the whole-room permit, and the body ends with an error, so the
+/// connection is closed without its final chunk (the client sees a cut answer, never a
+/// short one that parses).
+fn stream_nodes(
+    tick: u64,
+    nodes: Vec<Node>,
+    permit: OwnedSemaphorePermit,
+    stall: Duration,
+    who: String,
+    cut: prometheus::IntCounter,
+) -> impl futures_util::Stream<Item = Result<Bytes, ReaderStalled>> {
+    // One chunk in the channel, one in hyper's hands: a stalled reader holds no more.
+    let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(1);
+    let finished = Arc::new(AtomicBool::new(false));
+    let done = Arc::clone(&finished);
+    tokio::spawn(async move {
+        let _permit = permit;
+        let chunks = nodes.len().div_ceil(CHUNK_NODES);
+        for i in 0..chunks + 2 {
+            let bytes = if i == 0 {
+                Bytes::from(format!("{{\"tick\":{tick},\"nodes\":["))
+            } else if i == chunks + 1 {
+                Bytes::from_static(b"]}")
+            } else {
+                let part = &nodes[(i - 1) * CHUNK_NODES..(i * CHUNK_NODES).min(nodes.len())];
+                let mut out = Vec::with_capacity(part.len() * 140);
+                for (k, n) in part.iter().enumerate() {
+                    if i > 1 || k > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(&canopy_protocol::codec::to_json(n));
+                }
+                Bytes::from(out)
+            };
+            match tokio::time::timeout(stall, tx.send(bytes)).await {
+                Ok(Ok(())) => {}
+                // The client went away: nothing to tell it.
+                Ok(Err(_)) => return,
+                Err(_) => {
+                    cut.inc();
+                    tracing::info!(caller = %who, ?stall, "whole-room read cut off: the reader accepted nothing");
+                    return;
+                }
+            }
+        }
+        done.store(true, Ordering::Release);
+    });
+    futures_util::stream::unfold(Some(rx), move |rx| {
+        let finished = Arc::clone(&finished);
+        async move {
+            let mut rx = rx?;
+            match rx.recv().await {
+                Some(bytes) => Some((Ok(bytes), Some(rx))),
+                None if finished.load(Ordering::Acquire) => None,
+                None => Some((Err(ReaderStalled(stall)), None)),
+            }
+        }
+    })
 }
 
 /// One node with its children, local and world transforms.
