@@ -17,16 +17,25 @@ use canopy_server::state::AppState;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn init_logging(format: LogFormat) {
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter = tracing_subscriber::EnvFilter::try_from_env("CANOPY_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    match format {
-        LogFormat::Json => builder.json().flatten_event(true).init(),
+    // tungstenite logs every message it receives, whole, at trace level: clients' edits
+    // have no place in the log, not even at `CANOPY_LOG=trace`.
+    let no_messages = tracing_subscriber::filter::filter_fn(|meta| {
+        !(*meta.level() == tracing::Level::TRACE && meta.target().starts_with("tungstenite"))
+    });
+    let layer = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let layer = match format {
+        LogFormat::Json => layer.json().flatten_event(true).boxed(),
         // Colour codes only where a person reads them, never into files or `docker logs`.
-        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
-    }
+        LogFormat::Text => layer.with_ansi(std::io::stderr().is_terminal()).boxed(),
+    };
+    tracing_subscriber::registry()
+        .with(layer.with_filter(filter).with_filter(no_messages))
+        .init();
 }
 
 /// How often a thread collects its heap at most, and how often it also returns its free

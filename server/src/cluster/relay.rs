@@ -452,35 +452,51 @@ async fn queue_relayed(
         let queued = check_batch_size(ops.len(), state.config.max_ops_per_batch).and_then(|()| {
             let (tx, rx) = oneshot::channel();
             let ticket = Arc::new(EditTicket::default());
-            room.submit_edits(ops, EditReply::Oneshot(tx), ticket, None)
-                .map(|()| rx)
+            room.submit_edits(ops, EditReply::Oneshot(tx), Arc::clone(&ticket), None)
+                .map(|()| (rx, ticket))
         });
         waiting.push(queued);
     }
+    // One deadline for the request, as for an HTTP edit; a batch still waiting then is
+    // withdrawn, so that its error answer means what it says: never applied.
     let deadline = Duration::from_secs(state.config.request_timeout_secs);
+    let until = tokio::time::Instant::now() + deadline;
     let mut answers = Vec::with_capacity(waiting.len());
     for w in waiting {
-        answers.push(match w {
-            Err(refused) => Err(refused),
-            Ok(rx) => match tokio::time::timeout(deadline, rx).await {
-                Err(_) => Err(Refusal::overloaded(format!(
-                    "the batch waited {} s for room {}'s tick; its outcome is unknown",
+        let (mut rx, ticket) = match w {
+            Err(refused) => {
+                answers.push(Err(refused));
+                continue;
+            }
+            Ok(w) => w,
+        };
+        let outcome = match tokio::time::timeout_at(until, &mut rx).await {
+            Ok(outcome) => outcome,
+            Err(_) if ticket.cancel() => {
+                answers.push(Err(Refusal::overloaded(format!(
+                    "the batch waited {} s for room {}'s tick; it was withdrawn and will \
+                     never be applied",
                     deadline.as_secs(),
                     room.id
-                ))),
-                Ok(Err(_)) => Err(Refusal::new(
-                    ErrorCode::UnknownRoom,
-                    format!("room {} closed before the batch was applied", room.id),
-                )),
-                Ok(Ok(answer)) => match answer.outcome {
-                    Err(e) => Err(e),
-                    Ok(result) => match room.gate.durable(answer.durable_at).await {
-                        Ok(()) => Ok(result),
-                        Err(why) => Err(Refusal::overloaded(format!(
-                            "the storage failed before the batch was durable ({why}): its \
-                             outcome is unknown"
-                        ))),
-                    },
+                ))));
+                continue;
+            }
+            // The tick took it: its outcome is on its way.
+            Err(_) => rx.await,
+        };
+        answers.push(match outcome {
+            Err(_) => Err(Refusal::new(
+                ErrorCode::UnknownRoom,
+                format!("room {} closed before the batch was applied", room.id),
+            )),
+            Ok(answer) => match answer.outcome {
+                Err(e) => Err(e),
+                Ok(result) => match room.gate.durable(answer.durable_at).await {
+                    Ok(()) => Ok(result),
+                    Err(why) => Err(Refusal::overloaded(format!(
+                        "the storage failed before the batch was durable ({why}): its \
+                         outcome is unknown"
+                    ))),
                 },
             },
         });
@@ -577,3 +593,7 @@ async fn forward_edits(
         replica.wake_early();
     }
 }
+
+#[cfg(test)]
+#[path = "relay_tests.rs"]
+mod tests;

@@ -1,7 +1,8 @@
-//! The `canopy` binary under a small open-files limit: it takes the whole hard limit
-//! for itself, and fits its connection cap to what the limit leaves, so that idle
-//! sockets past it are refused at accept one by one instead of `accept` failing with
-//! `EMFILE` for every client (`admission::fit_to_descriptors`).
+//! The `canopy` binary as a process. Under a small open-files limit it takes the whole
+//! hard limit for itself, and fits its connection cap to what the limit leaves, so that
+//! idle sockets past it are refused at accept one by one instead of `accept` failing
+//! with `EMFILE` for every client (`admission::fit_to_descriptors`). Its log never
+//! holds a client's messages, whatever `CANOPY_LOG` says.
 #![cfg(target_os = "linux")]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -18,7 +19,21 @@ const RESERVED: usize = 64;
 /// Starts the server under `prlimit --nofile=LIMITS`; its address, what it logged until
 /// it listened, and its later log lines as they come.
 fn serve(limits: &str, args: &[&str]) -> (Server, SocketAddr, Vec<String>, mpsc::Receiver<String>) {
-    let mut child = Command::new("prlimit")
+    serve_with(limits, args, None)
+}
+
+/// [`serve`], with `CANOPY_LOG` set to `log` when given.
+fn serve_with(
+    limits: &str,
+    args: &[&str],
+    log: Option<&str>,
+) -> (Server, SocketAddr, Vec<String>, mpsc::Receiver<String>) {
+    let mut cmd = Command::new("prlimit");
+    cmd.env_remove("CANOPY_LOG");
+    if let Some(log) = log {
+        cmd.env("CANOPY_LOG", log);
+    }
+    let mut child = cmd
         .arg(format!("--nofile={limits}"))
         .args([
             BIN,
@@ -29,7 +44,6 @@ fn serve(limits: &str, args: &[&str]) -> (Server, SocketAddr, Vec<String>, mpsc:
             "text",
         ])
         .args(args)
-        .env_remove("CANOPY_LOG")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -148,4 +162,73 @@ fn idle_sockets_past_the_descriptors_are_refused_at_accept_not_by_emfile() {
         !said.iter().any(|l| l.contains("accept failed")),
         "accept never failed: {said:#?}"
     );
+}
+
+/// A marker no log line has a reason to hold unless it copied a client's message.
+const MARKER: &str = "clientsecretmarker";
+
+#[tokio::test]
+async fn clients_messages_never_reach_the_log_even_at_trace() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let (_server, addr, _, log) = serve_with("4096", &[], Some("trace"));
+    let http = |req: String| async move {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        tokio::io::AsyncWriteExt::write_all(&mut s, req.as_bytes())
+            .await
+            .unwrap();
+        let mut out = String::new();
+        tokio::io::AsyncReadExt::read_to_string(&mut s, &mut out)
+            .await
+            .unwrap();
+        out
+    };
+    let body = r#"{"id":"logged"}"#;
+    let created = http(format!(
+        "POST /rooms HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ))
+    .await;
+    assert!(created.starts_with("HTTP/1.1 201"), "{created}");
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/rooms/logged/ws"))
+        .await
+        .unwrap();
+    // A text frame that is not even a valid message: tungstenite would log it as it came.
+    let edits = format!(r#"{{"type":"edits","seq":1,"ops":[],"note":"{MARKER}"}}"#);
+    ws.send(Message::text(edits)).await.unwrap();
+    ws.send(Message::text(format!(r#"{{"type":"{MARKER}"}}"#)))
+        .await
+        .unwrap();
+    // Wait for the answers, so the server has read both messages.
+    use futures_util::StreamExt;
+    let answers = async {
+        let mut answers = 0;
+        while answers < 2 {
+            match ws.next().await {
+                Some(Ok(Message::Text(_) | Message::Binary(_))) => answers += 1,
+                Some(Ok(_)) => {}
+                other => panic!("the server answers: {other:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(60), answers)
+        .await
+        .expect("both messages answered");
+    ws.close(None).await.ok();
+    // Everything the server logged up to the session's end.
+    let mut lines = Vec::new();
+    while let Ok(line) = log.recv_timeout(Duration::from_secs(30)) {
+        let end = line.contains("ws closed");
+        lines.push(line);
+        if end {
+            break;
+        }
+    }
+    assert!(
+        lines.iter().any(|l| l.contains("TRACE")),
+        "the log is at trace level"
+    );
+    let leaked: Vec<&String> = lines.iter().filter(|l| l.contains(MARKER)).collect();
+    assert!(leaked.is_empty(), "client messages in the log: {leaked:#?}");
 }

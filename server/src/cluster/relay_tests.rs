@@ -1,0 +1,62 @@
+//! The owner's side of relayed edits: a relayed batch answered with an error is never
+//! applied, as for an edit posted to the owner itself.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use canopy_protocol::{ErrorCode, Op, Transform};
+
+use super::queue_relayed;
+use crate::config::ServerConfig;
+use crate::room::{EditReply, EditTicket};
+use crate::state::AppState;
+
+#[tokio::test]
+async fn a_relayed_batch_answered_overloaded_is_never_applied() {
+    let state = AppState::new(ServerConfig {
+        in_memory: true,
+        request_timeout_secs: 1,
+        tick_op_budget: 1,
+        ..ServerConfig::default()
+    });
+    let room = state
+        .create_room_in_memory(Some("slow".into()), Some(240))
+        .unwrap();
+    let add = |id| Op::add(Some(id), None, Transform::IDENTITY);
+    let first = queue_relayed(&state, "slow", vec![vec![add(0)]]).await;
+    assert!(first[0].is_ok(), "{first:?}");
+    // 600 one-op batches ahead, one per tick at 240 Hz: about 2.5 s of queue, more than
+    // the request's deadline of 1 s.
+    for _ in 0..600 {
+        let (tx, _rx) = tokio::sync::oneshot::channel();
+        let noop = Op::SetLocal {
+            node: 0,
+            t: Some([1.0, 0.0, 0.0]),
+            r: None,
+            s: None,
+        };
+        let ticket = Arc::new(EditTicket::default());
+        room.submit_edits(vec![noop], EditReply::Oneshot(tx), ticket, None)
+            .unwrap();
+    }
+    let answers = queue_relayed(&state, "slow", vec![vec![add(7)], vec![add(8)]]).await;
+    for a in &answers {
+        let refused = a.as_ref().expect_err("both waited past the deadline");
+        assert_eq!(refused.code, ErrorCode::Overloaded, "{refused:?}");
+    }
+    for _ in 0..200 {
+        if room.pending_batches() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(room.pending_batches(), 0);
+    let scene = room.scene.read();
+    assert!(scene.hierarchy().node(0).is_some());
+    for id in [7, 8] {
+        assert!(
+            scene.hierarchy().node(id).is_none(),
+            "node {id}: withdrawn, never applied"
+        );
+    }
+}
