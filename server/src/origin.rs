@@ -82,9 +82,37 @@ pub(crate) fn is_local_or_ip_host(host: &str) -> bool {
     name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::Ipv4Addr>().is_ok()
 }
 
+/// True when an open server may answer a request with this `Host`: the machine itself,
+/// an IP address, or a name listed in `--allowed-hosts` (`allowed`, any case, any port).
+pub(crate) fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    if is_local_or_ip_host(host) {
+        return true;
+    }
+    let name = host.rsplit_once(':').map_or(host, |(h, _)| h);
+    allowed.iter().any(|a| a.eq_ignore_ascii_case(name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hosts_an_open_server_answers_to() {
+        let listed = ["canopy".to_owned()];
+        for ok in [
+            "localhost:7878",
+            "127.0.0.1",
+            "[::1]:7878",
+            "canopy:7878",
+            "CANOPY",
+        ] {
+            assert!(host_allowed(ok, &listed), "{ok}");
+        }
+        for refused in ["evil.example:7878", "canopy.evil.example", "evil"] {
+            assert!(!host_allowed(refused, &listed), "{refused}");
+        }
+        assert!(!host_allowed("canopy:7878", &[]));
+    }
 
     #[test]
     fn same_origin_and_listed_origins() {

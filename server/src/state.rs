@@ -98,11 +98,14 @@ pub struct Inner {
     pub connections: Arc<crate::admission::ConnectionLimits>,
     /// Which web origins may call the API and open WebSockets.
     pub origins: crate::origin::OriginPolicy,
-    /// An open server on loopback refuses `Host` names other than localhost and IP
-    /// addresses (DNS rebinding).
+    /// An open server on loopback (or on any address with `--allowed-hosts`) refuses
+    /// `Host` names other than localhost, IP addresses and `--allowed-hosts` (DNS
+    /// rebinding).
     pub guard_hosts: bool,
     /// Whole-room reads (`GET /nodes`) running at once.
     pub dumps: Arc<tokio::sync::Semaphore>,
+    /// The pending-edit quota of each HTTP caller with edits in flight.
+    pub edit_quotas: crate::room::CallerQuotas,
     /// TLS termination, when `--tls-cert` and `--tls-key` are set.
     pub tls: Option<crate::tls::Tls>,
     /// The keys JWTs are verified with, when configured.
@@ -182,8 +185,10 @@ impl AppState {
                 config.max_connections_per_ip,
             ),
             origins: crate::origin::OriginPolicy::new(&config.allowed_origins),
-            guard_hosts: !config.has_access_control() && config.addr.ip().is_loopback(),
+            guard_hosts: !config.has_access_control()
+                && (config.addr.ip().is_loopback() || !config.allowed_hosts.is_empty()),
             dumps: Arc::new(tokio::sync::Semaphore::new(crate::http::DUMPS_AT_ONCE)),
+            edit_quotas: crate::room::CallerQuotas::default(),
             proxies: crate::proxy::TrustedProxies::new(config.trusted_proxies.clone()),
             draining: AtomicBool::new(false),
             config,

@@ -82,6 +82,78 @@ async fn an_edit_answered_overloaded_is_never_applied() {
     s.stop().await;
 }
 
+/// An HTTP editor's concurrent requests share one pending quota: more connections do
+/// not let one editor take the room's whole pending budget, and another editor is still
+/// served.
+#[tokio::test]
+async fn an_http_editors_concurrent_batches_share_one_quota() {
+    let mut cfg = config();
+    cfg.tick_op_budget = 1;
+    cfg.max_pending_ops_per_conn = 10;
+    cfg.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    let s = start(cfg).await;
+    s.create_room("q", 240).await;
+    assert_eq!(s.edits("q", json!([{"op":"add","id":0}])).await.0, 200);
+    // A queue ahead of the editors (one batch per tick at 240 Hz: about a second).
+    let room = s.state.room("q").unwrap();
+    for _ in 0..240 {
+        let (tx, _rx) = tokio::sync::oneshot::channel();
+        let noop = Op::SetLocal {
+            node: 0,
+            t: Some([1.0, 0.0, 0.0]),
+            r: None,
+            s: None,
+        };
+        let ticket = Arc::new(EditTicket::default());
+        room.submit_edits(vec![noop], EditReply::Oneshot(tx), ticket, None)
+            .unwrap();
+    }
+    let batch = |first: u32| json!({"ops": (first..first + 6).map(|i| json!({"op":"add","id":i})).collect::<Vec<_>>()});
+    let post = |from: &'static str, body: Value| {
+        let r = s
+            .http
+            .post(format!("{}/rooms/q/edits", s.base))
+            .header("x-forwarded-for", from)
+            .json(&body);
+        async move {
+            let r = r.send().await.unwrap();
+            let st = r.status().as_u16();
+            (st, r.json::<Value>().await.unwrap())
+        }
+    };
+    let first = tokio::spawn(post("10.0.0.1", batch(100)));
+    for _ in 0..1000 {
+        if s.state.edit_quotas.waiting_ops("addr:10.0.0.1") == 6 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    assert_eq!(
+        s.state.edit_quotas.waiting_ops("addr:10.0.0.1"),
+        6,
+        "the first batch waits"
+    );
+    // The same editor on another connection: 6 + 6 ops waiting would pass its 10.
+    let (st, b) = post("10.0.0.1", batch(200)).await;
+    assert_eq!((st, code(&b)), (503, "overloaded"), "{b}");
+    assert!(
+        b["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("this editor"),
+        "{b}"
+    );
+    // Another editor is served, and so is the first one's first batch.
+    let (st, b) = post("10.0.0.2", batch(300)).await;
+    assert_eq!(st, 200, "{b}");
+    assert_eq!(first.await.unwrap().0, 200);
+    for (id, applied) in [(100, true), (200, false), (300, true)] {
+        let (st, _) = s.req("GET", &format!("/rooms/q/nodes/{id}"), None).await;
+        assert_eq!(st == 200, applied, "node {id}");
+    }
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn half_sent_headers_and_idle_sockets_are_closed() {
     let mut cfg = config();
@@ -243,6 +315,33 @@ async fn whole_room_readers_that_stop_reading_are_cut_off() {
         );
     }
     s.stop().await;
+}
+
+/// An open server on a wildcard address (a container's `0.0.0.0`) checks `Host` once it
+/// is given `--allowed-hosts`: the listed names and IP addresses pass, a rebinding
+/// page's own name does not. Without the flag it answers any name, as before.
+#[tokio::test]
+async fn allowed_hosts_guard_an_open_server_on_any_address() {
+    for (listed, evil_status) in [(vec!["canopy".to_owned()], 403), (vec![], 201)] {
+        let mut cfg = config();
+        cfg.addr = "0.0.0.0:7878".parse().unwrap();
+        cfg.allowed_hosts = listed.clone();
+        let s = start(cfg).await;
+        let create = |host: &'static str, id: &'static str| {
+            s.http
+                .post(format!("{}/rooms", s.base))
+                .header("host", host)
+                .json(&json!({ "id": id }))
+                .send()
+        };
+        let evil = create("evil.example:7878", "a").await.unwrap();
+        assert_eq!(evil.status(), evil_status, "{listed:?}");
+        let named = create("canopy:7878", "b").await.unwrap();
+        assert_eq!(named.status(), 201, "{listed:?}");
+        let by_ip = create("10.1.2.3:7878", "c").await.unwrap();
+        assert_eq!(by_ip.status(), 201, "{listed:?}");
+        s.stop().await;
+    }
 }
 
 #[tokio::test]

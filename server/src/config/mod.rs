@@ -201,8 +201,9 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_MAX_PENDING_OPS", default_value_t = EditLimits::DEFAULT.max_pending_ops, value_parser = at_least_one)]
     pub max_pending_ops: usize,
 
-    /// Ops one connection may have waiting for its room's tick, so one editor cannot
-    /// take the whole room's share.
+    /// Ops one editor may have waiting for ticks: one WebSocket connection, or one HTTP
+    /// caller (its token, else its address) across its concurrent requests, so one
+    /// editor cannot take the whole room's share.
     #[arg(long, env = "CANOPY_MAX_PENDING_OPS_PER_CONN", default_value_t = EditLimits::DEFAULT.max_pending_ops_per_conn, value_parser = at_least_one)]
     pub max_pending_ops_per_conn: usize,
 
@@ -301,6 +302,13 @@ pub struct ServerConfig {
     /// Without it, only same-origin pages may.
     #[arg(long, env = "CANOPY_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
+
+    /// Host names (comma-separated) an open server answers to besides `localhost` and IP
+    /// addresses. An open server on loopback refuses other `Host` names (DNS
+    /// rebinding); given, the check also applies on any other address, such as the
+    /// `0.0.0.0` of a container whose port is published on the host's loopback.
+    #[arg(long, env = "CANOPY_ALLOWED_HOSTS", value_delimiter = ',')]
+    pub allowed_hosts: Vec<String>,
 
     /// Queries per second per caller (its token, else its address), with bursts of twice
     /// that; a query answering more than 1,000 items costs one more per 1,000. More

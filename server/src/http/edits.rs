@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Extension, State};
 
 use super::path::Path;
 use canopy_protocol::Batch;
@@ -20,6 +20,7 @@ use tokio::sync::oneshot;
 
 use super::body::JsonBody;
 use super::error::InBatch;
+use crate::access::Caller;
 use crate::refusal::Refusal;
 use crate::room::edit::check_batch_size;
 use crate::room::{EditReply, EditTicket};
@@ -47,6 +48,7 @@ impl Drop for Withdraw {
     ))]
 pub(super) async fn post_edits(
     State(app): State<AppState>,
+    Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(batch): JsonBody<Batch>,
 ) -> Result<Json<EditsResult>, InBatch> {
@@ -54,7 +56,15 @@ pub(super) async fn post_edits(
     check_batch_size(batch.ops.len(), app.config.max_ops_per_batch)?;
     let (tx, mut rx) = oneshot::channel();
     let ticket = Arc::new(EditTicket::default());
-    room.submit_edits(batch.ops, EditReply::Oneshot(tx), Arc::clone(&ticket), None)?;
+    // Shared by the caller's concurrent requests: one editor cannot take the room's
+    // whole pending budget by opening more connections.
+    let quota = app.edit_quotas.of(&caller.rate_key);
+    room.submit_edits(
+        batch.ops,
+        EditReply::Oneshot(tx),
+        Arc::clone(&ticket),
+        Some(quota),
+    )?;
     let _withdraw = Withdraw(Arc::clone(&ticket));
     let deadline = Duration::from_secs(app.config.request_timeout_secs);
     let outcome = tokio::select! {

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use canopy_protocol::{ErrorCode, PROTOCOL_HEADER};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use crate::origin::{OriginPolicy, is_local_or_ip_host};
+use crate::origin::{OriginPolicy, host_allowed};
 use crate::refusal::Refusal;
 use crate::state::AppState;
 
@@ -37,7 +37,7 @@ pub(super) fn cors(policy: &OriginPolicy) -> Option<CorsLayer> {
     )
 }
 
-/// Refuses cross-site requests and, on an open loopback server, rebinding hosts.
+/// Refuses cross-site requests and, on a guarded open server, rebinding hosts.
 pub(super) async fn origin_and_host(
     State(app): State<AppState>,
     req: Request,
@@ -47,11 +47,11 @@ pub(super) async fn origin_and_host(
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
     if app.guard_hosts
         && let Some(h) = host
-        && !is_local_or_ip_host(h)
+        && !host_allowed(h, &app.config.allowed_hosts)
     {
         return Refusal::new(
             ErrorCode::Forbidden,
-            "an open server on loopback answers only to localhost and IP addresses",
+            "an open server answers only to localhost, IP addresses and --allowed-hosts",
         )
         .into_response();
     }

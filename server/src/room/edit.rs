@@ -1,7 +1,8 @@
 //! Edit batches on their way from an edge to the tick: the [`EditTicket`] that makes "a
 //! batch answered with an error is never applied" hold when a caller gives up, the
-//! [`EditReply`] that carries the outcome back, the [`EditQuota`] of one connection, and
-//! the room's [`EditQueue`] that the tick takes batches from within its op budget.
+//! [`EditReply`] that carries the outcome back, the [`EditQuota`] of one connection (or
+//! one HTTP caller, [`CallerQuotas`]), and the room's [`EditQueue`] that the tick takes
+//! batches from within its op budget.
 //!
 //! Invariants: a batch is applied only if the tick took its ticket before anybody
 //! cancelled it, so a caller that cancelled can answer an error knowing the batch will
@@ -124,6 +125,60 @@ pub struct EditQuota {
     pub ops: AtomicUsize,
 }
 
+/// The [`EditQuota`] of each HTTP caller (its token, else its address) while it has
+/// edits in flight: an HTTP connection carries one request at a time, so a quota per
+/// connection would let one editor with a few parallel connections take the whole room's
+/// pending budget and get every other editor refused.
+///
+/// Invariant: a caller with a batch in flight has exactly one live quota here, shared by
+/// all its requests; an entry whose quota was dropped is stale and is swept once stale
+/// entries could outnumber the live ones.
+#[derive(Debug, Default)]
+pub struct CallerQuotas(dashmap::DashMap<String, std::sync::Weak<EditQuota>>);
+
+impl CallerQuotas {
+    /// Entries kept before a sweep of the stale ones is considered.
+    const SWEEP_ABOVE: usize = 1024;
+
+    /// The quota `caller`'s requests share; it lives as long as one of them holds it.
+    pub fn of(&self, caller: &str) -> Arc<EditQuota> {
+        if let Some(q) = self.0.get(caller).and_then(|w| w.upgrade()) {
+            return q;
+        }
+        let mut entry = self.0.entry(caller.to_owned()).or_default();
+        // Another request of this caller may have set one in between.
+        if let Some(q) = entry.upgrade() {
+            return q;
+        }
+        let q = Arc::new(EditQuota::default());
+        *entry = Arc::downgrade(&q);
+        drop(entry);
+        let len = self.0.len();
+        if len > Self::SWEEP_ABOVE && len.is_power_of_two() {
+            self.0.retain(|_, w| w.strong_count() > 0);
+        }
+        q
+    }
+
+    /// Ops `caller` has waiting for ticks, in all rooms.
+    pub fn waiting_ops(&self, caller: &str) -> usize {
+        self.0
+            .get(caller)
+            .and_then(|w| w.upgrade())
+            .map_or(0, |q| q.ops.load(Ordering::Acquire))
+    }
+
+    /// Callers with an entry (live or stale).
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when no caller has an entry.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// An accepted batch waiting for the tick.
 #[derive(Debug)]
 pub struct PendingEdit {
@@ -196,4 +251,47 @@ pub fn check_batch_size(ops: usize, limit: usize) -> Result<(), Refusal> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_callers_requests_share_one_quota_while_any_holds_it() {
+        let quotas = CallerQuotas::default();
+        let a = quotas.of("addr:10.0.0.1");
+        a.ops.fetch_add(6, Ordering::AcqRel);
+        let again = quotas.of("addr:10.0.0.1");
+        assert!(Arc::ptr_eq(&a, &again));
+        assert_eq!(quotas.waiting_ops("addr:10.0.0.1"), 6);
+        assert_eq!(quotas.waiting_ops("addr:10.0.0.2"), 0);
+        drop((a, again));
+        assert_eq!(
+            quotas.waiting_ops("addr:10.0.0.1"),
+            0,
+            "a fresh quota after"
+        );
+        assert_eq!(quotas.of("addr:10.0.0.1").ops.load(Ordering::Acquire), 0);
+    }
+
+    #[test]
+    fn stale_entries_are_swept() {
+        let quotas = CallerQuotas::default();
+        let live: Vec<_> = (0..10).map(|i| quotas.of(&format!("live{i}"))).collect();
+        for i in 0..10_000 {
+            drop(quotas.of(&format!("gone{i}")));
+            assert!(
+                quotas.len() <= 2 * CallerQuotas::SWEEP_ABOVE,
+                "{}",
+                quotas.len()
+            );
+        }
+        for (i, q) in live.iter().enumerate() {
+            assert!(
+                Arc::ptr_eq(q, &quotas.of(&format!("live{i}"))),
+                "live ones kept"
+            );
+        }
+    }
 }

@@ -61,7 +61,7 @@ pub use durable::{DurableGate, FramePassage, JournalMark, RoomLog};
 /// long refuses new batches (see `apply.rs`).
 pub const JOURNAL_STALL_MS: u64 = 1_000;
 use edit::EditQueue;
-pub use edit::{EditAnswer, EditQuota, EditReply, EditTicket, PendingEdit};
+pub use edit::{CallerQuotas, EditAnswer, EditQuota, EditReply, EditTicket, PendingEdit};
 use outbox::{ConnId, Outbox};
 pub use record::TickReport;
 pub use scene_state::SceneState;

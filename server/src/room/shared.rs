@@ -168,7 +168,8 @@ impl RoomShared {
             if held > 0 && held + cost > l.max_pending_ops_per_conn {
                 q.ops.fetch_sub(cost, Ordering::AcqRel);
                 return Err(Refusal::overloaded(format!(
-                    "this connection has {held} ops waiting for room {}'s tick (limit {})",
+                    "this editor has {held} ops waiting for room {}'s tick (limit {} per \
+                     WebSocket connection or HTTP caller)",
                     self.id, l.max_pending_ops_per_conn
                 )));
             }
