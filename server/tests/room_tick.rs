@@ -302,7 +302,7 @@ fn pending_edits_are_bounded_per_room_and_per_connection() {
     assert!(sub(&a, 4).is_ok());
     let e = sub(&a, 4).unwrap_err();
     assert_eq!(e.code, canopy_protocol::ErrorCode::Overloaded, "{e}");
-    assert!(e.message.contains("this connection"), "{e}");
+    assert!(e.message.contains("this editor"), "{e}");
     assert!(sub(&b, 5).is_ok(), "the other editor still gets in");
     let e = sub(&b, 2).unwrap_err();
     assert!(e.message.contains("ops waiting"), "{e}");

@@ -349,14 +349,20 @@ impl Cluster {
             .is_some_and(|r| Arc::ptr_eq(r.value(), room))
         {
             tracing::warn!(room = %room.id, why, "stepping down");
-            let now = std::time::Instant::now();
-            self.let_go.retain(|_, until| *until > now);
-            self.let_go.insert(room.id.clone(), now + self.config.lease);
+            self.remember_let_go(&room.id);
             self.metrics.leases_lost.inc();
             self.held.remove(&room.id);
             self.metrics.leases.set(self.held.len() as i64);
             state.unload_room(&room.id);
         }
+    }
+
+    /// Notes that this node let `room` go, for [`Cluster::just_let_go`]; every path that
+    /// unloads an owned room because another node owns it now goes through here.
+    fn remember_let_go(&self, room: &str) {
+        let now = std::time::Instant::now();
+        self.let_go.retain(|_, until| *until > now);
+        self.let_go.insert(room.to_owned(), now + self.config.lease);
     }
 
     /// Whether this node stepped down from `room` less than a lease ago: a request for it
@@ -505,6 +511,9 @@ impl Cluster {
                     self.held.remove(&id);
                     self.metrics.leases.set(self.held.len() as i64);
                     tracing::warn!(room = %id, %why, "lease lost: stepping down");
+                    // Before the room goes, so no request finds it neither here nor
+                    // let go (`unknown_room` for a room that lives on elsewhere).
+                    self.remember_let_go(&id);
                     state.unload_room(&id);
                 }
                 Err(registry::RenewError::Unreachable(why)) => {
