@@ -251,3 +251,54 @@ fn empty_batch_changes_nothing() {
     assert_eq!(h.apply_batch(&[]).unwrap(), Vec::<u32>::new());
     assert_eq!(h.snapshot_for_tests(), before);
 }
+
+/// A chain `0 - 1 - ... - (n-1)`, then a walk budget of `walk` ancestors per batch.
+fn chain(n: u32, walk: usize) -> Hierarchy {
+    let limits = HierarchyLimits {
+        max_depth: 1024,
+        ..HierarchyLimits::DEFAULT
+    };
+    let mut h = Hierarchy::with_limits(limits);
+    let mut ops = vec![Op::add_root(0, ID)];
+    ops.extend((1..n).map(|i| Op::add_child(i, i - 1, ID)));
+    h.apply_batch(&ops).unwrap();
+    h.update_dirty();
+    h.finish_tick();
+    h.set_limits(HierarchyLimits {
+        max_batch_walk: walk,
+        ..limits
+    });
+    h
+}
+
+#[test]
+fn a_set_parent_that_changes_nothing_walks_no_ancestor() {
+    // 100,000 no-op moves of the deepest node of a chain of 1,000, under a walk budget
+    // of 10 ancestors in all: each costs O(1), none spends the budget.
+    let mut h = chain(1000, 10);
+    let ops = vec![Op::set_parent(999, Some(998)); 100_000];
+    h.apply_batch(&ops).expect("no-op moves walk nothing");
+    h.assert_well_formed();
+    assert_eq!(h.node(999).unwrap().parent, Some(998));
+}
+
+#[test]
+fn the_ancestor_walks_of_one_batch_are_budgeted() {
+    let mut h = chain(100, 150);
+    let before = h.snapshot_for_tests();
+    // Each move walks from its new parent to the root: 79 + 80 ancestors > 150.
+    let e = h
+        .apply_batch(&[Op::set_parent(99, Some(78)), Op::set_parent(99, Some(79))])
+        .unwrap_err();
+    assert_eq!((e.op, e.code()), (1, ErrorCode::TooLarge), "{e}");
+    assert!(e.to_string().contains("150 ancestors"), "{e}");
+    assert_eq!(
+        h.snapshot_for_tests(),
+        before,
+        "a refused batch changes nothing"
+    );
+    h.assert_well_formed();
+    // One such move alone is within the budget.
+    h.apply_batch(&[Op::set_parent(99, Some(78))]).unwrap();
+    h.assert_well_formed();
+}
