@@ -65,6 +65,9 @@ pub struct Metrics {
     /// `canopy_http_reads_cut_total`: whole-room reads (`GET .../nodes`) cut off because
     /// their reader accepted nothing for `--request-timeout-secs`.
     pub http_reads_cut: IntCounter,
+    /// `canopy_unsent_snapshot_bytes`: encoded snapshots not yet written to their
+    /// subscribers, against `--max-unsent-snapshot-bytes`.
+    pub unsent_snapshot_bytes: IntGauge,
     /// HTTP requests by matched route (the route's template, never the raw path) and
     /// status code.
     pub http_requests: IntCounterVec,
@@ -202,6 +205,10 @@ impl Metrics {
                 "canopy_http_reads_cut_total",
                 "Whole-room reads cut off because their reader accepted nothing",
             ),
+            unsent_snapshot_bytes: gauge(
+                "canopy_unsent_snapshot_bytes",
+                "Bytes of encoded snapshots not yet written to their subscribers",
+            ),
             process_rss_bytes: gauge(
                 "canopy_process_resident_memory_bytes",
                 "Resident memory of the server process",
@@ -234,6 +241,7 @@ impl Metrics {
         r.register(Box::new(m.process_cpu_seconds.clone())).ok();
         r.register(Box::new(m.connections_refused.clone())).ok();
         r.register(Box::new(m.http_reads_cut.clone())).ok();
+        r.register(Box::new(m.unsent_snapshot_bytes.clone())).ok();
         r.register(Box::new(m.http_requests.clone())).ok();
         r.register(Box::new(m.http_seconds.clone())).ok();
         r.register(Box::new(m.ws_closed.clone())).ok();

@@ -314,3 +314,55 @@ async fn a_huge_message_is_answered_before_the_close_while_the_client_still_send
     drop(sink);
     s.stop().await;
 }
+
+/// Readers that never read each hold the snapshot they were sent until it is written or
+/// their connection ends; past `--max-unsent-snapshot-bytes` of those, no room takes a
+/// new snapshot, so a crowd of them cannot make the server hold one room-sized snapshot
+/// per tick each. What a written snapshot held is given back.
+#[tokio::test]
+async fn snapshots_held_by_readers_that_do_not_read_are_bounded() {
+    let mut cfg = config();
+    cfg.max_unsent_snapshot_bytes = 1;
+    let s = start(cfg).await;
+    let unsent = || s.state.metrics.unsent_snapshot_bytes.get();
+    s.create_room("big", 30).await;
+    assert_eq!(s.edits("big", add_ops(20_000)).await.0, 200);
+    s.create_room("small", 30).await;
+    assert_eq!(s.edits("small", add_ops(1)).await.0, 200);
+    // A reader that reads: its snapshot is given back once written.
+    let mut fast = s.ws("small", Format::Json).await;
+    fast.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    assert!(matches!(fast.recv().await, ServerMsg::Snapshot { .. }));
+    assert_eq!(
+        metric_reaches(&s, "canopy_unsent_snapshot_bytes", 0.0, 20).await,
+        0.0
+    );
+    // A reader that does not read holds 2.8 MB of JSON, far more than the sockets take.
+    let mut stalled = s.ws("big", Format::Json).await;
+    stalled.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    for _ in 0..400 {
+        if unsent() > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert!(unsent() > 1_000_000, "{} bytes unsent", unsent());
+    // Meanwhile a new subscription, of another room, waits.
+    let mut waiting = s.ws("small", Format::Json).await;
+    waiting.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    let answer = tokio::spawn(async move { waiting.recv_within(60.0).await });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !answer.is_finished(),
+        "no snapshot while the stalled one is held"
+    );
+    // The stalled reader goes: what it held is given back, and the waiting one is served.
+    drop(stalled);
+    let got = answer.await.unwrap();
+    assert!(matches!(got, Some(ServerMsg::Snapshot { .. })), "{got:?}");
+    assert_eq!(
+        metric_reaches(&s, "canopy_unsent_snapshot_bytes", 0.0, 20).await,
+        0.0
+    );
+    s.stop().await;
+}

@@ -154,6 +154,12 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_TICK_SNAPSHOT_BUDGET", default_value_t = RoomConfig::DEFAULT_TICK_SNAPSHOT_BUDGET, value_parser = at_least_one)]
     pub tick_snapshot_budget: usize,
 
+    /// Bytes of encoded snapshots not yet written to their subscribers, server-wide,
+    /// past which no room takes a new snapshot and subscriptions wait (slow readers
+    /// each hold theirs until it is written or the write deadline drops them).
+    #[arg(long, env = "CANOPY_MAX_UNSENT_SNAPSHOT_BYTES", default_value_t = RoomConfig::DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES, value_parser = at_least_one)]
+    pub max_unsent_snapshot_bytes: usize,
+
     /// Largest HTTP request body, in bytes; larger bodies answer `413 too_large`.
     #[arg(long, env = "CANOPY_MAX_BODY_BYTES", default_value_t = DEFAULT_MESSAGE_BYTES, value_parser = at_least_one)]
     pub max_body_bytes: usize,
@@ -455,6 +461,7 @@ impl ServerConfig {
             },
             tick_op_budget: self.tick_op_budget,
             tick_snapshot_budget: self.tick_snapshot_budget,
+            max_unsent_snapshot_bytes: self.max_unsent_snapshot_bytes,
             max_subscribers: self.max_subscribers_per_room,
             frames: if self.live_deltas {
                 FramePassage::Live

@@ -82,6 +82,11 @@ pub struct RoomConfig {
     /// next tick (the first is answered whatever its size; a snapshot shared by several
     /// subscribers counts once).
     pub tick_snapshot_budget: usize,
+    /// Bytes of encoded snapshots not yet written to their subscribers, server-wide
+    /// (`canopy_unsent_snapshot_bytes`), past which no room takes a new snapshot and
+    /// subscriptions wait: readers that never read cannot make the server hold one
+    /// room-sized snapshot per tick for each of them.
+    pub max_unsent_snapshot_bytes: usize,
     /// Subscribers per room; more answer `overloaded`.
     pub max_subscribers: usize,
     /// Whether a logged room's delta frames and snapshots wait for durability.
@@ -99,6 +104,8 @@ impl RoomConfig {
     pub const DEFAULT_TICK_OP_BUDGET: usize = 65_536;
     /// The default of `--tick-snapshot-budget`.
     pub const DEFAULT_TICK_SNAPSHOT_BUDGET: usize = 1_000_000;
+    /// The default of `--max-unsent-snapshot-bytes`: 256 MiB.
+    pub const DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES: usize = 256 << 20;
     /// The default of `--max-subscribers-per-room`.
     pub const DEFAULT_MAX_SUBSCRIBERS: usize = 10_000;
 }
@@ -109,6 +116,7 @@ impl Default for RoomConfig {
             edits: EditLimits::DEFAULT,
             tick_op_budget: Self::DEFAULT_TICK_OP_BUDGET,
             tick_snapshot_budget: Self::DEFAULT_TICK_SNAPSHOT_BUDGET,
+            max_unsent_snapshot_bytes: Self::DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES,
             max_subscribers: Self::DEFAULT_MAX_SUBSCRIBERS,
             frames: FramePassage::Durable,
             history: resume::HistoryLimits::DEFAULT,

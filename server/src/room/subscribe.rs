@@ -4,13 +4,17 @@
 //! Invariants: at most one subscription per connection waits (a newer one replaces it,
 //! an unsubscription drops it), so a flood of `subscribe` messages costs one snapshot;
 //! snapshots of the same scope and format taken in the same tick are built and encoded
-//! once and shared by reference; and the deltas a new subscriber gets start at the next
-//! tick, so snapshot plus deltas cover every change exactly once.
+//! once and shared by reference; every encoded snapshot counts in
+//! `canopy_unsent_snapshot_bytes` until its last holder drops it, and no new one is
+//! taken while that is at `--max-unsent-snapshot-bytes`; and the deltas a new
+//! subscriber gets start at the next tick, so snapshot plus deltas cover every change
+//! exactly once.
 
 use std::collections::VecDeque;
 
 use bytes::Bytes;
 use canopy_protocol::{ErrorCode, Format, Node, NodeId, ServerMsg, codec};
+use prometheus::IntGauge;
 use rustc_hash::FxHashSet;
 
 use super::command::SubscribeRequest;
@@ -52,8 +56,44 @@ struct Taken {
     encoded: Vec<((Format, bool), Bytes)>,
 }
 
+/// An encoded snapshot's buffer, counted in `canopy_unsent_snapshot_bytes` for as long
+/// as an outbox holds it (the last clone of its `Bytes` drops it once written, or with
+/// the connection).
+struct Unsent {
+    buf: Vec<u8>,
+    gauge: IntGauge,
+}
+
+impl Unsent {
+    fn track(buf: Vec<u8>, gauge: &IntGauge) -> Bytes {
+        gauge.add(buf.len() as i64);
+        Bytes::from_owner(Unsent {
+            buf,
+            gauge: gauge.clone(),
+        })
+    }
+}
+
+impl AsRef<[u8]> for Unsent {
+    fn as_ref(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+impl Drop for Unsent {
+    fn drop(&mut self) {
+        self.gauge.sub(self.buf.len() as i64);
+    }
+}
+
 impl Taken {
-    fn encoded(&mut self, format: Format, compact: bool, tick: u64, time: u64) -> Bytes {
+    fn encoded(
+        &mut self,
+        format: Format,
+        compact: bool,
+        (tick, time): (u64, u64),
+        unsent: &IntGauge,
+    ) -> Bytes {
         let key = (format, compact);
         if let Some((_, b)) = self.encoded.iter().find(|(k, _)| *k == key) {
             return b.clone();
@@ -64,7 +104,7 @@ impl Taken {
         } else {
             ServerMsg::snapshot(tick, time, nodes)
         };
-        let bytes = Bytes::from(codec::encode_server(&msg, format));
+        let bytes = Unsent::track(codec::encode_server(&msg, format), unsent);
         let ServerMsg::Snapshot { nodes, .. } = msg else {
             unreachable!("built as a snapshot")
         };
@@ -125,6 +165,12 @@ impl Room {
         self.metrics.resumed_subscriptions.inc();
     }
 
+    /// True while encoded snapshots not yet written reach `--max-unsent-snapshot-bytes`.
+    fn unsent_snapshots_full(&self) -> bool {
+        let held = usize::try_from(self.metrics.unsent_snapshot_bytes.get()).unwrap_or(0);
+        held >= self.config.max_unsent_snapshot_bytes
+    }
+
     /// Answers waiting subscriptions with this tick's snapshots, within the budget.
     pub(super) fn answer_subscribes(&mut self, scene: &SceneState) -> usize {
         let budget = self.config.tick_snapshot_budget;
@@ -158,6 +204,12 @@ impl Room {
             if cached.is_none() && spent > 0 && spent >= budget {
                 break;
             }
+            // Checked before each new snapshot, the first of a tick too: while slow
+            // readers hold this much, subscriptions wait (in order) for them to drain
+            // or be dropped by the write deadline.
+            if cached.is_none() && self.unsent_snapshots_full() {
+                break;
+            }
             let req = self.subscribes.queue.pop_front().expect("front exists");
             let i = match cached {
                 Some(i) => i,
@@ -176,7 +228,12 @@ impl Room {
             };
             let t = &mut taken[i];
             let compact = self.start_encoding(&req, scene);
-            let bytes = t.encoded(req.outbox.format, compact, scene.tick(), scene.time_ms());
+            let bytes = t.encoded(
+                req.outbox.format,
+                compact,
+                (scene.tick(), scene.time_ms()),
+                &self.metrics.unsent_snapshot_bytes,
+            );
             req.outbox.restart_with(bytes);
             let in_scope = if req.scope.region.is_some() {
                 t.ids.clone()
