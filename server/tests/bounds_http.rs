@@ -32,6 +32,23 @@ async fn read_to_close(tcp: &mut TcpStream, secs: u64) -> Option<Vec<u8>> {
     read.ok().map(|_| got)
 }
 
+/// Queues `n` one-op batches that change nothing (node 0 stays at x = 1) in `room`, from
+/// no connection: with a tick op budget of 1, a queue of `n` ticks ahead of what follows.
+fn queue_noops(room: &canopy_server::room::RoomShared, n: usize) {
+    let noop = Op::SetLocal {
+        node: 0,
+        t: Some([1.0, 0.0, 0.0]),
+        r: None,
+        s: None,
+    };
+    for _ in 0..n {
+        let (tx, _rx) = tokio::sync::oneshot::channel();
+        let ticket = Arc::new(EditTicket::default());
+        room.submit_edits(vec![noop.clone()], EditReply::Oneshot(tx), ticket, None)
+            .unwrap();
+    }
+}
+
 #[tokio::test]
 async fn an_edit_answered_overloaded_is_never_applied() {
     let mut cfg = config();
@@ -42,22 +59,7 @@ async fn an_edit_answered_overloaded_is_never_applied() {
     assert_eq!(s.edits("slow", json!([{"op":"add","id":0}])).await.0, 200);
     // 600 one-op batches ahead of ours, one per tick at 240 Hz: about 2.5 s of queue.
     let room = s.state.room("slow").unwrap();
-    for _ in 0..600 {
-        let (tx, _rx) = tokio::sync::oneshot::channel();
-        let noop = Op::SetLocal {
-            node: 0,
-            t: Some([1.0, 0.0, 0.0]),
-            r: None,
-            s: None,
-        };
-        room.submit_edits(
-            vec![noop],
-            EditReply::Oneshot(tx),
-            Arc::new(EditTicket::default()),
-            None,
-        )
-        .unwrap();
-    }
+    queue_noops(&room, 600);
     let (st, b) = s
         .edits(
             "slow",
@@ -96,18 +98,7 @@ async fn an_http_editors_concurrent_batches_share_one_quota() {
     assert_eq!(s.edits("q", json!([{"op":"add","id":0}])).await.0, 200);
     // A queue ahead of the editors (one batch per tick at 240 Hz: about a second).
     let room = s.state.room("q").unwrap();
-    for _ in 0..240 {
-        let (tx, _rx) = tokio::sync::oneshot::channel();
-        let noop = Op::SetLocal {
-            node: 0,
-            t: Some([1.0, 0.0, 0.0]),
-            r: None,
-            s: None,
-        };
-        let ticket = Arc::new(EditTicket::default());
-        room.submit_edits(vec![noop], EditReply::Oneshot(tx), ticket, None)
-            .unwrap();
-    }
+    queue_noops(&room, 240);
     let batch = |first: u32| json!({"ops": (first..first + 6).map(|i| json!({"op":"add","id":i})).collect::<Vec<_>>()});
     let post = |from: &'static str, body: Value| {
         let r = s

@@ -27,18 +27,19 @@ async fn a_relayed_batch_answered_overloaded_is_never_applied() {
     assert!(first[0].is_ok(), "{first:?}");
     // 600 one-op batches ahead, one per tick at 240 Hz: about 2.5 s of queue, more than
     // the request's deadline of 1 s.
-    for _ in 0..600 {
-        let (tx, _rx) = tokio::sync::oneshot::channel();
-        let noop = Op::SetLocal {
-            node: 0,
-            t: Some([1.0, 0.0, 0.0]),
-            r: None,
-            s: None,
-        };
-        let ticket = Arc::new(EditTicket::default());
-        room.submit_edits(vec![noop], EditReply::Oneshot(tx), ticket, None)
-            .unwrap();
-    }
+    let noop = Op::set_local(0, Some([1.0, 0.0, 0.0]), None, None);
+    let _waiting: Vec<_> = (0..600)
+        .map(|_| {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            let queued = room.submit_edits(
+                vec![noop.clone()],
+                EditReply::Oneshot(tx),
+                Arc::new(EditTicket::default()),
+                None,
+            );
+            queued.map(|()| rx).unwrap()
+        })
+        .collect();
     let answers = queue_relayed(&state, "slow", vec![vec![add(7)], vec![add(8)]]).await;
     for a in &answers {
         let refused = a.as_ref().expect_err("both waited past the deadline");
