@@ -140,7 +140,15 @@ fn child(ray: &RayTest, block: &super::cell::Block, k: u32, t: f32) -> (Link, f3
 /// The entry distance of a hit that counts, i.e. one with `t <= max_t`.
 #[inline]
 fn hit_within(origin: Vec3, dir: Vec3, obj: &ObjectBox, max_t: f32) -> Option<f32> {
+    #[cfg(test)]
+    EXACT_TESTS.set(EXACT_TESTS.get() + 1);
     ray_obb(origin, dir, obj).filter(|&t| t <= max_t)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Exact ray-box tests this thread ran: how well the pruning works (tests only).
+    pub(super) static EXACT_TESTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Whether `(t, id)` comes before `best` in the contract's order (by `t`, then id).

@@ -393,3 +393,60 @@ fn coincident_objects_cost_amortized_constant_time() {
     assert!(stats.compactions < 64, "{stats:?}");
     assert!(stats.own_recomputes < 1_000, "{stats:?}");
 }
+
+/// Exact box tests run by `rays` rays over `tree`, nearest hit and every hit: rays along
+/// x that pass 0.5 beside rows of the cubes of the test below (half-size 0.4), so a
+/// tight pruning tests none of them exactly.
+fn exact_tests(tree: &Octree, rays: u32) -> u64 {
+    exact_tests_at(tree, rays, 0.5)
+}
+
+/// [`exact_tests`] with the rays `offset` beside the rows.
+fn exact_tests_at(tree: &Octree, rays: u32, offset: f32) -> u64 {
+    let before = super::query_ray::EXACT_TESTS.get();
+    for i in 0..rays {
+        let y = (i % 20) as f32 * 5.0 + offset;
+        let z = (i / 20) as f32 * 5.0 + offset;
+        let origin = Vec3::new(-10.0, y, z);
+        tree.ray_first(origin, Vec3::X, f32::INFINITY, u32::MAX);
+        let mut hits = Vec::new();
+        tree.ray_all(origin, Vec3::X, 50.0, u32::MAX, &mut hits);
+    }
+    super::query_ray::EXACT_TESTS.get() - before
+}
+
+#[test]
+fn one_far_object_does_not_widen_the_pruning_of_every_ray() {
+    // 8,000 small cubes in a 100-unit block; then the same with one more at x = 5e7,
+    // which grows the root. The pruning margin follows each cell's own coordinates, so
+    // the rays test about as many boxes exactly (before the fix: the root's margin,
+    // 2^-14 of 5e7 = 3,000 units, swallowed the whole block).
+    let build = |far: bool| {
+        let mut t = Octree::default();
+        let mut id = 0;
+        for x in 0..20 {
+            for y in 0..20 {
+                for z in 0..20 {
+                    let c = Vec3::new(x as f32, y as f32, z as f32) * 5.0;
+                    t.insert_or_update(id, cube(c, 0.4));
+                    id += 1;
+                }
+            }
+        }
+        if far {
+            t.insert_or_update(id, cube(Vec3::new(5e7, 0.0, 0.0), 1.0));
+        }
+        t.assert_well_formed();
+        t
+    };
+    let (near, far) = (build(false), build(true));
+    let (without, with) = (exact_tests(&near, 400), exact_tests(&far, 400));
+    // Near misses only: the pruning may keep a few cells' boxes, never the whole row.
+    assert!(
+        with <= without + 400,
+        "{with} exact tests with one far object against {without} without"
+    );
+    // And the same rays moved onto the rows do test (and hit) boxes: the counter counts.
+    let hits = exact_tests_at(&far, 400, 0.0);
+    assert!(hits >= 400, "{hits}");
+}
