@@ -13,9 +13,12 @@
 //! `subscribe.rs` (snapshots within their budget), `subscribers.rs` (who listens),
 //! `record.rs` (statistics and the slow tick), `edit.rs` (admitted batches and their
 //! replies), `shared.rs` (the handle other threads hold), `scene_state.rs` (hierarchy
-//! plus octree), `diff.rs`, `scope.rs`, `delta.rs`, `merge.rs`, `outbox.rs` (the
-//! slow-client policy), `query.rs`, `durable.rs` (the persist phase, the durability
-//! gate, snapshot capture and restore).
+//! plus octree), `diff.rs`, `scope.rs`, `delta.rs`, `merge.rs`, `outbox/` (the
+//! slow-client policy), `flush.rs` (outboxes handed to the flushers), `command.rs` (what
+//! other tasks send), `packed_ops.rs` (pending ops in their bincode form), `compact.rs`
+//! (compact transforms), `resume.rs` (the history a subscription resumes from),
+//! `query.rs`, `durable.rs` (the persist phase, the durability gate, snapshot capture and
+//! restore), and for cluster mode `lease.rs` and `replica.rs`.
 
 mod apply;
 pub mod command;
