@@ -9,7 +9,6 @@
 //! cut off, so no client holds one of those turns longer.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Json;
@@ -116,12 +115,13 @@ fn stream_nodes(
 ) -> impl futures_util::Stream<Item = Result<Bytes, ReaderStalled>> {
     // One chunk in the channel, one in hyper's hands: a stalled reader holds no more.
     let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(1);
-    let finished = Arc::new(AtomicBool::new(false));
-    let done = Arc::clone(&finished);
+    let chunks = nodes.len().div_ceil(CHUNK_NODES);
+    // The head, the chunks of nodes and the tail: a channel that closes before all of
+    // them came through was given up by the task.
+    let total = chunks + 2;
     tokio::spawn(async move {
         let _permit = permit;
-        let chunks = nodes.len().div_ceil(CHUNK_NODES);
-        for i in 0..chunks + 2 {
+        for i in 0..total {
             let bytes = if i == 0 {
                 Bytes::from(format!("{{\"tick\":{tick},\"nodes\":["))
             } else if i == chunks + 1 {
@@ -148,17 +148,13 @@ fn stream_nodes(
                 }
             }
         }
-        done.store(true, Ordering::Release);
     });
-    futures_util::stream::unfold(Some(rx), move |rx| {
-        let finished = Arc::clone(&finished);
-        async move {
-            let mut rx = rx?;
-            match rx.recv().await {
-                Some(bytes) => Some((Ok(bytes), Some(rx))),
-                None if finished.load(Ordering::Acquire) => None,
-                None => Some((Err(ReaderStalled(stall)), None)),
-            }
+    futures_util::stream::unfold(Some((rx, 0)), move |state| async move {
+        let (mut rx, taken) = state?;
+        match rx.recv().await {
+            Some(bytes) => Some((Ok(bytes), Some((rx, taken + 1)))),
+            None if taken == total => None,
+            None => Some((Err(ReaderStalled(stall)), None)),
         }
     })
 }
