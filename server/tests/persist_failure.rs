@@ -4,6 +4,9 @@
 //! connection is closed with 1011), new edits are refused with `overloaded` naming the
 //! failure, and reads and new subscriptions go on.
 
+mod room_support;
+use room_support::CheckedTick;
+
 use std::sync::Arc;
 
 use canopy_protocol::{ErrorCode, Format, Op, Transform};
@@ -73,7 +76,7 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
         held: None,
     };
     submit(&room, vec![Op::add_root(2, Transform::IDENTITY)], reply).unwrap();
-    room.tick(100);
+    room.checked_tick(100);
     let answer = answer.await.unwrap();
     assert!(answer.outcome.is_ok());
     assert!(
@@ -100,7 +103,7 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
         held: None,
     };
     submit(&room, vec![Op::set_t(2, [2.0, 0.0, 0.0])], reply).unwrap();
-    room.tick(133);
+    room.checked_tick(133);
     assert!(persist.step().is_err(), "the write fails");
     assert!(persist.failed().is_some());
     let answer = answer.await.unwrap();
@@ -121,7 +124,7 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
         EditReply::Oneshot(oneshot::channel().0),
     );
     assert_eq!(refused, Err(ErrorCode::Overloaded));
-    room.tick(166);
+    room.checked_tick(166);
     assert!(room.shared().scene.read().hierarchy().contains(1));
 
     // Reads and new subscriptions go on from memory.
@@ -130,7 +133,7 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
         Arc::clone(&viewer),
         Scope::WHOLE_ROOM,
     )));
-    room.tick(200);
+    room.checked_tick(200);
     match viewer.try_next() {
         Some(Outgoing::Message(b)) => {
             assert!(

@@ -5,6 +5,9 @@
 //! shows its batch. The default (`FramePassage::Durable`) holds the same frames and
 //! replies back until the fsync.
 
+mod room_support;
+use room_support::CheckedTick;
+
 use std::sync::Arc;
 
 use canopy_protocol::{Format, Op, ServerMsg, Transform};
@@ -40,7 +43,7 @@ fn logged_room(frames: FramePassage) -> (Room, Arc<Persist>) {
     let metrics = Arc::new(Metrics::new());
     let mut room = Room::with_scene("r".into(), 30, c, metrics, None, scene, Some(log));
     let _rx = http(&room, vec![Op::add_root(1, Transform::IDENTITY)]);
-    room.tick(100);
+    room.checked_tick(100);
     persist.step().unwrap();
     (room, persist)
 }
@@ -85,7 +88,7 @@ async fn live_frames_leave_before_the_fsync_and_acks_still_wait() {
     let (mut room, persist) = logged_room(FramePassage::Live);
     let viewer = subscribed(&mut room, 1);
     let editor = subscribed(&mut room, 2);
-    room.tick(133);
+    room.checked_tick(133);
     // The snapshots name the last record, which is durable already.
     assert_eq!(next_type(&viewer).as_deref(), Some("snapshot"));
     assert_eq!(next_type(&editor).as_deref(), Some("snapshot"));
@@ -96,7 +99,7 @@ async fn live_frames_leave_before_the_fsync_and_acks_still_wait() {
         held: None,
     };
     submit(&room, vec![Op::set_local(1, None, None, Some(2.0))], reply);
-    room.tick(166);
+    room.checked_tick(166);
 
     let answer = http_answer.await.unwrap();
     assert!(answer.outcome.is_ok());
@@ -111,7 +114,7 @@ async fn live_frames_leave_before_the_fsync_and_acks_still_wait() {
     viewer.push_reply(&ServerMsg::Pong { nonce: 1, tick: 2 });
     assert_eq!(next_type(&viewer).as_deref(), Some("pong"));
     let late = subscribed(&mut room, 3);
-    room.tick(200);
+    room.checked_tick(200);
     assert!(persist.durable_seq() < answer.durable_at);
     assert_eq!(next_type(&late).as_deref(), Some("snapshot"));
     // The editor's ack waits, and the delta that shows its batch waits behind it.
@@ -128,11 +131,11 @@ async fn live_frames_leave_before_the_fsync_and_acks_still_wait() {
 async fn by_default_frames_wait_for_the_fsync_like_acks() {
     let (mut room, persist) = logged_room(FramePassage::Durable);
     let viewer = subscribed(&mut room, 1);
-    room.tick(133);
+    room.checked_tick(133);
     // The snapshot names the last record, which is durable already.
     assert_eq!(next_type(&viewer).as_deref(), Some("snapshot"));
     let _answer = http(&room, vec![Op::set_t(1, [1.0, 0.0, 0.0])]);
-    room.tick(166);
+    room.checked_tick(166);
     assert_eq!(next_type(&viewer), None, "the delta waits for the fsync");
     viewer.push_reply(&ServerMsg::Pong { nonce: 1, tick: 2 });
     assert_eq!(next_type(&viewer), None, "and so does what follows it");

@@ -5,6 +5,9 @@
 //! retired ids, the next assigned id and the tick. Also: acks over HTTP-style replies
 //! name a record that is durable by the time they are reported.
 
+mod room_support;
+use room_support::CheckedTick;
+
 use std::sync::Arc;
 
 use canopy_protocol::{NodeId, Op, Transform};
@@ -136,7 +139,7 @@ fn run(history: Vec<(Vec<Vec<OpSeed>>, bool)>) -> (usize, usize) {
                 .unwrap();
         }
         now += 33;
-        room.tick(now);
+        room.checked_tick(now);
         if snapshot {
             let scene = room.shared().scene.read();
             let seq = persist.last_seq("r").unwrap();
@@ -161,6 +164,7 @@ fn run(history: Vec<(Vec<Vec<OpSeed>>, bool)>) -> (usize, usize) {
         Arc::new(persist),
     )
     .unwrap();
+    back.assert_well_formed();
     let live = room.shared().scene.read();
     let restored = back.shared().scene.read();
     // The last tick may have applied nothing and not been logged (idle ticks are

@@ -7,6 +7,9 @@
 //! mirrors the owner's state, answers of relayed edits wait for the replica to show
 //! their tick, and a record out of step ends the replica instead of being skipped.
 
+mod room_support;
+use room_support::CheckedTick;
+
 use std::sync::Arc;
 
 use canopy_protocol::http::EditsResult;
@@ -137,7 +140,7 @@ fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
         .collect();
     submit(&owner, seed);
     let mut now = 1_000;
-    owner.tick(now);
+    owner.checked_tick(now);
     let mut rng = SmallRng::seed_from_u64(0x5eed);
     let mut next = 10_000;
     // Some ticks before the replica exists: their records are in its start.
@@ -146,7 +149,7 @@ fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
             submit(&owner, random_batch(&mut rng, &mut next));
         }
         now += 33;
-        owner.tick(now);
+        owner.checked_tick(now);
     }
     let start = start_of(&mut owner, now);
     let (up_tx, _up_rx) = mpsc::channel(16);
@@ -184,14 +187,14 @@ fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
             }
         }
         now += 33;
-        owner.tick(now);
+        owner.checked_tick(now);
         let mut recorded = false;
         while let Ok(bytes) = feed.try_recv() {
             let r: ReplicaRecord = canopy_server::cluster::decode(&bytes.bytes).unwrap();
             recorded = true;
             replica.handle(RoomCommand::Replicate(Box::new(r)));
         }
-        replica.tick(now + 1);
+        replica.checked_tick(now + 1);
         let (rt, rn) = nodes(&replica);
         let (ot, on) = nodes(&owner);
         assert_eq!(rn, on, "round {round}: the replica's nodes are the owner's");
@@ -287,7 +290,7 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
     let add = add_root;
     // The owner applies a batch at tick 1; its answer reaches the relay first.
     submit(&owner, vec![add(1)]);
-    owner.tick(100);
+    owner.checked_tick(100);
     let answer = EditsResult {
         tick: 1,
         ids: vec![1],
@@ -300,14 +303,14 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
         },
         Ok(answer),
     ));
-    replica.tick(101);
+    replica.checked_tick(101);
     assert!(
         client.try_next().is_none(),
         "no ack before the replica shows tick 1"
     );
     let r: ReplicaRecord = canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
     replica.handle(RoomCommand::Replicate(Box::new(r)));
-    replica.tick(102);
+    replica.checked_tick(102);
     let ack = client.try_next().and_then(|o| message(&o));
     assert!(
         matches!(
@@ -325,7 +328,7 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
     // Record 2 lost on its way: record 3 ends the replica rather than being skipped.
     for id in [2, 3] {
         submit(&owner, vec![add(id)]);
-        owner.tick(200 + id as u64);
+        owner.checked_tick(200 + id as u64);
     }
     let _lost = feed.try_recv().unwrap();
     let third: ReplicaRecord =
@@ -335,9 +338,9 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
         Arc::clone(&sub),
         Scope::WHOLE_ROOM,
     )));
-    replica.tick(300);
+    replica.checked_tick(300);
     replica.handle(RoomCommand::Replicate(Box::new(third)));
-    replica.tick(301);
+    replica.checked_tick(301);
     assert!(replica.is_stopped(), "a gap ends the replica");
     let closed = std::iter::from_fn(|| sub.try_next()).any(|o| matches!(o, Outgoing::Close { .. }));
     assert!(closed, "its subscribers are closed (to subscribe again)");
@@ -355,7 +358,7 @@ fn at_a_relay_the_ack_comes_before_its_ticks_delta_even_when_the_record_came_fir
         Arc::clone(&client),
         Scope::WHOLE_ROOM,
     )));
-    replica.tick(10);
+    replica.checked_tick(10);
     assert!(matches!(
         client.try_next().and_then(|o| message(&o)),
         Some(ServerMsg::Snapshot { .. })
@@ -363,19 +366,19 @@ fn at_a_relay_the_ack_comes_before_its_ticks_delta_even_when_the_record_came_fir
     let add = add_root;
     // Tick 1: someone else's batch, replayed before this client edits.
     submit(&owner, vec![add(1)]);
-    owner.tick(100);
+    owner.checked_tick(100);
     let first: ReplicaRecord =
         canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
     // The client's batch is taken (its place held, as the session does at a relay)
     // and applied by the owner at tick 2; both records arrive before its answer.
     let held = client.hold_reply();
     submit(&owner, vec![add(2)]);
-    owner.tick(133);
+    owner.checked_tick(133);
     let second: ReplicaRecord =
         canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
     replica.handle(RoomCommand::Replicate(Box::new(first)));
     replica.handle(RoomCommand::Replicate(Box::new(second)));
-    replica.tick(134);
+    replica.checked_tick(134);
     assert!(
         client.try_next().is_none(),
         "the deltas wait behind the answer's place"
@@ -391,7 +394,7 @@ fn at_a_relay_the_ack_comes_before_its_ticks_delta_even_when_the_record_came_fir
             ids: vec![2],
         }),
     ));
-    replica.tick(135);
+    replica.checked_tick(135);
     let order: Vec<String> = std::iter::from_fn(|| client.try_next())
         .filter_map(|o| message(&o))
         .map(|m| match m {
@@ -406,11 +409,11 @@ fn at_a_relay_the_ack_comes_before_its_ticks_delta_even_when_the_record_came_fir
     let dropped = client.hold_reply();
     drop(dropped);
     submit(&owner, vec![add(3)]);
-    owner.tick(166);
+    owner.checked_tick(166);
     let third: ReplicaRecord =
         canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
     replica.handle(RoomCommand::Replicate(Box::new(third)));
-    replica.tick(167);
+    replica.checked_tick(167);
     assert!(matches!(
         client.try_next().and_then(|o| message(&o)),
         Some(ServerMsg::Delta { tick: 3, .. })

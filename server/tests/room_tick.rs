@@ -2,6 +2,9 @@
 //! tick's outputs, frames and snapshots shared among subscribers, merging for a full
 //! queue, the op and snapshot budgets, superseded subscriptions and withdrawn batches.
 
+mod room_support;
+use room_support::CheckedTick;
+
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -97,7 +100,7 @@ fn subscribers_share_one_encoded_frame_and_acks_come_first() {
     for o in [&a, &b, &j] {
         subscribe(&mut r, o, Scope::WHOLE_ROOM);
     }
-    r.tick(999);
+    r.checked_tick(999);
     let snaps: Vec<_> = [&a, &b, &j].iter().map(|o| drain(o)).collect();
     for (s, f) in snaps
         .iter()
@@ -114,7 +117,7 @@ fn subscribers_share_one_encoded_frame_and_acks_come_first() {
     assert_eq!(sa.as_ptr(), sb.as_ptr(), "one snapshot encoding shared");
 
     submit(&r, vec![add(1)], ws_reply(&a, 9));
-    let report = r.tick(1000);
+    let report = r.checked_tick(1000);
     assert_eq!((report.tick, report.batches_applied), (2, 1));
     let out_a = drain(&a);
     assert!(
@@ -144,7 +147,7 @@ fn subscribers_share_one_encoded_frame_and_acks_come_first() {
     ));
 
     // A tick that changes nothing sends nothing.
-    r.tick(1001);
+    r.checked_tick(1001);
     assert!(drain(&a).is_empty());
 }
 
@@ -154,13 +157,13 @@ fn a_full_queue_switches_to_one_merged_frame() {
     let slow = outbox(1, Format::Bincode, 2);
     let sink = outbox(9, Format::Json, 1);
     submit(&r, vec![add(1), add(2)], ws_reply(&sink, 0));
-    r.tick(0);
+    r.checked_tick(0);
     subscribe(&mut r, &slow, Scope::WHOLE_ROOM);
     let mut merged_ticks = 0;
     for k in 1..=10 {
         let (tx, _rx) = tokio::sync::oneshot::channel();
         submit(&r, vec![move_to(1, k as f32)], EditReply::Oneshot(tx));
-        if r.tick(k).frames_merged == 1 {
+        if r.checked_tick(k).frames_merged == 1 {
             merged_ticks += 1;
         }
     }
@@ -200,12 +203,12 @@ fn a_subscribe_flood_costs_one_snapshot() {
         (0..100).map(add).collect(),
         ws_reply(&outbox(9, Format::Json, 1), 0),
     );
-    r.tick(0);
+    r.checked_tick(0);
     let flood = outbox(1, Format::Json, 8);
     for _ in 0..1000 {
         subscribe(&mut r, &flood, Scope::WHOLE_ROOM);
     }
-    let report = r.tick(1);
+    let report = r.checked_tick(1);
     assert_eq!(
         report.snapshots, 1,
         "later subscriptions replace earlier ones"
@@ -215,9 +218,9 @@ fn a_subscribe_flood_costs_one_snapshot() {
     // Subscriptions answered in different ticks: the newer snapshot replaces the older
     // one still queued.
     subscribe(&mut r, &flood, Scope::WHOLE_ROOM);
-    r.tick(2);
+    r.checked_tick(2);
     subscribe(&mut r, &flood, Scope::WHOLE_ROOM);
-    r.tick(3);
+    r.checked_tick(3);
     let out = drain(&flood);
     assert_eq!(out.len(), 1, "one snapshot queued: {out:?}");
     assert!(matches!(
@@ -239,7 +242,7 @@ fn the_op_budget_spreads_batches_over_ticks_in_order() {
     submit(&r, (4..8).map(add).collect(), ws_reply(&o, 2));
     submit(&r, (8..12).map(add).collect(), ws_reply(&o, 3));
     submit(&r, (12..32).map(add).collect(), ws_reply(&o, 4));
-    let ticks: Vec<_> = (0..3).map(|t| r.tick(t)).collect();
+    let ticks: Vec<_> = (0..3).map(|t| r.checked_tick(t)).collect();
     assert_eq!(
         ticks.iter().map(|t| t.batches_applied).collect::<Vec<_>>(),
         [2, 1, 1]
@@ -267,14 +270,14 @@ fn a_withdrawn_batch_is_never_applied() {
     let (tx, rx) = tokio::sync::oneshot::channel();
     let ticket = submit(&r, vec![add(7)], EditReply::Oneshot(tx));
     assert!(ticket.cancel(), "not taken yet");
-    let report = r.tick(0);
+    let report = r.checked_tick(0);
     assert_eq!((report.batches_applied, report.batches_cancelled), (0, 1));
     assert!(!r.shared().scene.read().hierarchy().contains(7));
     drop(rx);
     // Once the tick took a batch, it can no longer be withdrawn.
     let (tx, _rx) = tokio::sync::oneshot::channel();
     let ticket = submit(&r, vec![add(8)], EditReply::Oneshot(tx));
-    r.tick(1);
+    r.checked_tick(1);
     assert!(!ticket.cancel());
     assert!(r.shared().scene.read().hierarchy().contains(8));
 }

@@ -373,6 +373,18 @@ impl Room {
         self.stopped = true;
     }
 
+    /// Panics unless the room keeps its invariants: its scene (hierarchy, octree and the
+    /// octree's agreement with it), its history, its subscriber list and each
+    /// subscriber's outbox are well formed. For tests, after every tick or command.
+    pub fn assert_well_formed(&self) {
+        self.shared.scene.read().assert_well_formed();
+        self.history.assert_well_formed();
+        self.subscribers.assert_well_formed();
+        for sub in &self.subscribers.list {
+            sub.outbox.assert_well_formed();
+        }
+    }
+
     /// The region of each subscriber (tests and diagnostics).
     pub fn subscriber_regions(&self) -> Vec<Option<Region>> {
         self.subscribers

@@ -70,6 +70,39 @@ impl History {
         }
     }
 
+    /// Panics unless the history keeps its invariant: its ticks are in increasing order,
+    /// all after [`covered_from`](Self::covered_from), each with at least one change; its
+    /// byte count is the sum of theirs; and it is within its limits (in bytes, unless a
+    /// single tick is over them alone). For tests, after every mutation.
+    pub fn assert_well_formed(&self) {
+        let mut last = self.covered_from;
+        let mut bytes = 0;
+        for t in &self.ticks {
+            assert!(
+                t.tick > last,
+                "history tick {} follows tick {last}, out of order or not after covered_from",
+                t.tick
+            );
+            assert!(!t.changes.is_empty(), "history tick {} is empty", t.tick);
+            last = t.tick;
+            bytes += t.changes.len() * ENTRY_BYTES;
+        }
+        assert_eq!(self.bytes, bytes, "the history's byte count is off");
+        assert!(
+            self.ticks.len() <= self.limits.ticks,
+            "the history keeps {} ticks, over its limit of {}",
+            self.ticks.len(),
+            self.limits.ticks
+        );
+        assert!(
+            self.bytes <= self.limits.bytes || self.ticks.len() == 1,
+            "the history keeps {} bytes in {} ticks, over its limit of {}",
+            self.bytes,
+            self.ticks.len(),
+            self.limits.bytes
+        );
+    }
+
     /// The oldest tick a client may resume from.
     pub fn covered_from(&self) -> u64 {
         self.covered_from
@@ -146,6 +179,59 @@ pub fn resumed_parts(
             }
         } else if let Some(node) = scene.hierarchy().node(id) {
             out.upsert.push(Upsert { node, held: false });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::room::diff::DiffEntry;
+
+    proptest! {
+        /// Ticks of any size recorded under small limits: after each the history is
+        /// well formed, and it answers for every tick it still covers the union of the
+        /// changes recorded since, as a plain list of every tick would.
+        #[test]
+        fn the_history_stays_bounded_and_answers_as_a_full_list_would(
+            sizes in prop::collection::vec(0usize..12, 1..60),
+            ticks in 1usize..8,
+            bytes in 0usize..400,
+        ) {
+            let mut history = History::new(HistoryLimits { ticks, bytes }, 0);
+            let mut all: Vec<(u64, Vec<NodeId>)> = Vec::new();
+            let mut diff = TickDiff::default();
+            for (i, &n) in sizes.iter().enumerate() {
+                let tick = i as u64 + 1;
+                diff.entries.clear();
+                diff.entries.extend((0..n as u32).map(|k| DiffEntry {
+                    id: (tick as u32 * 7 + k) % 23,
+                    change: NodeChange::MOVED,
+                    old_mask: 0,
+                }));
+                diff.entries.dedup_by_key(|e| e.id);
+                history.record(tick, &diff);
+                history.assert_well_formed();
+                all.push((tick, diff.entries.iter().map(|e| e.id).collect()));
+                for since in 0..=tick {
+                    let got = history.since(since, tick);
+                    prop_assert_eq!(got.is_some(), since >= history.covered_from());
+                    if let Some(got) = got {
+                        let mut want: Vec<NodeId> = all
+                            .iter()
+                            .filter(|(t, _)| *t > since)
+                            .flat_map(|(_, ids)| ids.iter().copied())
+                            .collect();
+                        want.sort_unstable();
+                        want.dedup();
+                        let mut got: Vec<NodeId> = got.into_keys().collect();
+                        got.sort_unstable();
+                        prop_assert_eq!(got, want, "since {}", since);
+                    }
+                }
+            }
         }
     }
 }

@@ -133,11 +133,81 @@ impl SceneState {
         }
     }
 
+    /// Panics unless the scene keeps its invariant: the hierarchy and the octree are each
+    /// well formed, and (when no edit waits for the next [`advance`](Self::advance)) the
+    /// octree indexes exactly the live nodes, each with the box of its current world
+    /// transform, extent and mask. For tests, after every mutation.
+    pub fn assert_well_formed(&self) {
+        self.hierarchy.assert_well_formed();
+        self.octree.assert_well_formed();
+        if !self.hierarchy.is_updated() {
+            // Edits since the last advance: the octree catches up with them there.
+            return;
+        }
+        assert_eq!(
+            self.octree.len(),
+            self.hierarchy.len(),
+            "tick {}: the octree indexes {} objects for {} live nodes",
+            self.tick,
+            self.octree.len(),
+            self.hierarchy.len()
+        );
+        for id in self.hierarchy.ids() {
+            let want = self.object_box(id).expect("a live node has a box");
+            let held = self.octree.get(id);
+            assert_eq!(
+                held,
+                Some(&want),
+                "tick {}: node {} is indexed with a box other than its world box",
+                self.tick,
+                id
+            );
+        }
+    }
+
     /// The world box of a live node, as the octree should hold it.
     pub fn object_box(&self, id: NodeId) -> Option<ObjectBox> {
         let (t, r, s) = self.hierarchy.world_glam(id)?;
         let extent: Vec3 = self.hierarchy.extent(id)?;
         let mask = self.hierarchy.mask(id)?;
         Some(ObjectBox::from_world(t, r, s, extent, mask))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use canopy_protocol::Transform;
+    use glam::Vec3;
+
+    use super::*;
+    use crate::room::diff::TickDiff;
+
+    fn checked(scene: &SceneState) -> bool {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scene.assert_well_formed()))
+            .is_ok()
+    }
+
+    #[test]
+    fn an_octree_behind_its_hierarchy_is_caught() {
+        let mut scene = SceneState::new(HierarchyLimits::default(), OctreeConfig::default());
+        let mut diff = TickDiff::default();
+        let h = scene.hierarchy_mut();
+        let root = h.add(None, None, Transform::IDENTITY, [1.0; 3], 1).unwrap();
+        h.add(None, Some(root), Transform::IDENTITY, [0.5; 3], 1)
+            .unwrap();
+        assert!(
+            checked(&scene),
+            "an edit waiting for the next advance is not checked"
+        );
+        scene.advance(0.0, 1, &mut diff);
+        assert!(checked(&scene));
+
+        // Moved and updated outside `advance`: the octree still holds the old boxes.
+        let h = scene.hierarchy_mut();
+        h.set_local(root, Some(Vec3::new(50.0, 0.0, 0.0)), None, None)
+            .unwrap();
+        h.update_dirty();
+        assert!(!checked(&scene), "stale boxes passed");
+        scene.hierarchy_mut().finish_tick();
     }
 }

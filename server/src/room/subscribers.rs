@@ -90,8 +90,7 @@ impl Subscribers {
     }
 
     /// Panics unless the invariant in the module doc holds.
-    #[cfg(test)]
-    fn assert_well_formed(&self) {
+    pub(super) fn assert_well_formed(&self) {
         assert_eq!(self.index.len(), self.list.len(), "index and list disagree");
         for (i, sub) in self.list.iter().enumerate() {
             assert_eq!(

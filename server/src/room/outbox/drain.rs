@@ -299,8 +299,10 @@ impl Outbox {
     }
 }
 
+/// Test doubles shared with `check.rs`'s tests: a socket that takes a set number of
+/// bytes, and the flusher's closure without framing.
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::room::delta::{DeltaParts, SharedDelta};
     use crate::room::durable::{DurableGate, JournalMark};
@@ -310,9 +312,9 @@ mod tests {
 
     /// A socket that takes at most `room` more bytes, then would block.
     #[derive(Debug, Default)]
-    struct Sock {
-        room: Mutex<usize>,
-        got: Mutex<Vec<u8>>,
+    pub(crate) struct Sock {
+        pub(crate) room: Mutex<usize>,
+        pub(crate) got: Mutex<Vec<u8>>,
     }
 
     impl DirectWrite for Sock {
@@ -333,7 +335,12 @@ mod tests {
     }
 
     fn outbox(room: usize) -> (Arc<Outbox>, Arc<Sock>) {
-        let ob = Outbox::new(1, Format::Bincode, OutboxLimits::DEFAULT);
+        outbox_with(room, OutboxLimits::DEFAULT)
+    }
+
+    /// An outbox with these limits whose direct socket takes `room` bytes.
+    pub(crate) fn outbox_with(room: usize, limits: OutboxLimits) -> (Arc<Outbox>, Arc<Sock>) {
+        let ob = Outbox::new(1, Format::Bincode, limits);
         let sock = Arc::new(Sock {
             room: Mutex::new(room),
             got: Mutex::default(),
@@ -342,7 +349,7 @@ mod tests {
         (ob, sock)
     }
 
-    fn delta(tick: u64) -> SharedDelta {
+    pub(crate) fn delta(tick: u64) -> SharedDelta {
         let mut parts = DeltaParts::default();
         parts.remove.push(tick as u32);
         SharedDelta::new(tick, 0, parts)
@@ -350,7 +357,13 @@ mod tests {
 
     /// The flusher's closure without framing: each item's bytes as they are, one write
     /// call per batch.
-    fn flush(ob: &Outbox) -> usize {
+    pub(crate) fn flush(ob: &Outbox) -> usize {
+        let done = flush_unchecked(ob);
+        ob.assert_well_formed();
+        done
+    }
+
+    fn flush_unchecked(ob: &Outbox) -> usize {
         ob.flush_direct(|socket, fronts, written| {
             let bytes: Vec<&[u8]> = fronts
                 .iter()

@@ -36,6 +36,7 @@ use super::durable::DurableGate;
 use super::edit::EditQuota;
 use super::merge::MergeState;
 
+mod check;
 mod drain;
 pub use drain::{DIRECT_MAX_BYTES, DirectWrite, FLUSH_BATCH, Front, Next, Wrote};
 
@@ -539,8 +540,7 @@ impl Outbox {
         st.closing = true;
         st.queue.clear();
         st.merge = None;
-        st.replies = 0;
-        st.reply_bytes = 0;
+        (st.frames, st.frame_bytes, st.replies, st.reply_bytes) = (0, 0, 0, 0);
         st.front_written = 0;
         st.direct = None;
         self.push_closing(st);
