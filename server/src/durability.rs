@@ -13,8 +13,11 @@ use std::time::Instant;
 use crate::access::RoomTokens;
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
-use crate::persist::{self, Persist, PersistConfig, Recovered, RecoveredRoom, Replay, RoomMeta};
+use crate::persist::{
+    self, Persist, PersistConfig, PersistError, Recovered, RecoveredRoom, Replay, RoomMeta,
+};
 use crate::room::{Room, RoomConfig, RoomLog, SceneState, durable};
+use crate::state::StartError;
 use crate::storage_metrics::StorageMetrics;
 
 /// Opens `config.data_dir` (unless `--in-memory`): locks it and reads it back. A dir
@@ -23,7 +26,7 @@ use crate::storage_metrics::StorageMetrics;
 pub fn open(
     config: &ServerConfig,
     metrics: &Arc<Metrics>,
-) -> Result<Option<(Arc<Persist>, Recovered)>, String> {
+) -> Result<Option<(Arc<Persist>, Recovered)>, PersistError> {
     if config.in_memory {
         return Ok(None);
     }
@@ -34,7 +37,7 @@ pub fn open(
     };
     let dir = &config.data_dir;
     // The layer's errors name the file (and offset) themselves.
-    let (persist, recovered) = persist::open_dir(dir, persist_config).map_err(|e| e.to_string())?;
+    let (persist, recovered) = persist::open_dir(dir, persist_config)?;
     storage_metrics.recovered(&recovered.report);
     let r = &recovered.report;
     if let Some((file, torn)) = &r.torn {
@@ -85,11 +88,14 @@ pub fn restore_room(
     config: RoomConfig,
     metrics: Arc<Metrics>,
     persist: Arc<Persist>,
-) -> Result<Room, String> {
+) -> Result<Room, StartError> {
     let meta = &recovered.meta;
     let scene = SceneState::new(config.hierarchy, config.octree);
-    let scene = durable::restore(recovered, scene, meta.tick_hz)
-        .map_err(|e| format!("room {}: {e}", meta.id))?;
+    let scene =
+        durable::restore(recovered, scene, meta.tick_hz).map_err(|error| StartError::Room {
+            room: meta.id.clone(),
+            error,
+        })?;
     let replayed_ops = recovered
         .replay
         .iter()

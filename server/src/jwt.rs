@@ -80,11 +80,48 @@ struct Jwks {
     checked: Instant,
 }
 
-fn load_jwks(path: &Path) -> Result<HashMap<String, (DecodingKey, Algorithm)>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let set: JwkSet = serde_json::from_str(&text)
-        .map_err(|e| format!("{} is not a JWKS: {e}", path.display()))?;
+/// Why the configured keys cannot be used (at start; a JWKS file that breaks later keeps
+/// the keys read before).
+#[derive(Debug, thiserror::Error)]
+pub enum JwtKeysError {
+    /// The JWKS file cannot be read.
+    #[error("cannot read the JWKS file {path}: {error}")]
+    Read {
+        /// The `--jwt-jwks-file` given.
+        path: PathBuf,
+        /// What reading it said.
+        error: std::io::Error,
+    },
+    /// The JWKS file is not a JSON Web Key Set.
+    #[error("{path} is not a JWKS: {error}")]
+    NotJwks {
+        /// The `--jwt-jwks-file` given.
+        path: PathBuf,
+        /// What parsing it said.
+        error: serde_json::Error,
+    },
+    /// A key of the set is not usable.
+    #[error("JWKS key {kid:?}: {error}")]
+    Key {
+        /// The key's `kid`.
+        kid: String,
+        /// Why it cannot verify.
+        error: jsonwebtoken::errors::Error,
+    },
+    /// The HS256 secret is not usable.
+    #[error("the HS256 secret: {0}")]
+    Secret(jsonwebtoken::errors::Error),
+}
+
+fn load_jwks(path: &Path) -> Result<HashMap<String, (DecodingKey, Algorithm)>, JwtKeysError> {
+    let text = std::fs::read_to_string(path).map_err(|error| JwtKeysError::Read {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let set: JwkSet = serde_json::from_str(&text).map_err(|error| JwtKeysError::NotJwks {
+        path: path.to_path_buf(),
+        error,
+    })?;
     let mut keys = HashMap::new();
     for jwk in &set.keys {
         let Some(kid) = jwk.common.key_id.clone() else {
@@ -95,7 +132,10 @@ fn load_jwks(path: &Path) -> Result<HashMap<String, (DecodingKey, Algorithm)>, S
             AlgorithmParameters::EllipticCurve(_) => Algorithm::ES256,
             _ => continue,
         };
-        let key = DecodingKey::from_jwk(jwk).map_err(|e| format!("key {kid:?}: {e}"))?;
+        let key = match DecodingKey::from_jwk(jwk) {
+            Ok(key) => key,
+            Err(error) => return Err(JwtKeysError::Key { kid, error }),
+        };
         keys.insert(kid, (key, alg));
     }
     Ok(keys)
@@ -124,7 +164,7 @@ impl JwtVerifier {
         secret: Option<&str>,
         secret_kid: Option<&str>,
         jwks: Option<&Path>,
-    ) -> Result<Option<Self>, String> {
+    ) -> Result<Option<Self>, JwtKeysError> {
         if secret.is_none() && jwks.is_none() {
             return Ok(None);
         }
@@ -140,7 +180,7 @@ impl JwtVerifier {
         let hs256 = secret
             .map(|s| DecodingKey::from_secret(s.as_bytes()))
             .transpose()
-            .map_err(|e| format!("the HS256 secret: {e}"))?;
+            .map_err(JwtKeysError::Secret)?;
         Ok(Some(JwtVerifier {
             hs256,
             hs256_kid: secret_kid.map(str::to_owned),

@@ -39,6 +39,8 @@ pub(crate) mod tick_pool;
 pub(crate) mod tls;
 
 pub use http::app;
+pub use jwt::JwtKeysError;
 pub use server::run;
-pub use state::AppState;
+pub use state::{AppState, StartError};
 pub use tick_pool::set_housekeeping;
+pub use tls::TlsError;

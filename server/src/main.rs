@@ -211,7 +211,7 @@ async fn serve(config: ServerConfig) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("binding {}", config.addr))?;
     let addr = listener.local_addr()?;
-    let state = AppState::try_new(config.clone()).map_err(anyhow::Error::msg)?;
+    let state = AppState::try_new(config.clone())?;
     if config.demo {
         let nodes = canopy_server::demo::create(&state).context("creating the demo room")?;
         tracing::info!(nodes, "demo room `demo` is running");

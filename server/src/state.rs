@@ -18,6 +18,29 @@ use crate::config::ServerConfig;
 use crate::metrics::Metrics;
 use crate::room::{Room, RoomShared};
 
+/// Why a server's configuration cannot serve ([`AppState::try_new`]); the binary prints
+/// it and exits.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// `--jwt-hs256-secret` or `--jwt-jwks-file` cannot be used.
+    #[error(transparent)]
+    Jwt(#[from] crate::jwt::JwtKeysError),
+    /// `--tls-cert` and `--tls-key` cannot serve TLS.
+    #[error(transparent)]
+    Tls(#[from] crate::tls::TlsError),
+    /// The data dir cannot be opened or read back (the error names the file).
+    #[error(transparent)]
+    Storage(#[from] crate::persist::PersistError),
+    /// A recovered room cannot be rebuilt from its snapshot and log.
+    #[error("room {room}: {error}")]
+    Room {
+        /// The room's id.
+        room: String,
+        /// Where its rebuild stopped.
+        error: crate::room::RestoreError,
+    },
+}
+
 /// Why a room could not be created, found or deleted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RegistryError {
@@ -145,7 +168,7 @@ impl AppState {
     }
 
     /// The state of a server with `config`, or why the configuration cannot serve.
-    pub fn try_new(config: ServerConfig) -> Result<Self, String> {
+    pub fn try_new(config: ServerConfig) -> Result<Self, StartError> {
         let jwt = crate::jwt::JwtVerifier::new(
             config.jwt_hs256_secret.as_ref().map(|s| s.0.as_str()),
             config.jwt_hs256_kid.as_deref(),

@@ -39,25 +39,71 @@ pub struct Tls {
     key_path: PathBuf,
 }
 
-fn load(cert_path: &Path, key_path: &Path) -> Result<CertifiedKey, String> {
-    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(cert_path)
-        .map_err(|e| format!("cannot read the certificate {}: {e}", cert_path.display()))?
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("the certificate {} is not PEM: {e}", cert_path.display()))?;
-    if certs.is_empty() {
-        return Err(format!("no certificate in {}", cert_path.display()));
+/// Why the certificate and key cannot serve TLS (at start; a reload that fails keeps
+/// the old certificate).
+#[derive(Debug, thiserror::Error)]
+pub enum TlsError {
+    /// A file cannot be read, or is not PEM.
+    #[error("the {what} {path}: {error}")]
+    Pem {
+        /// "certificate" or "private key".
+        what: &'static str,
+        /// The file given.
+        path: PathBuf,
+        /// What reading or parsing it said.
+        error: rustls::pki_types::pem::Error,
+    },
+    /// The certificate file holds no certificate.
+    #[error("no certificate in {0}")]
+    NoCertificate(PathBuf),
+    /// The private key is of a kind the crypto provider cannot use.
+    #[error("the private key {path} is not usable: {error}")]
+    Key {
+        /// The file given.
+        path: PathBuf,
+        /// The provider's refusal.
+        error: rustls::Error,
+    },
+    /// The key is not the certificate's.
+    #[error("the key does not match the certificate: {0}")]
+    Mismatch(rustls::Error),
+    /// The provider offers none of the protocol versions asked for.
+    #[error("TLS protocol versions: {0}")]
+    Versions(rustls::Error),
+}
+
+/// Names the file a PEM error came from.
+fn pem(
+    what: &'static str,
+    path: &Path,
+) -> impl Fn(rustls::pki_types::pem::Error) -> TlsError + use<> {
+    let path = path.to_path_buf();
+    move |error| TlsError::Pem {
+        what,
+        path: path.clone(),
+        error,
     }
-    let key = PrivateKeyDer::from_pem_file(key_path)
-        .map_err(|e| format!("cannot read the private key {}: {e}", key_path.display()))?;
+}
+
+fn load(cert_path: &Path, key_path: &Path) -> Result<CertifiedKey, TlsError> {
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(cert_path)
+        .map_err(pem("certificate", cert_path))?
+        .collect::<Result<_, _>>()
+        .map_err(pem("certificate", cert_path))?;
+    if certs.is_empty() {
+        return Err(TlsError::NoCertificate(cert_path.to_path_buf()));
+    }
+    let key = PrivateKeyDer::from_pem_file(key_path).map_err(pem("private key", key_path))?;
     let provider = rustls::crypto::ring::default_provider();
     let key = provider
         .key_provider
         .load_private_key(key)
-        .map_err(|e| format!("the private key {} is not usable: {e}", key_path.display()))?;
+        .map_err(|error| TlsError::Key {
+            path: key_path.to_path_buf(),
+            error,
+        })?;
     let certified = CertifiedKey::new(certs, key);
-    certified
-        .keys_match()
-        .map_err(|e| format!("the key does not match the certificate: {e}"))?;
+    certified.keys_match().map_err(TlsError::Mismatch)?;
     Ok(certified)
 }
 
@@ -76,7 +122,7 @@ impl std::fmt::Debug for Tls {
 
 impl Tls {
     /// Reads the certificate and key, or says what is wrong with them.
-    pub fn new(cert_path: &Path, key_path: &Path) -> Result<Tls, String> {
+    pub fn new(cert_path: &Path, key_path: &Path) -> Result<Tls, TlsError> {
         let cert = Arc::new(CurrentCert(RwLock::new(Arc::new(load(
             cert_path, key_path,
         )?))));
@@ -84,7 +130,7 @@ impl Tls {
             rustls::crypto::ring::default_provider(),
         ))
         .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
+        .map_err(TlsError::Versions)?
         .with_no_client_auth()
         .with_cert_resolver(Arc::clone(&cert) as Arc<dyn ResolvesServerCert>);
         config.alpn_protocols = vec![b"http/1.1".to_vec()];

@@ -274,3 +274,30 @@ async fn sub_names_the_caller_in_rate_limits() {
     );
     s.stop().await;
 }
+
+/// A JWKS file that cannot be used stops the server at start, naming the file.
+#[test]
+fn an_unusable_jwks_file_is_named_at_start() {
+    use canopy_server::JwtKeysError;
+    use canopy_server::StartError;
+    let dir = tempfile::tempdir().unwrap();
+    let start = |path: PathBuf| {
+        let mut cfg = config();
+        cfg.jwt_jwks_file = Some(path);
+        canopy_server::AppState::try_new(cfg).expect_err("the server must not start")
+    };
+    let missing = dir.path().join("missing.json");
+    let e = start(missing.clone());
+    assert!(
+        matches!(&e, StartError::Jwt(JwtKeysError::Read { path, .. }) if *path == missing),
+        "{e:?}"
+    );
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{").unwrap();
+    let e = start(broken);
+    assert!(
+        matches!(e, StartError::Jwt(JwtKeysError::NotJwks { .. })),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("broken.json"), "{e}");
+}

@@ -94,3 +94,39 @@ async fn https_and_wss_are_served_and_the_certificate_reloads() {
     assert!(connector(new_der).connect(name, tcp).await.is_ok());
     s.stop().await;
 }
+
+/// A server that cannot serve its TLS files does not start, and says which file and why.
+#[test]
+fn unusable_tls_files_are_named_at_start() {
+    use canopy_server::StartError;
+    use canopy_server::TlsError;
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key, _) = self_signed(dir.path());
+    let start = |cert: &std::path::Path, key: &std::path::Path| {
+        let mut cfg = common::config();
+        cfg.tls_cert = Some(cert.to_path_buf());
+        cfg.tls_key = Some(key.to_path_buf());
+        canopy_server::AppState::try_new(cfg).expect_err("the server must not start")
+    };
+    let missing = dir.path().join("missing.pem");
+    let e = start(&missing, &key);
+    assert!(
+        matches!(&e, StartError::Tls(TlsError::Pem { what: "certificate", path, .. }) if *path == missing),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("missing.pem"), "{e}");
+
+    let empty = dir.path().join("empty.pem");
+    std::fs::write(&empty, "").unwrap();
+    let e = start(&empty, &key);
+    assert!(
+        matches!(e, StartError::Tls(TlsError::NoCertificate(_))),
+        "{e:?}"
+    );
+
+    // The key of another certificate.
+    let other = tempfile::tempdir().unwrap();
+    let (_, other_key, _) = self_signed(other.path());
+    let e = start(&cert, &other_key);
+    assert!(matches!(e, StartError::Tls(TlsError::Mismatch(_))), "{e:?}");
+}

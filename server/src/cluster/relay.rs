@@ -225,7 +225,8 @@ impl Cluster {
             Arc::clone(&state.metrics),
             &start,
             up_tx,
-        )?;
+        )
+        .map_err(|e| e.to_string())?;
         let shared = state.insert_and_place(replica);
         self.replicas
             .insert(room.to_string(), (owner.node.clone(), owner.epoch, 0));

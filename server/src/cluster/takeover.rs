@@ -138,7 +138,8 @@ impl Cluster {
             &back.start,
             &back.records,
             crate::tick_pool::now_ms(),
-        )?;
+        )
+        .map_err(|e| e.to_string())?;
         if state.room(room).is_ok_and(|r| r.is_replica()) {
             self.drop_replica(state, room, "this node takes the room over");
         }

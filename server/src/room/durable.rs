@@ -18,6 +18,7 @@ use std::sync::{Arc, OnceLock};
 use canopy_protocol::{NodeId, Op, Transform};
 use tokio::sync::watch;
 
+use super::RestoreError;
 use super::Room;
 use super::apply::Applied;
 use super::diff::TickDiff;
@@ -396,7 +397,7 @@ pub fn restore(
     room: &RecoveredRoom,
     mut scene: SceneState,
     tick_hz: u32,
-) -> Result<SceneState, String> {
+) -> Result<SceneState, RestoreError> {
     let (mut tick, mut time_ms) = (0, room.meta.created_ms);
     let limits = scene.hierarchy().limits();
     scene
@@ -414,8 +415,7 @@ pub fn restore(
                 r: n.r,
                 s: n.s,
             };
-            h.restore_node(n.id, n.parent, local, n.extent, n.mask)
-                .map_err(|e| format!("rebuilding the snapshot: {e}"))?;
+            h.restore_node(n.id, n.parent, local, n.extent, n.mask)?;
         }
         let retired = state.retired.iter().flat_map(|&(a, b)| a..=b);
         scene.hierarchy_mut().restore_ids(retired, state.next_id)?;
@@ -430,8 +430,11 @@ pub fn restore(
                 batches,
             } => {
                 for (i, batch) in batches.iter().enumerate() {
-                    scene.apply(batch).map_err(|e| {
-                        format!("replaying batch {i} of record {seq} (tick {t}): {e}")
+                    scene.apply(batch).map_err(|error| RestoreError::Replay {
+                        batch: i,
+                        seq: *seq,
+                        tick: *t,
+                        error,
                     })?;
                 }
                 (tick, time_ms) = (*t, *ms);

@@ -18,7 +18,8 @@
 //! other tasks send), `packed_ops.rs` (pending ops in their bincode form), `compact.rs`
 //! (compact transforms), `resume.rs` (the history a subscription resumes from),
 //! `query.rs`, `durable.rs` (the persist phase, the durability gate, snapshot capture and
-//! restore), and for cluster mode `lease.rs` and `replica.rs`.
+//! restore), `restore_error.rs` (why a rebuild from stored state failed), and for
+//! cluster mode `lease.rs` and `replica.rs`.
 
 mod apply;
 pub mod command;
@@ -36,6 +37,7 @@ pub mod packed_ops;
 pub mod query;
 mod record;
 pub mod replica;
+mod restore_error;
 pub mod resume;
 pub mod scene_state;
 pub mod scope;
@@ -67,6 +69,7 @@ use edit::EditQueue;
 pub use edit::{CallerQuotas, EditAnswer, EditQuota, EditReply, EditTicket, PendingEdit};
 use outbox::{ConnId, Outbox};
 pub use record::TickReport;
+pub use restore_error::RestoreError;
 pub use scene_state::SceneState;
 pub use shared::{EditLimits, RoomInstance, RoomShared};
 pub use stats::RoomStats;
@@ -227,7 +230,7 @@ impl Room {
         metrics: Arc<Metrics>,
         start: &replica::ReplicaStart,
         upstream: tokio::sync::mpsc::Sender<PendingEdit>,
-    ) -> Result<Room, String> {
+    ) -> Result<Room, RestoreError> {
         let scene = SceneState::new(config.hierarchy, config.octree);
         let scene = replica::rebuild(start, &[], scene)?;
         let tokens = start
@@ -236,7 +239,7 @@ impl Room {
             .map(|(editor, viewer)| crate::access::RoomTokens { editor, viewer });
         let mut room = Self::with_scene(id, start.tick_hz, config, metrics, tokens, scene, None);
         let instance = RoomInstance::parse(&start.instance)
-            .ok_or_else(|| format!("the owner named instance {:?}", start.instance))?;
+            .ok_or_else(|| RestoreError::Instance(start.instance.clone()))?;
         // The handle was made just now and is not shared yet.
         let shared = Arc::get_mut(&mut room.shared).expect("a fresh room's only handle");
         shared.instance = instance;
@@ -262,14 +265,14 @@ impl Room {
         start: &replica::ReplicaStart,
         records: &[replica::ReplicaRecord],
         now_ms: u64,
-    ) -> Result<Room, String> {
+    ) -> Result<Room, RestoreError> {
         let scene = SceneState::new(config.hierarchy, config.octree);
         let mut scene = replica::rebuild(start, records, scene)?;
         let idle = now_ms.saturating_sub(scene.time_ms()) * u64::from(start.tick_hz.max(1));
         let tick = scene.tick() + idle.div_ceil(1000).max(1);
         scene.restore_clock(tick, now_ms.max(scene.time_ms()));
         let instance = RoomInstance::parse(&start.instance)
-            .ok_or_else(|| format!("the journal named instance {:?}", start.instance))?;
+            .ok_or_else(|| RestoreError::Instance(start.instance.clone()))?;
         let tokens = start
             .tokens
             .clone()

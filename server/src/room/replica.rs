@@ -24,6 +24,7 @@ use canopy_protocol::{NodeId, Op, Transform};
 use parking_lot::RwLockWriteGuard;
 use tokio::sync::mpsc;
 
+use super::RestoreError;
 use super::Room;
 use super::apply::Applied;
 use super::edit::{EditReply, PendingEdit};
@@ -154,7 +155,7 @@ pub fn rebuild(
     start: &ReplicaStart,
     records: &[ReplicaRecord],
     mut scene: SceneState,
-) -> Result<SceneState, String> {
+) -> Result<SceneState, RestoreError> {
     let limits = scene.hierarchy().limits();
     let h = scene.hierarchy_mut();
     h.set_limits(crate::scene::HierarchyLimits {
@@ -163,25 +164,24 @@ pub fn rebuild(
         max_batch_walk: usize::MAX,
     });
     for n in &start.nodes {
-        h.restore_node(n.id, n.parent, n.local, n.extent, n.mask)
-            .map_err(|e| format!("rebuilding the owner's state: {e}"))?;
+        h.restore_node(n.id, n.parent, n.local, n.extent, n.mask)?;
     }
     let retired = start.retired.iter().flat_map(|&(a, b)| a..=b);
     h.restore_ids(retired, start.next_id)?;
     let (mut seq, mut tick, mut time_ms) = (start.seq, start.tick, start.time_ms);
     for record in records.iter().filter(|r| r.seq > start.seq) {
         if record.seq != seq + 1 {
-            return Err(format!(
-                "record {} follows record {seq}: the records have a gap",
-                record.seq
-            ));
+            return Err(RestoreError::Gap {
+                got: record.seq,
+                after: seq,
+            });
         }
         for (i, batch) in record.batches.iter().enumerate() {
-            scene.apply(batch).map_err(|e| {
-                format!(
-                    "replaying batch {i} of record {} (tick {}): {e}",
-                    record.seq, record.tick
-                )
+            scene.apply(batch).map_err(|error| RestoreError::Replay {
+                batch: i,
+                seq: record.seq,
+                tick: record.tick,
+                error,
             })?;
         }
         (seq, tick, time_ms) = (record.seq, record.tick, record.time_ms);

@@ -9,6 +9,7 @@
 use canopy_protocol::{NodeId, Transform};
 use glam::{Quat, Vec3};
 
+use super::error::RebuildError;
 use super::hierarchy::Hierarchy;
 use super::idmap::RETIRED;
 use super::slot::Slot;
@@ -38,15 +39,16 @@ impl Hierarchy {
         local: Transform,
         extent: [f32; 3],
         mask: u32,
-    ) -> Result<(), String> {
+    ) -> Result<(), RebuildError> {
         if self.slots.contains_key(id) {
-            return Err(format!("node {id} appears twice"));
+            return Err(RebuildError::DuplicateNode(id));
         }
         let parent_slot = match parent {
             None => Slot::NONE,
-            Some(p) => self
-                .live_slot(p)
-                .ok_or_else(|| format!("node {id} comes before its parent {p}"))?,
+            Some(p) => self.live_slot(p).ok_or(RebuildError::ParentAfterChild {
+                node: id,
+                parent: p,
+            })?,
         };
         let trs = Trs::new(Vec3::from(local.t), Quat::from_array(local.r), local.s);
         let topo = Topo::new(id, Slot::NONE, SlotFlags::ALIVE | SlotFlags::NEW);
@@ -81,9 +83,9 @@ impl Hierarchy {
         &mut self,
         retired: impl IntoIterator<Item = NodeId> + Clone,
         id_counter: u64,
-    ) -> Result<(), String> {
+    ) -> Result<(), RebuildError> {
         if let Some(id) = retired.clone().into_iter().find(|&id| self.contains(id)) {
-            return Err(format!("id {id} is both live and retired"));
+            return Err(RebuildError::LiveAndRetired(id));
         }
         for id in retired {
             self.map_set(id, RETIRED);

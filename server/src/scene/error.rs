@@ -73,3 +73,24 @@ impl BatchError {
         self.error.code()
     }
 }
+
+/// Why stored state (a snapshot, or an owner's start for a relay) could not be rebuilt
+/// into a hierarchy. Its checksums passed, so the state contradicts itself: a bug, or a
+/// file written by something else.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RebuildError {
+    /// The same id is listed twice.
+    #[error("node {0} appears twice")]
+    DuplicateNode(NodeId),
+    /// A node is listed before its parent (or its parent is missing).
+    #[error("node {node} comes before its parent {parent}")]
+    ParentAfterChild {
+        /// The node listed.
+        node: NodeId,
+        /// Its parent, not yet listed.
+        parent: NodeId,
+    },
+    /// An id is listed both as a live node and as retired.
+    #[error("id {0} is both live and retired")]
+    LiveAndRetired(NodeId),
+}

@@ -59,7 +59,7 @@ mod visitor;
 
 pub use callbacks::{Bob, Orbit, Spin, UpdateCallback, UpdateContext};
 pub use changes::{TickChanges, WithOldMask};
-pub use error::{BatchError, SceneError};
+pub use error::{BatchError, RebuildError, SceneError};
 pub use guard::WORLD_LIMIT;
 pub use hierarchy::{Hierarchy, HierarchyLimits, Parent};
 pub use iter::{Ancestors, Children, Descendants};
