@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::error::Result;
-use super::log::Shared;
+use super::shared::Shared;
 use super::snapwriter::{SnapJob, SnapWriter};
 use super::writer::LogWriter;
 

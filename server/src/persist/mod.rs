@@ -42,6 +42,7 @@ mod plan;
 mod record;
 mod recover;
 mod segment;
+mod shared;
 mod simdisk;
 mod snapshot;
 mod snapwriter;

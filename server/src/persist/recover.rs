@@ -19,10 +19,11 @@ use canopy_protocol::Op;
 
 use super::PersistConfig;
 use super::error::{PersistError, Result};
-use super::log::{Persist, RoomEntry, StartState};
+use super::log::{Persist, StartState};
 use super::plan::{Plan, plan};
 use super::record::{Body, RoomMeta, decode_batches};
 use super::segment::Torn;
+use super::shared::RoomEntry;
 use super::snapshot::RoomState;
 use super::snapwriter::{SNAP_DIR, SnapWriter};
 use super::stats::Counters;
