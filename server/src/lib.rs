@@ -37,6 +37,7 @@ pub(crate) mod refusal;
 pub(crate) mod storage_metrics;
 pub(crate) mod tick_pool;
 pub(crate) mod tls;
+pub(crate) mod write_deadline;
 
 pub use http::app;
 pub use jwt::JwtKeysError;

@@ -65,6 +65,9 @@ pub struct Metrics {
     /// `canopy_http_reads_cut_total`: whole-room reads (`GET .../nodes`) cut off because
     /// their reader accepted nothing for `--request-timeout-secs`.
     pub http_reads_cut: IntCounter,
+    /// `canopy_http_write_stalls_total`: HTTP connections closed because their peer
+    /// accepted no byte of an answer for `--request-timeout-secs`.
+    pub http_write_stalls: IntCounter,
     /// `canopy_unsent_snapshot_bytes`: encoded snapshots not yet written to their
     /// subscribers, against `--max-unsent-snapshot-bytes`.
     pub unsent_snapshot_bytes: IntGauge,
@@ -205,6 +208,10 @@ impl Metrics {
                 "canopy_http_reads_cut_total",
                 "Whole-room reads cut off because their reader accepted nothing",
             ),
+            http_write_stalls: counter(
+                "canopy_http_write_stalls_total",
+                "HTTP connections closed because their peer accepted nothing of an answer",
+            ),
             unsent_snapshot_bytes: gauge(
                 "canopy_unsent_snapshot_bytes",
                 "Bytes of encoded snapshots not yet written to their subscribers",
@@ -241,6 +248,7 @@ impl Metrics {
         r.register(Box::new(m.process_cpu_seconds.clone())).ok();
         r.register(Box::new(m.connections_refused.clone())).ok();
         r.register(Box::new(m.http_reads_cut.clone())).ok();
+        r.register(Box::new(m.http_write_stalls.clone())).ok();
         r.register(Box::new(m.unsent_snapshot_bytes.clone())).ok();
         r.register(Box::new(m.http_requests.clone())).ok();
         r.register(Box::new(m.http_seconds.clone())).ok();

@@ -6,7 +6,9 @@
 //! Connections are accepted here, not by `axum::serve`, so that every one is admitted
 //! against the connection caps (`admission.rs`) and served with a header-read timeout
 //! that also bounds idle keep-alive connections: a client that sends half its headers,
-//! or nothing, is closed after `--http-header-timeout-secs`.
+//! or nothing, is closed after `--http-header-timeout-secs`, and one that stops reading
+//! an answer is closed once it has accepted nothing for `--request-timeout-secs`
+//! (`write_deadline.rs`; a WebSocket keeps its own write deadline instead).
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -21,6 +23,7 @@ use tower::ServiceExt;
 
 use crate::http::app;
 use crate::state::AppState;
+use crate::write_deadline::WriteDeadline;
 
 /// Applies the per-connection socket options.
 fn tune(tcp: &TcpStream, send_buffer: usize) {
@@ -52,6 +55,14 @@ where
     }
     conn.as_mut().graceful_shutdown();
     conn.await
+}
+
+/// Whether hyper ended a connection because its write deadline passed
+/// (`write_deadline.rs`), rather than for any other reason.
+fn stalled(e: &hyper::Error) -> bool {
+    std::error::Error::source(e)
+        .and_then(|s| s.downcast_ref::<std::io::Error>())
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
 }
 
 /// Serves `state` on `listener` until `shutdown` completes, then shuts down gracefully.
@@ -159,7 +170,9 @@ pub async fn run(
         let stop_conn = stop_conns.clone();
         let http = http.clone();
         let first_byte = Duration::from_secs(state.config.http_header_timeout_secs);
+        let write_stall = Duration::from_secs(state.config.request_timeout_secs);
         let tls = state.tls.clone();
+        let metrics = std::sync::Arc::clone(&state.metrics);
         tokio::spawn(async move {
             // hyper's header timeout starts with the first byte; a socket that never
             // sends one (nor a TLS hello) is closed here after the same time.
@@ -173,10 +186,12 @@ pub async fn run(
             }
             let result = match tls {
                 None => {
-                    let conn = http.serve_connection(TokioIo::new(tcp), service);
+                    let io = TokioIo::new(WriteDeadline::new(tcp, write_stall));
+                    let conn = http.serve_connection(io, service);
                     serve_until_stopped(conn.with_upgrades(), stop_conn).await
                 }
                 Some(tls) => {
+                    let tcp = WriteDeadline::new(tcp, write_stall);
                     let handshake = tokio::time::timeout(first_byte, tls.acceptor().accept(tcp));
                     let stream = match handshake.await {
                         Ok(Ok(s)) => s,
@@ -194,6 +209,9 @@ pub async fn run(
                 }
             };
             if let Err(e) = result {
+                if stalled(&e) {
+                    metrics.http_write_stalls.inc();
+                }
                 tracing::debug!(error = %e, "connection ended");
             }
             drop(conn_token);

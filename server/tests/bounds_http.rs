@@ -279,14 +279,18 @@ async fn whole_room_readers_that_stop_reading_are_cut_off() {
         assert_eq!(&head, b"HTTP/1.1 200");
         stalled.push(tcp);
     }
-    // Both are cut off once they have accepted nothing for the deadline.
+    // Both are cut off once they have accepted nothing for the deadline: by the read's
+    // own task, or by the connection's write deadline (the same length), whichever
+    // notices first.
+    let m = &s.state.metrics;
+    let cut = || (m.http_reads_cut.get() + m.http_write_stalls.get()) as usize;
     for _ in 0..600 {
-        if s.state.metrics.http_reads_cut.get() as usize == stalled.len() {
+        if cut() == stalled.len() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert_eq!(s.state.metrics.http_reads_cut.get() as usize, stalled.len());
+    assert_eq!(cut(), stalled.len());
     // Another room's whole-room read gets a turn again.
     let (st, b) = s.req("GET", "/rooms/small/nodes", None).await;
     assert_eq!(
@@ -305,6 +309,60 @@ async fn whole_room_readers_that_stop_reading_are_cut_off() {
             "a cut answer must not end cleanly"
         );
     }
+    s.stop().await;
+}
+
+/// A client that stops reading an answer small enough for hyper to take whole (so the
+/// whole-room read's own stall deadline never fires) is still closed: the connection's
+/// write deadline ends it once the client has accepted nothing for
+/// `--request-timeout-secs`, and the cut answer never ends as a whole one would.
+#[tokio::test]
+async fn a_connection_whose_client_stops_reading_is_closed_at_the_write_deadline() {
+    let mut cfg = config();
+    cfg.request_timeout_secs = 1;
+    // A small send buffer, so the answer backs up into hyper rather than the kernel.
+    cfg.send_buffer_bytes = 16 * 1024;
+    let s = start(cfg).await;
+    s.create_room("mid", 30).await;
+    // About 220 KB of JSON: more than the kernel holds for this reader, less than
+    // hyper's queue of chunks, so the read's own task hands over every chunk.
+    let ops: Vec<Value> = (0..1_500)
+        .map(|i| json!({"op":"add","id":i,"local":{"t":[i as f32, 0.0, 0.0]}}))
+        .collect();
+    assert_eq!(s.edits("mid", json!(ops)).await.0, 200);
+    let addr: std::net::SocketAddr = s.base.trim_start_matches("http://").parse().unwrap();
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.set_recv_buffer_size(4096).unwrap();
+    let mut tcp = sock.connect(addr).await.unwrap();
+    tcp.write_all(b"GET /rooms/mid/nodes HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .await
+        .unwrap();
+    let mut head = [0u8; 12];
+    tcp.read_exact(&mut head).await.unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
+    for _ in 0..600 {
+        if s.state.metrics.http_write_stalls.get() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        s.state.metrics.http_write_stalls.get(),
+        1,
+        "closed by the write deadline"
+    );
+    assert_eq!(
+        s.state.metrics.http_reads_cut.get(),
+        0,
+        "the read's own deadline never fired: hyper had taken every chunk"
+    );
+    let got = read_to_close(&mut tcp, 30)
+        .await
+        .expect("the server closed it");
+    assert!(
+        !got.ends_with(b"0\r\n\r\n"),
+        "a cut answer must not end cleanly"
+    );
     s.stop().await;
 }
 

@@ -18,10 +18,12 @@ use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::net::tcp::OwnedWriteHalf;
+use tokio_rustls::server::TlsStream;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 
 use crate::room::outbox::DirectWrite;
+use crate::write_deadline::WriteDeadline;
 
 /// A connection ready for a session.
 pub struct Socket {
@@ -43,13 +45,26 @@ impl Socket {
     /// The connection `hyper` upgraded: a plain TCP socket gets direct writes, anything
     /// else (TLS) the generic path.
     pub async fn from_upgraded(upgraded: Upgraded, config: WebSocketConfig) -> Socket {
-        match upgraded.downcast::<TokioIo<TcpStream>>() {
+        // The HTTP edge's write deadline comes off: the session keeps its own
+        // (`--ws-write-deadline-secs`).
+        match upgraded.downcast::<TokioIo<WriteDeadline<TcpStream>>>() {
             Ok(parts) => {
-                let (read, write) = parts.io.into_inner().into_split();
+                let (read, write) = parts.io.into_inner().into_inner().into_split();
                 let out = SocketOut::Tcp(Arc::new(TcpOut(write)));
                 Self::new(Box::new(read), parts.read_buf, out, config).await
             }
-            Err(upgraded) => Self::from_io(TokioIo::new(upgraded), config).await,
+            Err(upgraded) => {
+                match upgraded.downcast::<TokioIo<TlsStream<WriteDeadline<TcpStream>>>>() {
+                    Ok(parts) => {
+                        let mut tls = parts.io.into_inner();
+                        tls.get_mut().0.lift();
+                        let (read, write) = tokio::io::split(tls);
+                        let out = SocketOut::Stream(Box::new(write));
+                        Self::new(Box::new(read), parts.read_buf, out, config).await
+                    }
+                    Err(upgraded) => Self::from_io(TokioIo::new(upgraded), config).await,
+                }
+            }
         }
     }
 
