@@ -25,7 +25,9 @@ pub(crate) mod runner;
 pub(crate) mod subscribe_flood;
 pub(crate) mod tally;
 pub(crate) mod trickled_headers;
+pub(crate) mod unread_nodes;
 pub(crate) mod unread_queries;
+pub(crate) mod unread_subscriber;
 pub(crate) mod watch;
 
 /// The kinds of hostile client.
@@ -50,10 +52,14 @@ pub(crate) enum Kind {
     NoopBatches,
     /// An unsubscribed socket of a room that is deleted and re-created (F3).
     DeletedRoom,
+    /// `GET /rooms/{room}/nodes` sent whole and never read (F7's whole-room read).
+    UnreadNodes,
+    /// A whole-room subscriber that reads nothing, pings included.
+    UnreadSubscriber,
 }
 
 impl Kind {
-    pub(crate) const ALL: [Kind; 9] = [
+    pub(crate) const ALL: [Kind; 11] = [
         Kind::SubscribeFlood,
         Kind::PingFlood,
         Kind::UnreadQueries,
@@ -63,6 +69,8 @@ impl Kind {
         Kind::IdleWs,
         Kind::NoopBatches,
         Kind::DeletedRoom,
+        Kind::UnreadNodes,
+        Kind::UnreadSubscriber,
     ];
 
     /// The kind's name in the report and on the command line.
@@ -77,6 +85,8 @@ impl Kind {
             Kind::IdleWs => "idle-ws",
             Kind::NoopBatches => "noop-batches",
             Kind::DeletedRoom => "deleted-room",
+            Kind::UnreadNodes => "unread-nodes",
+            Kind::UnreadSubscriber => "unread-subscriber",
         }
     }
 
@@ -92,6 +102,8 @@ impl Kind {
             Kind::IdleWs => idle_ws::RULE,
             Kind::NoopBatches => noop_batches::RULE,
             Kind::DeletedRoom => deleted_room::RULE,
+            Kind::UnreadNodes => unread_nodes::RULE,
+            Kind::UnreadSubscriber => unread_subscriber::RULE,
         }
     }
 }

@@ -1,0 +1,53 @@
+//! A whole-room read that is never read: a connection asks `GET /rooms/{room}/nodes`
+//! and then reads nothing.
+//!
+//! The server answers two whole-room reads at a time. Before the stall deadline, two
+//! such sockets held both turns for good (hyper has no write timeout), and every other
+//! client's whole-room read then answered `503`. Invariant: the verdict is the close
+//! within the bound; the request is sent whole, so nothing but the unread answer can
+//! keep the connection open.
+
+use std::time::Instant;
+
+use tokio::io::AsyncWriteExt;
+
+use crate::soak::hostile::raw_ws::{self, SMALL_RECV_BUFFER};
+use crate::soak::hostile::runner::HostileCtx;
+use crate::soak::hostile::watch;
+use crate::soak::hostile::{Attempt, Kind};
+use crate::stop::Stop;
+
+pub(crate) const RULE: &str =
+    "closed by the server within the bound (a whole-room read that accepts nothing is cut off)";
+
+pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+    let kind = Kind::UnreadNodes;
+    let began = Instant::now();
+    let mut stream = match raw_ws::connect(ctx.server, Some(SMALL_RECV_BUFFER)).await {
+        Ok(s) => s,
+        Err(e) => return Attempt::harness_error(kind, &e),
+    };
+    let room = &ctx.unread_room;
+    let auth = room
+        .viewer_token
+        .as_ref()
+        .map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let request = format!(
+        "GET /rooms/{}/nodes HTTP/1.1\r\nHost: {}\r\n{auth}\
+         User-Agent: canopy-loadtest-hostile\r\n\r\n",
+        room.id, ctx.server
+    );
+    if let Err(e) = stream.write_all(request.as_bytes()).await {
+        return Attempt::harness_error(kind, &e.into());
+    }
+    let (Ok(client), Ok(server)) = (stream.local_addr(), stream.peer_addr()) else {
+        return Attempt::new(kind, "closed", Some(0.0), Some(true));
+    };
+    let watched = watch::until_closed(client, server, began, ctx.hold, &mut stop).await;
+    let mut attempt = watch::closed_within(kind, watched, ctx.bound);
+    attempt.detail = format!(
+        "GET /rooms/{}/nodes sent whole, receive buffer {SMALL_RECV_BUFFER} B, nothing read; {}",
+        room.id, attempt.detail
+    );
+    attempt
+}
