@@ -5,8 +5,9 @@
 //! async worker, and copies what it needs before answering; the whole-room read is
 //! streamed (its JSON is never built whole), charged to the caller's rate limit by its
 //! size, and at most [`DUMPS_AT_ONCE`] run at a time, so its memory is bounded by that
-//! many copies of a room; a reader that accepts nothing for `--request-timeout-secs` is
-//! cut off, so no client holds one of those turns longer.
+//! many copies of a room; a reader that accepts nothing for `--request-timeout-secs`,
+//! or takes in all longer than that plus its answer's size at [`MIN_READ_RATE`], is cut
+//! off, so no client holds one of those turns longer, however it trickles.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,6 +31,13 @@ use crate::state::AppState;
 
 /// Whole-room reads served at once; more wait their turn.
 pub const DUMPS_AT_ONCE: usize = 2;
+/// The slowest a whole-room reader may take its answer on average, in bytes a second
+/// (about a 0.5 Mbit/s link), beyond the stall allowance: a reader that takes a few bytes
+/// now and then never stalls, yet would hold its turn for hours.
+const MIN_READ_RATE: f64 = 64.0 * 1024.0;
+/// Bytes of JSON a node takes in the answer, at most about (ids and floats printed in
+/// full): what the whole-read deadline assumes.
+const NODE_JSON_BYTES: f64 = 180.0;
 /// Nodes per streamed chunk of `GET /nodes` (about 18 KB of JSON). Small, because
 /// hyper queues up to 16 chunks of a body for a connection that is not reading: with
 /// chunks of 1,024 nodes that was 2.3 MB per stalled reader, and then the answer of a
@@ -115,6 +123,7 @@ fn stream_nodes(
 ) -> impl futures_util::Stream<Item = Result<Bytes, ReaderStalled>> {
     // One chunk in the channel, one in hyper's hands: a stalled reader holds no more.
     let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(1);
+    let finish_by = tokio::time::Instant::now() + whole_read_allowance(nodes.len(), stall);
     let chunks = nodes.len().div_ceil(CHUNK_NODES);
     // The head, the chunks of nodes and the tail: a channel that closes before all of
     // them came through was given up by the task.
@@ -137,10 +146,16 @@ fn stream_nodes(
                 }
                 Bytes::from(out)
             };
-            match tokio::time::timeout(stall, tx.send(bytes)).await {
+            let wait_until = (tokio::time::Instant::now() + stall).min(finish_by);
+            match tokio::time::timeout_at(wait_until, tx.send(bytes)).await {
                 Ok(Ok(())) => {}
                 // The client went away: nothing to tell it.
                 Ok(Err(_)) => return,
+                Err(_) if wait_until == finish_by => {
+                    cut.inc();
+                    tracing::info!(caller = %who, chunk = i, of = total, "whole-room read cut off: the reader takes it slower than the minimum rate");
+                    return;
+                }
                 Err(_) => {
                     cut.inc();
                     tracing::info!(caller = %who, ?stall, "whole-room read cut off: the reader accepted nothing");
@@ -157,6 +172,12 @@ fn stream_nodes(
             None => Some((Err(ReaderStalled(stall)), None)),
         }
     })
+}
+
+/// How long a whole-room read of `nodes` nodes may take in all: the stall allowance,
+/// plus its size at [`MIN_READ_RATE`].
+fn whole_read_allowance(nodes: usize, stall: Duration) -> Duration {
+    stall + Duration::from_secs_f64(nodes as f64 * NODE_JSON_BYTES / MIN_READ_RATE)
 }
 
 /// One node with its children, local and world transforms.
@@ -235,4 +256,68 @@ pub(super) async fn octree(
     .await?;
     app.query_limiter.charge(&caller.rate_key, dump.cells.len());
     Ok(Json(dump))
+}
+
+#[cfg(test)]
+mod tests {
+    use futures_util::StreamExt;
+
+    use super::*;
+
+    async fn permit() -> OwnedSemaphorePermit {
+        Arc::new(tokio::sync::Semaphore::new(1))
+            .acquire_owned()
+            .await
+            .unwrap()
+    }
+
+    /// A reader that takes one chunk a second never stalls, but takes the answer far
+    /// slower than the minimum rate: it is cut off at the whole-read deadline, and a
+    /// reader that keeps up gets the whole answer.
+    #[tokio::test(start_paused = true)]
+    async fn a_trickling_reader_is_cut_off_at_the_whole_read_deadline() {
+        let nodes: Vec<Node> = (0..20_000).map(|id| Node::at(id, [0.0; 3])).collect();
+        let stall = Duration::from_secs(30);
+        let allowance = whole_read_allowance(nodes.len(), stall);
+        assert!(
+            allowance > stall && allowance < Duration::from_secs(120),
+            "{allowance:?}"
+        );
+        let cut = prometheus::IntCounter::new("cut", "cut").unwrap();
+        let began = tokio::time::Instant::now();
+        let body = stream_nodes(
+            1,
+            nodes.clone(),
+            permit().await,
+            stall,
+            "t".into(),
+            cut.clone(),
+        );
+        futures_util::pin_mut!(body);
+        let mut taken = 0;
+        let ended = loop {
+            match body.next().await {
+                Some(Ok(_)) => taken += 1,
+                Some(Err(e)) => break Some(e),
+                None => break None,
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        };
+        assert!(
+            ended.is_some(),
+            "the trickler got the whole answer ({taken} chunks)"
+        );
+        assert_eq!(cut.get(), 1);
+        let took = began.elapsed();
+        assert!(
+            took >= allowance && took <= allowance + Duration::from_secs(2),
+            "cut after {took:?}, allowance {allowance:?}"
+        );
+
+        // The same answer read promptly comes whole, ending with the tail.
+        let body = stream_nodes(1, nodes, permit().await, stall, "t".into(), cut.clone());
+        let chunks: Vec<Bytes> = body.map(|c| c.expect("no cut")).collect().await;
+        assert_eq!(chunks.last().map(|c| &c[..]), Some(&b"]}"[..]));
+        assert_eq!(cut.get(), 1);
+    }
 }
