@@ -247,6 +247,29 @@ async fn answers_over_the_limit_are_too_large_and_whole_room_reads_stream() {
     s.stop().await;
 }
 
+/// Adds nodes `0..n` to `room`, each at its own x (about 150 bytes of JSON each).
+async fn fill_room(s: &common::TestServer, room: &str, n: u32) {
+    let ops: Vec<Value> = (0..n)
+        .map(|i| json!({"op":"add","id":i,"local":{"t":[i as f32, 0.0, 0.0]}}))
+        .collect();
+    assert_eq!(s.edits(room, json!(ops)).await.0, 200);
+}
+
+/// A connection with a 4 KiB receive buffer whose `GET /rooms/{room}/nodes` answer has
+/// started (its whole-room turn is taken); the caller then reads no more.
+async fn start_unread_nodes(s: &common::TestServer, room: &str) -> TcpStream {
+    let addr: std::net::SocketAddr = s.base.trim_start_matches("http://").parse().unwrap();
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.set_recv_buffer_size(4096).unwrap();
+    let mut tcp = sock.connect(addr).await.unwrap();
+    let request = format!("GET /rooms/{room}/nodes HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut head = [0u8; 12];
+    tcp.read_exact(&mut head).await.unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
+    tcp
+}
+
 /// Readers of whole-room reads that never read cannot keep the turns of those reads
 /// (two at a time) for good: past the stall deadline their answers are cut off, and
 /// everyone else's whole-room reads are served again.
@@ -259,25 +282,11 @@ async fn whole_room_readers_that_stop_reading_are_cut_off() {
     s.create_room("small", 30).await;
     // About 3 MB of JSON: far more than the kernel's buffers hold for a reader that
     // does not read.
-    let ops: Vec<Value> = (0..20_000)
-        .map(|i| json!({"op":"add","id":i,"local":{"t":[i as f32, 0.0, 0.0]}}))
-        .collect();
-    assert_eq!(s.edits("big", json!(ops)).await.0, 200);
+    fill_room(&s, "big", 20_000).await;
     assert_eq!(s.edits("small", json!([{"op":"add","id":1}])).await.0, 200);
-    let addr: std::net::SocketAddr = s.base.trim_start_matches("http://").parse().unwrap();
     let mut stalled = Vec::new();
     for _ in 0..canopy_server::http::DUMPS_AT_ONCE {
-        let sock = tokio::net::TcpSocket::new_v4().unwrap();
-        sock.set_recv_buffer_size(4096).unwrap();
-        let mut tcp = sock.connect(addr).await.unwrap();
-        tcp.write_all(b"GET /rooms/big/nodes HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            .await
-            .unwrap();
-        // The answer has started (its turn is taken); then this reader reads no more.
-        let mut head = [0u8; 12];
-        tcp.read_exact(&mut head).await.unwrap();
-        assert_eq!(&head, b"HTTP/1.1 200");
-        stalled.push(tcp);
+        stalled.push(start_unread_nodes(&s, "big").await);
     }
     // Both are cut off once they have accepted nothing for the deadline: by the read's
     // own task, or by the connection's write deadline (the same length), whichever
@@ -326,20 +335,8 @@ async fn a_connection_whose_client_stops_reading_is_closed_at_the_write_deadline
     s.create_room("mid", 30).await;
     // About 220 KB of JSON: more than the kernel holds for this reader, less than
     // hyper's queue of chunks, so the read's own task hands over every chunk.
-    let ops: Vec<Value> = (0..1_500)
-        .map(|i| json!({"op":"add","id":i,"local":{"t":[i as f32, 0.0, 0.0]}}))
-        .collect();
-    assert_eq!(s.edits("mid", json!(ops)).await.0, 200);
-    let addr: std::net::SocketAddr = s.base.trim_start_matches("http://").parse().unwrap();
-    let sock = tokio::net::TcpSocket::new_v4().unwrap();
-    sock.set_recv_buffer_size(4096).unwrap();
-    let mut tcp = sock.connect(addr).await.unwrap();
-    tcp.write_all(b"GET /rooms/mid/nodes HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        .await
-        .unwrap();
-    let mut head = [0u8; 12];
-    tcp.read_exact(&mut head).await.unwrap();
-    assert_eq!(&head, b"HTTP/1.1 200");
+    fill_room(&s, "mid", 1_500).await;
+    let mut tcp = start_unread_nodes(&s, "mid").await;
     for _ in 0..600 {
         if s.state.metrics.http_write_stalls.get() == 1 {
             break;

@@ -7,11 +7,7 @@
 //! within the bound; the request is sent whole, so nothing but the unread answer can
 //! keep the connection open.
 
-use std::time::Instant;
-
-use tokio::io::AsyncWriteExt;
-
-use crate::soak::hostile::raw_ws::{self, SMALL_RECV_BUFFER};
+use crate::soak::hostile::raw_ws::SMALL_RECV_BUFFER;
 use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::watch;
 use crate::soak::hostile::{Attempt, Kind};
@@ -21,12 +17,6 @@ pub(crate) const RULE: &str =
     "closed by the server within the bound (a whole-room read that accepts nothing is cut off)";
 
 pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
-    let kind = Kind::UnreadNodes;
-    let began = Instant::now();
-    let mut stream = match raw_ws::connect(ctx.server, Some(SMALL_RECV_BUFFER)).await {
-        Ok(s) => s,
-        Err(e) => return Attempt::harness_error(kind, &e),
-    };
     let room = &ctx.unread_room;
     let auth = room
         .viewer_token
@@ -37,14 +27,9 @@ pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
          User-Agent: canopy-loadtest-hostile\r\n\r\n",
         room.id, ctx.server
     );
-    if let Err(e) = stream.write_all(request.as_bytes()).await {
-        return Attempt::harness_error(kind, &e.into());
-    }
-    let (Ok(client), Ok(server)) = (stream.local_addr(), stream.peer_addr()) else {
-        return Attempt::new(kind, "closed", Some(0.0), Some(true));
-    };
-    let watched = watch::until_closed(client, server, began, ctx.hold, &mut stop).await;
-    let mut attempt = watch::closed_within(kind, watched, ctx.bound);
+    let buffer = Some(SMALL_RECV_BUFFER);
+    let mut attempt =
+        watch::sent_then_watched(ctx, Kind::UnreadNodes, buffer, &request, &mut stop).await;
     attempt.detail = format!(
         "GET /rooms/{}/nodes sent whole, receive buffer {SMALL_RECV_BUFFER} B, nothing read; {}",
         room.id, attempt.detail

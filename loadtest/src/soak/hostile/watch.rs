@@ -8,7 +8,11 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use tokio::io::AsyncWriteExt;
+
 use crate::observe::tcp_state::{Held, TcpTable};
+use crate::soak::hostile::raw_ws;
+use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
@@ -77,4 +81,29 @@ pub(crate) fn closed_within(kind: Kind, watched: Watched, bound: Duration) -> At
         Watched::Unobservable => Attempt::new(kind, "unobservable", None, None)
             .with("no /proc/net/tcp entry for the connection".into()),
     }
+}
+
+/// An attempt that opens a TCP connection (with `recv_buffer` bytes of receive buffer
+/// when given), writes `request` and then watches, reading nothing, until the server
+/// closes it; the verdict is [`closed_within`] the bound.
+pub(crate) async fn sent_then_watched(
+    ctx: &HostileCtx,
+    kind: Kind,
+    recv_buffer: Option<u32>,
+    request: &str,
+    stop: &mut Stop,
+) -> Attempt {
+    let began = Instant::now();
+    let mut stream = match raw_ws::connect(ctx.server, recv_buffer).await {
+        Ok(s) => s,
+        Err(e) => return Attempt::harness_error(kind, &e),
+    };
+    if let Err(e) = stream.write_all(request.as_bytes()).await {
+        return Attempt::harness_error(kind, &e.into());
+    }
+    let (Ok(client), Ok(server)) = (stream.local_addr(), stream.peer_addr()) else {
+        return Attempt::new(kind, "closed", Some(0.0), Some(true));
+    };
+    let watched = until_closed(client, server, began, ctx.hold, stop).await;
+    closed_within(kind, watched, ctx.bound)
 }
