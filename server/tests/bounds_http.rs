@@ -247,6 +247,16 @@ async fn answers_over_the_limit_are_too_large_and_whole_room_reads_stream() {
     s.stop().await;
 }
 
+/// Reads what the server still sends until it closes, and checks the chunked answer was
+/// cut: it never ends with the last chunk, so no client takes it for a whole one.
+async fn assert_answer_cut(tcp: &mut TcpStream) {
+    let got = read_to_close(tcp, 30).await.expect("the server closed it");
+    assert!(
+        !got.ends_with(b"0\r\n\r\n"),
+        "a cut answer must not end cleanly"
+    );
+}
+
 /// Adds nodes `0..n` to `room`, each at its own x (about 150 bytes of JSON each).
 async fn fill_room(s: &common::TestServer, room: &str, n: u32) {
     let ops: Vec<Value> = (0..n)
@@ -310,13 +320,7 @@ async fn whole_room_readers_that_stop_reading_are_cut_off() {
     // A stalled reader that reads again finds its answer cut: the connection closes
     // without the chunked body's last chunk, so no client takes it for the whole room.
     for mut tcp in stalled {
-        let got = read_to_close(&mut tcp, 30)
-            .await
-            .expect("the server closed it");
-        assert!(
-            !got.ends_with(b"0\r\n\r\n"),
-            "a cut answer must not end cleanly"
-        );
+        assert_answer_cut(&mut tcp).await;
     }
     s.stop().await;
 }
@@ -353,13 +357,7 @@ async fn a_connection_whose_client_stops_reading_is_closed_at_the_write_deadline
         0,
         "the read's own deadline never fired: hyper had taken every chunk"
     );
-    let got = read_to_close(&mut tcp, 30)
-        .await
-        .expect("the server closed it");
-    assert!(
-        !got.ends_with(b"0\r\n\r\n"),
-        "a cut answer must not end cleanly"
-    );
+    assert_answer_cut(&mut tcp).await;
     s.stop().await;
 }
 
