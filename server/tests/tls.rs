@@ -95,6 +95,57 @@ async fn https_and_wss_are_served_and_the_certificate_reloads() {
     s.stop().await;
 }
 
+/// A WebSocket over TLS keeps its own write deadline, not the HTTP one: the HTTP edge's
+/// `--request-timeout-secs` stall limit is lifted at the upgrade, so a subscriber that
+/// takes a while to start reading its snapshot is not cut at the request timeout.
+#[tokio::test]
+async fn a_websocket_over_tls_is_not_cut_at_the_http_write_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key, der) = self_signed(dir.path());
+    let mut cfg = common::config();
+    cfg.tls_cert = Some(cert);
+    cfg.tls_key = Some(key);
+    cfg.request_timeout_secs = 1;
+    cfg.send_buffer_bytes = 16 * 1024;
+    let s = common::start(cfg).await;
+    let room = s.state.create_room(Some("big".into()), Some(30)).unwrap();
+    {
+        // Set up outside a batch, as the demo does; the next tick takes it in.
+        let mut scene = room.scene.write();
+        let h = scene.hierarchy_mut();
+        for i in 0..5_000 {
+            let t = canopy_protocol::Transform::from_t([i as f32, 0.0, 0.0]);
+            h.add(Some(i), None, t, [0.5; 3], 1).unwrap();
+        }
+    }
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.set_recv_buffer_size(4096).unwrap();
+    let tcp = sock.connect(addr.parse().unwrap()).await.unwrap();
+    let name = ServerName::try_from("localhost").unwrap();
+    let tls = connector(der).connect(name, tcp).await.unwrap();
+    let (mut ws, _) =
+        tokio_tungstenite::client_async("wss://localhost/rooms/big/ws?format=json", tls)
+            .await
+            .unwrap();
+    let sub = codec::encode_client(&ClientMsg::subscribe(None, u32::MAX), Format::Json);
+    ws.send(tokio_tungstenite::tungstenite::Message::text(
+        String::from_utf8(sub).unwrap(),
+    ))
+    .await
+    .unwrap();
+    // The snapshot (about 700 KB) backs up in the server for three request timeouts.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let first = ws.next().await.unwrap().unwrap();
+    let msg = codec::decode_server(&first.into_data(), Format::Json).unwrap();
+    let ServerMsg::Snapshot { nodes, .. } = msg else {
+        panic!("{msg:?}");
+    };
+    assert_eq!(nodes.len(), 5_000);
+    assert_eq!(s.state.metrics.http_write_stalls.get(), 0);
+    s.stop().await;
+}
+
 /// A server that cannot serve its TLS files does not start, and says which file and why.
 #[test]
 fn unusable_tls_files_are_named_at_start() {
