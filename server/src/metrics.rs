@@ -37,6 +37,11 @@ pub struct Metrics {
     pub delta_bytes_sent: IntCounter,
     /// `canopy_ws_bytes_sent_total`: bytes of every message written to WebSocket clients.
     pub bytes_sent: IntCounter,
+    /// `canopy_flushed_delta_frames_total`: the delta frames of `delta_frames_sent` that a
+    /// flusher wrote (the rest went through the connection's writer task, after its
+    /// socket had filled); against `canopy_fanout_delay_seconds_count` (one per flush
+    /// entry) it shows how many frames waited for a flusher past their own tick.
+    pub flushed_delta_frames: IntCounter,
     /// `canopy_merged_frames_total`: frames that merged several ticks for a slow subscriber.
     pub merged_frames: IntCounter,
     /// `canopy_subscribers`: subscribed WebSocket connections, all rooms.
@@ -148,6 +153,10 @@ impl Metrics {
                 "canopy_ws_bytes_sent_total",
                 "Bytes of every message written to WebSocket clients",
             ),
+            flushed_delta_frames: counter(
+                "canopy_flushed_delta_frames_total",
+                "Delta frames written by the flushers (not by a connection's writer task)",
+            ),
             merged_frames: counter(
                 "canopy_merged_frames_total",
                 "Frames that merged several ticks for a slow subscriber",
@@ -235,6 +244,7 @@ impl Metrics {
         r.register(Box::new(m.slow_ticks.clone())).ok();
         r.register(Box::new(m.nodes_recomputed.clone())).ok();
         r.register(Box::new(m.delta_frames_sent.clone())).ok();
+        r.register(Box::new(m.flushed_delta_frames.clone())).ok();
         r.register(Box::new(m.delta_bytes_sent.clone())).ok();
         r.register(Box::new(m.bytes_sent.clone())).ok();
         r.register(Box::new(m.merged_frames.clone())).ok();

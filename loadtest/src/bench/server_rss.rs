@@ -76,6 +76,40 @@ pub(crate) async fn cpu_seconds(client: &Client) -> anyhow::Result<f64> {
 pub(crate) struct ServerDelays {
     fanout: Option<metrics_scrape::PromHistogram>,
     tick_start: Option<metrics_scrape::PromHistogram>,
+    /// Delta frames written in all, by the flushers, and merged (see [`FrameCounts`]).
+    frames: Option<FrameCounts>,
+}
+
+/// The server's delta-frame counters at one moment.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct FrameCounts {
+    /// `canopy_delta_frames_sent_total`.
+    sent: f64,
+    /// `canopy_flushed_delta_frames_total`: those a flusher wrote.
+    flushed: f64,
+    /// `canopy_merged_frames_total`.
+    merged: f64,
+}
+
+impl FrameCounts {
+    /// The row that tells where a window's frames went: each flush entry is one write
+    /// turn for one outbox (one observation of the fan-out histogram), so flushed frames
+    /// beyond the entries waited for a flusher past their own tick.
+    fn row(before: FrameCounts, after: FrameCounts, entries: f64) -> String {
+        let sent = after.sent - before.sent;
+        let flushed = after.flushed - before.flushed;
+        let merged = after.merged - before.merged;
+        let late = (flushed - entries).max(0.0);
+        let share = |n: f64| if sent > 0.0 { 100.0 * n / sent } else { 0.0 };
+        format!(
+            "{sent:.0} delta frames: {flushed:.0} by the flushers in {entries:.0} turns ({late:.0}, \
+             {:.1}%, waited past their tick and went with a later one), {:.0} ({:.1}%) by \
+             writer tasks after a full socket, {merged:.0} merged",
+            share(late),
+            sent - flushed,
+            share(sent - flushed),
+        )
+    }
 }
 
 impl ServerDelays {
@@ -91,9 +125,23 @@ impl ServerDelays {
                 .as_ref()
                 .and_then(|p| metrics_scrape::PromHistogram::find(p, name))
         };
+        let counter = |name| parsed.as_ref().and_then(|p| metrics_scrape::value(p, name));
+        let frames = match (
+            counter(FRAMES_SENT_METRIC),
+            counter(FRAMES_FLUSHED_METRIC),
+            counter(FRAMES_MERGED_METRIC),
+        ) {
+            (Some(sent), Some(flushed), Some(merged)) => Some(FrameCounts {
+                sent,
+                flushed,
+                merged,
+            }),
+            _ => None,
+        };
         ServerDelays {
             fanout: find(FANOUT_DELAY_METRIC),
             tick_start: find(TICK_START_DELAY_METRIC),
+            frames,
         }
     }
 
@@ -113,6 +161,11 @@ impl ServerDelays {
                 "tick grid slot to tick start",
             ),
         ];
+        if let (Some(a), Some(b), Some(fa), Some(fb)) =
+            (&before.fanout, &self.fanout, before.frames, self.frames)
+        {
+            report.row("server frames", FrameCounts::row(fa, fb, b.since(a).count));
+        }
         for (name, a, b, what) in rows {
             let (Some(a), Some(b)) = (a, b) else { continue };
             let d = b.since(a);
@@ -134,6 +187,12 @@ impl ServerDelays {
 const FANOUT_DELAY_METRIC: &str = "canopy_fanout_delay_seconds";
 /// See [`ServerDelays`].
 const TICK_START_DELAY_METRIC: &str = "canopy_tick_start_delay_seconds";
+/// See [`FrameCounts`].
+const FRAMES_SENT_METRIC: &str = "canopy_delta_frames_sent_total";
+/// See [`FrameCounts`].
+const FRAMES_FLUSHED_METRIC: &str = "canopy_flushed_delta_frames_total";
+/// See [`FrameCounts`].
+const FRAMES_MERGED_METRIC: &str = "canopy_merged_frames_total";
 
 /// Waits until the server counts at most `target` WebSocket connections, for at most
 /// `within`; returns whether it did.
@@ -146,4 +205,29 @@ pub(crate) async fn wait_connections(client: &Client, target: f64, within: Durat
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_counts_say_how_many_waited_past_their_tick() {
+        let before = FrameCounts {
+            sent: 100.0,
+            flushed: 90.0,
+            merged: 1.0,
+        };
+        let after = FrameCounts {
+            sent: 1_100.0,
+            flushed: 990.0,
+            merged: 3.0,
+        };
+        assert_eq!(
+            FrameCounts::row(before, after, 700.0),
+            "1000 delta frames: 900 by the flushers in 700 turns (200, 20.0%, waited past \
+             their tick and went with a later one), 100 (10.0%) by writer tasks after a \
+             full socket, 2 merged"
+        );
+    }
 }

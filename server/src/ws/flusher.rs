@@ -63,6 +63,7 @@ impl Tally {
     fn record(&mut self, metrics: &Metrics) {
         metrics.bytes_sent.inc_by(self.bytes);
         metrics.delta_frames_sent.inc_by(self.delta_frames);
+        metrics.flushed_delta_frames.inc_by(self.delta_frames);
         metrics.delta_bytes_sent.inc_by(self.delta_bytes);
         (self.bytes, self.delta_frames, self.delta_bytes) = (0, 0, 0);
         self.delay.flush();
