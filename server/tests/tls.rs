@@ -38,6 +38,34 @@ fn connector(root: CertificateDer<'static>) -> TlsConnector {
     TlsConnector::from(Arc::new(config))
 }
 
+type Wss =
+    tokio_tungstenite::WebSocketStream<tokio_rustls::client::TlsStream<tokio::net::TcpStream>>;
+
+/// Opens a JSON WebSocket over TLS on `tcp` to `room` and subscribes to all of it.
+async fn wss_subscribe(
+    tcp: tokio::net::TcpStream,
+    root: CertificateDer<'static>,
+    room: &str,
+) -> Wss {
+    let name = ServerName::try_from("localhost").unwrap();
+    let tls = connector(root).connect(name, tcp).await.unwrap();
+    let url = format!("wss://localhost/rooms/{room}/ws?format=json");
+    let (mut ws, _) = tokio_tungstenite::client_async(url, tls).await.unwrap();
+    let sub = codec::encode_client(&ClientMsg::subscribe(None, u32::MAX), Format::Json);
+    ws.send(tokio_tungstenite::tungstenite::Message::text(
+        String::from_utf8(sub).unwrap(),
+    ))
+    .await
+    .unwrap();
+    ws
+}
+
+/// The next server message.
+async fn next_msg(ws: &mut Wss) -> ServerMsg {
+    let frame = ws.next().await.unwrap().unwrap();
+    codec::decode_server(&frame.into_data(), Format::Json).unwrap()
+}
+
 #[tokio::test]
 async fn https_and_wss_are_served_and_the_certificate_reloads() {
     let dir = tempfile::tempdir().unwrap();
@@ -64,22 +92,8 @@ async fn https_and_wss_are_served_and_the_certificate_reloads() {
 
     s.state.create_room(Some("tls".into()), Some(30)).unwrap();
     let tcp = tokio::net::TcpStream::connect(&addr).await.unwrap();
-    let tls = connector(der.clone())
-        .connect(name.clone(), tcp)
-        .await
-        .unwrap();
-    let (mut ws, _) =
-        tokio_tungstenite::client_async("wss://localhost/rooms/tls/ws?format=json", tls)
-            .await
-            .unwrap();
-    let sub = codec::encode_client(&ClientMsg::subscribe(None, u32::MAX), Format::Json);
-    ws.send(tokio_tungstenite::tungstenite::Message::text(
-        String::from_utf8(sub).unwrap(),
-    ))
-    .await
-    .unwrap();
-    let first = ws.next().await.unwrap().unwrap();
-    let msg = codec::decode_server(&first.into_data(), Format::Json).unwrap();
+    let mut ws = wss_subscribe(tcp, der.clone(), "tls").await;
+    let msg = next_msg(&mut ws).await;
     assert!(matches!(msg, ServerMsg::Snapshot { .. }), "{msg:?}");
 
     // A new certificate: new handshakes trust only it, once reloaded.
@@ -122,22 +136,10 @@ async fn a_websocket_over_tls_is_not_cut_at_the_http_write_deadline() {
     let sock = tokio::net::TcpSocket::new_v4().unwrap();
     sock.set_recv_buffer_size(4096).unwrap();
     let tcp = sock.connect(addr.parse().unwrap()).await.unwrap();
-    let name = ServerName::try_from("localhost").unwrap();
-    let tls = connector(der).connect(name, tcp).await.unwrap();
-    let (mut ws, _) =
-        tokio_tungstenite::client_async("wss://localhost/rooms/big/ws?format=json", tls)
-            .await
-            .unwrap();
-    let sub = codec::encode_client(&ClientMsg::subscribe(None, u32::MAX), Format::Json);
-    ws.send(tokio_tungstenite::tungstenite::Message::text(
-        String::from_utf8(sub).unwrap(),
-    ))
-    .await
-    .unwrap();
+    let mut ws = wss_subscribe(tcp, der, "big").await;
     // The snapshot (about 700 KB) backs up in the server for three request timeouts.
     tokio::time::sleep(std::time::Duration::from_secs(3)).await;
-    let first = ws.next().await.unwrap().unwrap();
-    let msg = codec::decode_server(&first.into_data(), Format::Json).unwrap();
+    let msg = next_msg(&mut ws).await;
     let ServerMsg::Snapshot { nodes, .. } = msg else {
         panic!("{msg:?}");
     };
