@@ -68,7 +68,8 @@ pub struct Metrics {
     /// `--max-connections` and `--max-connections-per-ip` caps.
     pub connections_refused: IntCounter,
     /// `canopy_http_reads_cut_total`: whole-room reads (`GET .../nodes`) cut off because
-    /// their reader accepted nothing for `--request-timeout-secs`.
+    /// their reader took the answer slower than the minimum rate (one that accepts
+    /// nothing is closed by the write deadline: `http_write_stalls`).
     pub http_reads_cut: IntCounter,
     /// `canopy_http_write_stalls_total`: HTTP connections closed because their peer
     /// accepted no byte of an answer for `--request-timeout-secs`.
@@ -215,7 +216,7 @@ impl Metrics {
             ),
             http_reads_cut: counter(
                 "canopy_http_reads_cut_total",
-                "Whole-room reads cut off because their reader accepted nothing",
+                "Whole-room reads cut off because their reader took them slower than the minimum rate",
             ),
             http_write_stalls: counter(
                 "canopy_http_write_stalls_total",

@@ -281,8 +281,8 @@ async fn start_unread_nodes(s: &common::TestServer, room: &str) -> TcpStream {
 }
 
 /// Readers of whole-room reads that never read cannot keep the turns of those reads
-/// (two at a time) for good: past the stall deadline their answers are cut off, and
-/// everyone else's whole-room reads are served again.
+/// (two at a time) for good: once they have accepted nothing for the request timeout
+/// their connections close, and everyone else's whole-room reads are served again.
 #[tokio::test]
 async fn whole_room_readers_that_stop_reading_are_cut_off() {
     let mut cfg = config();
@@ -298,9 +298,8 @@ async fn whole_room_readers_that_stop_reading_are_cut_off() {
     for _ in 0..canopy_server::http::DUMPS_AT_ONCE {
         stalled.push(start_unread_nodes(&s, "big").await);
     }
-    // Both are cut off once they have accepted nothing for the deadline: by the read's
-    // own task, or by the connection's write deadline (the same length), whichever
-    // notices first.
+    // Both are closed once they have accepted nothing for the request timeout (by the
+    // connection's write deadline; the whole-read deadline counts as a cut too).
     let m = &s.state.metrics;
     let cut = || (m.http_reads_cut.get() + m.http_write_stalls.get()) as usize;
     for _ in 0..600 {
@@ -326,9 +325,9 @@ async fn whole_room_readers_that_stop_reading_are_cut_off() {
 }
 
 /// A client that stops reading an answer small enough for hyper to take whole (so the
-/// whole-room read's own stall deadline never fires) is still closed: the connection's
-/// write deadline ends it once the client has accepted nothing for
-/// `--request-timeout-secs`, and the cut answer never ends as a whole one would.
+/// body has nothing left to ask for and its whole-read deadline never fires) is still
+/// closed: the connection's write deadline ends it once the client has accepted nothing
+/// for `--request-timeout-secs`, and the cut answer never ends as a whole one would.
 #[tokio::test]
 async fn a_connection_whose_client_stops_reading_is_closed_at_the_write_deadline() {
     let mut cfg = config();
@@ -355,7 +354,7 @@ async fn a_connection_whose_client_stops_reading_is_closed_at_the_write_deadline
     assert_eq!(
         s.state.metrics.http_reads_cut.get(),
         0,
-        "the read's own deadline never fired: hyper had taken every chunk"
+        "the whole-read deadline never fired: hyper had taken every chunk"
     );
     assert_answer_cut(&mut tcp).await;
     s.stop().await;

@@ -5,9 +5,10 @@
 //! async worker, and copies what it needs before answering; the whole-room read is
 //! streamed (its JSON is never built whole), charged to the caller's rate limit by its
 //! size, and at most [`DUMPS_AT_ONCE`] run at a time, so its memory is bounded by that
-//! many copies of a room; a reader that accepts nothing for `--request-timeout-secs`,
-//! or takes in all longer than that plus its answer's size at [`MIN_READ_RATE`], is cut
-//! off, so no client holds one of those turns longer, however it trickles.
+//! many copies of a room; a reader that accepts nothing for `--request-timeout-secs` is
+//! closed by the connection's write deadline, and one that takes in all longer than
+//! that plus its answer's size at [`MIN_READ_RATE`] is cut off here, so no client holds
+//! one of those turns longer, however it trickles.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -90,9 +91,9 @@ pub(super) async fn list_nodes(
     })
     .await?;
     app.query_limiter.charge(&caller.rate_key, nodes.len());
-    let stall = Duration::from_secs(app.config.request_timeout_secs);
+    let timeout = Duration::from_secs(app.config.request_timeout_secs);
     let cut = app.metrics.http_reads_cut.clone();
-    let body = stream_nodes(tick, nodes, permit, stall, caller.who.clone(), cut);
+    let body = stream_nodes(tick, nodes, permit, timeout, caller.who.clone(), cut);
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
         Body::from_stream(body),
@@ -100,37 +101,44 @@ pub(super) async fn list_nodes(
         .into_response())
 }
 
-/// A reader of `GET /nodes` that accepted nothing for the stall deadline.
+/// A reader of `GET /nodes` that took its answer slower than the minimum rate.
 #[derive(Debug, thiserror::Error)]
-#[error("the reader accepted nothing for {0:?}: answer cut off")]
-struct ReaderStalled(Duration);
+#[error("the reader took longer than {0:?} for the whole answer: cut off")]
+struct ReaderTooSlow(Duration);
 
-/// The JSON of `{"tick":…,"nodes":[…]}`, chunk by chunk.
+/// The JSON of `{"tick":…,"nodes":[…]}`, chunk by chunk, each made when hyper asks.
 ///
-/// Why a task and a channel rather than a plain stream: hyper stops polling a body whose
-/// socket is full, so a stream cannot notice that its reader stopped reading. The task
-/// waits at most `stall` for each chunk to be taken; past that it gives up, which drops
-/// the room's copy and the whole-room permit, and the body ends with an error, so the
-/// connection is closed without its final chunk (the client sees a cut answer, never a
-/// short one that parses).
+/// A reader that stops reading is the connection's write deadline's to end
+/// (`write_deadline.rs`: hyper stops polling a body whose socket is full, so the body
+/// cannot see it); closing the connection drops this stream, the room's copy and the
+/// whole-room permit. What the body checks itself is the whole read's deadline: a
+/// reader that keeps taking a little never stalls, so each chunk asked for past
+/// [`whole_read_allowance`] ends the body with an error instead, and the connection
+/// closes without its final chunk (a cut answer, never a short one that parses).
 fn stream_nodes(
     tick: u64,
     nodes: Vec<Node>,
     permit: OwnedSemaphorePermit,
-    stall: Duration,
+    timeout: Duration,
     who: String,
     cut: prometheus::IntCounter,
-) -> impl futures_util::Stream<Item = Result<Bytes, ReaderStalled>> {
-    // One chunk in the channel, one in hyper's hands: a stalled reader holds no more.
-    let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(1);
-    let finish_by = tokio::time::Instant::now() + whole_read_allowance(nodes.len(), stall);
+) -> impl futures_util::Stream<Item = Result<Bytes, ReaderTooSlow>> {
+    let allowance = whole_read_allowance(nodes.len(), timeout);
+    let finish_by = tokio::time::Instant::now() + allowance;
     let chunks = nodes.len().div_ceil(CHUNK_NODES);
-    // The head, the chunks of nodes and the tail: a channel that closes before all of
-    // them came through was given up by the task.
-    let total = chunks + 2;
-    tokio::spawn(async move {
-        let _permit = permit;
-        for i in 0..total {
+    // The head, the chunks of nodes and the tail; `None` once the body ended.
+    futures_util::stream::unfold(Some(0), move |next| {
+        // Held by the stream: the copy and the turn last as long as the body.
+        let _held = &permit;
+        let item = next.and_then(|i| {
+            if i > chunks + 1 {
+                return None;
+            }
+            if tokio::time::Instant::now() > finish_by {
+                cut.inc();
+                tracing::info!(caller = %who, chunk = i, of = chunks + 2, "whole-room read cut off: the reader takes it slower than the minimum rate");
+                return Some((Err(ReaderTooSlow(allowance)), None));
+            }
             let bytes = if i == 0 {
                 Bytes::from(format!("{{\"tick\":{tick},\"nodes\":["))
             } else if i == chunks + 1 {
@@ -146,38 +154,16 @@ fn stream_nodes(
                 }
                 Bytes::from(out)
             };
-            let wait_until = (tokio::time::Instant::now() + stall).min(finish_by);
-            match tokio::time::timeout_at(wait_until, tx.send(bytes)).await {
-                Ok(Ok(())) => {}
-                // The client went away: nothing to tell it.
-                Ok(Err(_)) => return,
-                Err(_) if wait_until == finish_by => {
-                    cut.inc();
-                    tracing::info!(caller = %who, chunk = i, of = total, "whole-room read cut off: the reader takes it slower than the minimum rate");
-                    return;
-                }
-                Err(_) => {
-                    cut.inc();
-                    tracing::info!(caller = %who, ?stall, "whole-room read cut off: the reader accepted nothing");
-                    return;
-                }
-            }
-        }
-    });
-    futures_util::stream::unfold(Some((rx, 0)), move |state| async move {
-        let (mut rx, taken) = state?;
-        match rx.recv().await {
-            Some(bytes) => Some((Ok(bytes), Some((rx, taken + 1)))),
-            None if taken == total => None,
-            None => Some((Err(ReaderStalled(stall)), None)),
-        }
+            Some((Ok(bytes), Some(i + 1)))
+        });
+        std::future::ready(item)
     })
 }
 
-/// How long a whole-room read of `nodes` nodes may take in all: the stall allowance,
+/// How long a whole-room read of `nodes` nodes may take in all: the request timeout,
 /// plus its size at [`MIN_READ_RATE`].
-fn whole_read_allowance(nodes: usize, stall: Duration) -> Duration {
-    stall + Duration::from_secs_f64(nodes as f64 * NODE_JSON_BYTES / MIN_READ_RATE)
+fn whole_read_allowance(nodes: usize, timeout: Duration) -> Duration {
+    timeout + Duration::from_secs_f64(nodes as f64 * NODE_JSON_BYTES / MIN_READ_RATE)
 }
 
 /// One node with its children, local and world transforms.

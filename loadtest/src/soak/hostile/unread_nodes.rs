@@ -1,7 +1,7 @@
 //! A whole-room read that is never read: a connection asks `GET /rooms/{room}/nodes`
 //! and then reads nothing.
 //!
-//! The server answers two whole-room reads at a time. Before the stall deadline, two
+//! The server answers two whole-room reads at a time. Before the write deadline, two
 //! such sockets held both turns for good (hyper has no write timeout), and every other
 //! client's whole-room read then answered `503`. Invariant: the verdict is the close
 //! within the bound; the request is sent whole, so nothing but the unread answer can
