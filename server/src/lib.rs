@@ -27,6 +27,7 @@ pub mod state;
 pub mod ws;
 
 pub(crate) mod admission;
+pub(crate) mod edit_wait;
 pub(crate) mod jwt;
 pub(crate) mod offload;
 pub(crate) mod origin;

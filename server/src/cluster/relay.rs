@@ -464,42 +464,11 @@ async fn queue_relayed(
     let until = tokio::time::Instant::now() + deadline;
     let mut answers = Vec::with_capacity(waiting.len());
     for w in waiting {
-        let (mut rx, ticket) = match w {
-            Err(refused) => {
-                answers.push(Err(refused));
-                continue;
+        answers.push(match w {
+            Err(refused) => Err(refused),
+            Ok((rx, ticket)) => {
+                crate::edit_wait::outcome(&room, rx, &ticket, until, deadline).await
             }
-            Ok(w) => w,
-        };
-        let outcome = match tokio::time::timeout_at(until, &mut rx).await {
-            Ok(outcome) => outcome,
-            Err(_) if ticket.cancel() => {
-                answers.push(Err(Refusal::overloaded(format!(
-                    "the batch waited {} s for room {}'s tick; it was withdrawn and will \
-                     never be applied",
-                    deadline.as_secs(),
-                    room.id
-                ))));
-                continue;
-            }
-            // The tick took it: its outcome is on its way.
-            Err(_) => rx.await,
-        };
-        answers.push(match outcome {
-            Err(_) => Err(Refusal::new(
-                ErrorCode::UnknownRoom,
-                format!("room {} closed before the batch was applied", room.id),
-            )),
-            Ok(answer) => match answer.outcome {
-                Err(e) => Err(e),
-                Ok(result) => match room.gate.durable(answer.durable_at).await {
-                    Ok(()) => Ok(result),
-                    Err(why) => Err(Refusal::overloaded(format!(
-                        "the storage failed before the batch was durable ({why}): its \
-                         outcome is unknown"
-                    ))),
-                },
-            },
         });
     }
     answers

@@ -21,7 +21,6 @@ use tokio::sync::oneshot;
 use super::body::JsonBody;
 use super::error::InBatch;
 use crate::access::Caller;
-use crate::refusal::Refusal;
 use crate::room::edit::check_batch_size;
 use crate::room::{EditReply, EditTicket};
 use crate::state::AppState;
@@ -54,7 +53,7 @@ pub(super) async fn post_edits(
 ) -> Result<Json<EditsResult>, InBatch> {
     let room = app.room(&room)?;
     check_batch_size(batch.ops.len(), app.config.max_ops_per_batch)?;
-    let (tx, mut rx) = oneshot::channel();
+    let (tx, rx) = oneshot::channel();
     let ticket = Arc::new(EditTicket::default());
     // Shared by the caller's concurrent requests: one editor cannot take the room's
     // whole pending budget by opening more connections.
@@ -67,38 +66,7 @@ pub(super) async fn post_edits(
     )?;
     let _withdraw = Withdraw(Arc::clone(&ticket));
     let deadline = Duration::from_secs(app.config.request_timeout_secs);
-    let outcome = tokio::select! {
-        outcome = &mut rx => outcome,
-        _ = tokio::time::sleep(deadline) => {
-            if ticket.cancel() {
-                return Err(InBatch(Refusal::overloaded(format!(
-                    "the batch waited {} s for room {}'s tick; it was withdrawn and will \
-                     never be applied",
-                    deadline.as_secs(),
-                    room.id
-                ))));
-            }
-            // The tick took it: its outcome is on its way.
-            rx.await
-        }
-    };
-    match outcome {
-        Ok(answer) => {
-            let result = answer.outcome?;
-            // Acknowledged only once durable: the tick queued its record; the log
-            // thread's fsync releases it. A failure in between leaves the outcome
-            // unknown to us too (the bytes may have reached the disk).
-            if let Err(why) = room.gate.durable(answer.durable_at).await {
-                return Err(InBatch(Refusal::overloaded(format!(
-                    "the storage failed before the batch was durable ({why}): its outcome \
-                     is unknown; a restart applies it only if it reached the disk"
-                ))));
-            }
-            Ok(Json(result))
-        }
-        Err(_) => Err(InBatch(Refusal::new(
-            canopy_protocol::ErrorCode::UnknownRoom,
-            format!("room {} closed before the batch was applied", room.id),
-        ))),
-    }
+    let until = tokio::time::Instant::now() + deadline;
+    let result = crate::edit_wait::outcome(&room, rx, &ticket, until, deadline).await?;
+    Ok(Json(result))
 }
