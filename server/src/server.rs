@@ -112,7 +112,7 @@ pub async fn run(
     // (`Upgraded::downcast`) for the flushers' non-blocking writes (`ws/socket.rs`).
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
-        .header_read_timeout(Duration::from_secs(state.config.http_header_timeout_secs))
+        .header_read_timeout(state.config.http_header_timeout)
         .keep_alive(true);
     // Open HTTP connections (not upgraded ones: the session tasks are in `state.tasks`),
     // and the signal that asks them to finish their request and close.
@@ -122,7 +122,7 @@ pub async fn run(
     let mut last_accept_error: Option<Instant> = None;
     // SIGTERM starts the drain: readiness fails at once, the listener stays open for
     // `--drain-secs`, then the shutdown proper begins.
-    let drain = Duration::from_secs(state.config.drain_secs);
+    let drain = state.config.drain;
     let drained = {
         let state = state.clone();
         async move {
@@ -169,8 +169,8 @@ pub async fn run(
         let conn_token = conns.token();
         let stop_conn = stop_conns.clone();
         let http = http.clone();
-        let first_byte = Duration::from_secs(state.config.http_header_timeout_secs);
-        let write_stall = Duration::from_secs(state.config.request_timeout_secs);
+        let first_byte = state.config.http_header_timeout;
+        let write_stall = state.config.request_timeout;
         let tls = state.tls.clone();
         let metrics = std::sync::Arc::clone(&state.metrics);
         tokio::spawn(async move {
@@ -222,7 +222,7 @@ pub async fn run(
     tracing::info!("shutting down");
     drop(listener);
     state.shutdown.cancel();
-    let grace = Duration::from_secs(state.config.shutdown_grace_secs);
+    let grace = state.config.shutdown_grace;
     // The rooms' last ticks answer every accepted batch and close their subscribers.
     let pool = state.clone();
     let _ = tokio::time::timeout(

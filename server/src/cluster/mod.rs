@@ -37,9 +37,6 @@ use crate::state::AppState;
 /// Lease renewals in flight at once.
 const RENEWALS_AT_ONCE: usize = 32;
 
-/// The default of `--cluster-lease-secs`.
-pub const DEFAULT_LEASE_SECS: u64 = 10;
-
 /// Parses `--cluster-node`: 1 to 64 of `[A-Za-z0-9_-]` (it becomes a NATS subject token
 /// and a key-value key).
 pub fn parse_node_name(s: &str) -> Result<String, String> {
@@ -139,7 +136,7 @@ impl ClusterConfig {
             nats_url,
             node,
             url: url.trim_end_matches('/').to_string(),
-            lease: Duration::from_secs(config.cluster_lease_secs),
+            lease: config.cluster_lease,
             replicas: config.cluster_replicas as usize,
         })
     }

@@ -258,7 +258,7 @@ impl Cluster {
         tokio::spawn(forward_edits(
             Arc::clone(self),
             Arc::clone(&shared),
-            state.config.request_timeout_secs,
+            state.config.request_timeout,
             up_rx,
         ));
         Ok(shared)
@@ -460,7 +460,7 @@ async fn queue_relayed(
     }
     // One deadline for the request, as for an HTTP edit; a batch still waiting then is
     // withdrawn, so that its error answer means what it says: never applied.
-    let deadline = Duration::from_secs(state.config.request_timeout_secs);
+    let deadline = state.config.request_timeout;
     let until = tokio::time::Instant::now() + deadline;
     let mut answers = Vec::with_capacity(waiting.len());
     for w in waiting {
@@ -480,10 +480,10 @@ async fn queue_relayed(
 async fn forward_edits(
     cluster: Arc<Cluster>,
     replica: Arc<RoomShared>,
-    timeout_secs: u64,
+    request_timeout: Duration,
     mut edits: mpsc::Receiver<PendingEdit>,
 ) {
-    let timeout = Duration::from_secs(timeout_secs) + Duration::from_secs(5);
+    let timeout = request_timeout + Duration::from_secs(5);
     let budget = cluster.max_payload() / 2;
     let mut next: Option<PendingEdit> = None;
     loop {

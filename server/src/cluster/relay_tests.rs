@@ -15,7 +15,7 @@ use crate::state::AppState;
 async fn a_relayed_batch_answered_overloaded_is_never_applied() {
     let state = AppState::new(ServerConfig {
         in_memory: true,
-        request_timeout_secs: 1,
+        request_timeout: std::time::Duration::from_secs(1),
         tick_op_budget: 1,
         ..ServerConfig::default()
     });

@@ -8,6 +8,7 @@
 //! accepted; nothing over 16 MiB).
 
 mod file;
+mod values;
 
 use std::ffi::OsString;
 use std::net::SocketAddr;
@@ -15,6 +16,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use file::{ConfigError, defaults_file};
+pub use values::Secret;
+use values::{any_seconds, at_least_one, lease_seconds, looseness, positive_seconds};
 
 use crate::octree::OctreeConfig;
 use crate::room::outbox::OutboxLimits;
@@ -250,14 +253,14 @@ pub struct ServerConfig {
 
     /// A WebSocket client whose socket accepts nothing for this many seconds is
     /// disconnected (close code 4000: resubscribe).
-    #[arg(long, env = "CANOPY_WS_WRITE_DEADLINE_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
-    pub ws_write_deadline_secs: u64,
+    #[arg(long = "ws-write-deadline-secs", env = "CANOPY_WS_WRITE_DEADLINE_SECS", default_value = "30", value_parser = positive_seconds)]
+    pub ws_write_deadline: Duration,
 
     /// Seconds between SIGTERM and the shutdown proper: meanwhile `/readyz` answers 503,
     /// new WebSocket upgrades are refused and everything else is served, so a load
     /// balancer sees the node leave before its connections are refused.
-    #[arg(long, env = "CANOPY_DRAIN_SECS", default_value_t = 5)]
-    pub drain_secs: u64,
+    #[arg(long = "drain-secs", env = "CANOPY_DRAIN_SECS", default_value = "5", value_parser = any_seconds)]
+    pub drain: Duration,
 
     /// Reverse proxies (CIDRs or addresses, comma-separated) whose `Forwarded` or
     /// `X-Forwarded-For` header names the caller, for rate limits and logs.
@@ -265,8 +268,8 @@ pub struct ServerConfig {
     pub trusted_proxies: Vec<ipnet::IpNet>,
 
     /// Seconds the server waits for connections and rooms to finish on shutdown.
-    #[arg(long, env = "CANOPY_SHUTDOWN_GRACE_SECS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
-    pub shutdown_grace_secs: u64,
+    #[arg(long = "shutdown-grace-secs", env = "CANOPY_SHUTDOWN_GRACE_SECS", default_value = "5", value_parser = positive_seconds)]
+    pub shutdown_grace: Duration,
 
     /// The admin token. With it, every request but `GET /healthz`, `/readyz` and
     /// `/openapi.json` needs a token, and new rooms get editor and viewer tokens. Without
@@ -329,13 +332,13 @@ pub struct ServerConfig {
 
     /// Longest time an HTTP request may take (an edit waits for its tick), in seconds;
     /// longer answers `503 overloaded`, and an edit answered so is never applied.
-    #[arg(long, env = "CANOPY_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
-    pub request_timeout_secs: u64,
+    #[arg(long = "request-timeout-secs", env = "CANOPY_REQUEST_TIMEOUT_SECS", default_value = "30", value_parser = positive_seconds)]
+    pub request_timeout: Duration,
 
     /// Seconds a client has to send a request's headers, and the longest an idle
     /// keep-alive connection stays open.
-    #[arg(long, env = "CANOPY_HTTP_HEADER_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
-    pub http_header_timeout_secs: u64,
+    #[arg(long = "http-header-timeout-secs", env = "CANOPY_HTTP_HEADER_TIMEOUT_SECS", default_value = "10", value_parser = positive_seconds)]
+    pub http_header_timeout: Duration,
 
     /// Most open connections (HTTP and WebSocket) in all; more are closed at accept.
     #[arg(long, env = "CANOPY_MAX_CONNECTIONS", default_value_t = 16_384, value_parser = at_least_one)]
@@ -347,13 +350,13 @@ pub struct ServerConfig {
     pub max_connections_per_ip: usize,
 
     /// Seconds between WebSocket pings the server sends.
-    #[arg(long, env = "CANOPY_WS_PING_SECS", default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..))]
-    pub ws_ping_secs: u64,
+    #[arg(long = "ws-ping-secs", env = "CANOPY_WS_PING_SECS", default_value = "15", value_parser = positive_seconds)]
+    pub ws_ping: Duration,
 
     /// A WebSocket connection from which nothing (not even a pong) arrives for this many
     /// seconds is closed as idle or half-open.
-    #[arg(long, env = "CANOPY_WS_IDLE_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
-    pub ws_idle_secs: u64,
+    #[arg(long = "ws-idle-secs", env = "CANOPY_WS_IDLE_SECS", default_value = "60", value_parser = positive_seconds)]
+    pub ws_idle: Duration,
 
     /// Octree leaf capacity (objects per cell before it splits).
     #[arg(long, env = "CANOPY_OCTREE_LEAF_CAPACITY", default_value_t = OctreeConfig::DEFAULT.leaf_capacity, value_parser = at_least_one)]
@@ -387,8 +390,8 @@ pub struct ServerConfig {
     /// Seconds a room's lease lasts unrenewed (2 to 300): an owner renews every third
     /// of it and stops taking edits once a renewal is this long overdue minus a margin
     /// (a third, at most 2 s). Every node of a cluster must use the same value.
-    #[arg(long, env = "CANOPY_CLUSTER_LEASE_SECS", default_value_t = crate::cluster::DEFAULT_LEASE_SECS, value_parser = clap::value_parser!(u64).range(2..=300))]
-    pub cluster_lease_secs: u64,
+    #[arg(long = "cluster-lease-secs", env = "CANOPY_CLUSTER_LEASE_SECS", default_value = "10", value_parser = lease_seconds)]
+    pub cluster_lease: Duration,
 
     /// Copies the NATS cluster keeps of the rooms' journal (1 to 5; at most the number
     /// of NATS servers). It is set when the journal stream is first made; later nodes
@@ -406,47 +409,18 @@ pub enum LogFormat {
     Json,
 }
 
-fn at_least_one(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-fn looseness(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(v) if (1.0..=16.0).contains(&v) => Ok(v),
-        Ok(v) => Err(format!("must be 1 to 16, got {v}")),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-/// A secret string (the admin token): never printed by `Debug`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(pub String);
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(..)")
-    }
-}
-
-impl std::str::FromStr for Secret {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        if s.is_empty() {
-            return Err("the token must not be empty".into());
-        }
-        Ok(Secret(s.to_string()))
-    }
-}
-
 impl Default for ServerConfig {
     /// The defaults of the flags, but in memory: what embedding and tests want (the
-    /// binary's own default keeps rooms in `canopy-data`).
+    /// binary's own default keeps rooms in `canopy-data`). Plain values: the flags'
+    /// `CANOPY_*` variables are left out, so no environment changes them and nothing
+    /// here can exit the process.
     fn default() -> Self {
-        <Self as clap::Parser>::parse_from(["canopy", "--in-memory"])
+        use clap::{CommandFactory, FromArgMatches};
+        let command = <Self as CommandFactory>::command().mut_args(|arg| arg.env(None));
+        let matches = command
+            .try_get_matches_from(["canopy", "--in-memory"])
+            .expect("the built-in defaults parse");
+        <Self as FromArgMatches>::from_arg_matches(&matches).expect("the built-in defaults parse")
     }
 }
 
@@ -516,12 +490,6 @@ impl ServerConfig {
             || self.jwt_hs256_secret.is_some()
             || self.jwt_jwks_file.is_some()
     }
-
-    /// `--ws-write-deadline-secs` as a duration: how long a client's socket may accept
-    /// nothing before it is closed with 4000.
-    pub fn ws_write_deadline(&self) -> Duration {
-        Duration::from_secs(self.ws_write_deadline_secs)
-    }
 }
 
 #[cfg(test)]
@@ -530,6 +498,69 @@ mod tests {
 
     fn parsed(args: &[&str]) -> ServerConfig {
         <ServerConfig as clap::Parser>::try_parse_from(args).expect("valid flags")
+    }
+
+    #[test]
+    fn seconds_flags_take_fractions_and_refuse_nonsense() {
+        let c = parsed(&[
+            "canopy",
+            "--request-timeout-secs",
+            "0.25",
+            "--drain-secs",
+            "0",
+        ]);
+        assert_eq!(c.request_timeout, Duration::from_millis(250));
+        assert_eq!(c.drain, Duration::ZERO);
+        for bad in ["0", "-1", "NaN", "inf", "1e9", "soon"] {
+            let flag = format!("--request-timeout-secs={bad}");
+            let e = <ServerConfig as clap::Parser>::try_parse_from(["canopy", flag.as_str()])
+                .unwrap_err();
+            assert!(e.to_string().contains("request-timeout-secs"), "{bad}: {e}");
+        }
+        assert!(
+            <ServerConfig as clap::Parser>::try_parse_from([
+                "canopy",
+                "--cluster-lease-secs",
+                "0.5"
+            ])
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn the_default_config_is_the_flags_defaults_in_memory() {
+        let d = ServerConfig::default();
+        assert!(d.in_memory);
+        assert_eq!(d.request_timeout, Duration::from_secs(30));
+        assert_eq!(d.cluster_lease, Duration::from_secs(10));
+        assert_eq!(d.tick_hz, 30);
+    }
+
+    /// Run again as a child process with bad `CANOPY_*` variables set: the library's
+    /// default must neither take them nor exit.
+    #[test]
+    fn the_default_config_ignores_canopy_variables() {
+        const NAME: &str = "config::tests::the_default_config_ignores_canopy_variables";
+        if std::env::var_os("CANOPY_TEST_DEFAULT_PROBE").is_some() {
+            let d = ServerConfig::default();
+            assert_eq!((d.tick_hz, d.in_memory, d.max_rooms), (30, true, 1024));
+            return;
+        }
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", NAME, "--test-threads=1"])
+            .env("CANOPY_TEST_DEFAULT_PROBE", "1")
+            .env("CANOPY_TICK_HZ", "nonsense")
+            .env("CANOPY_IN_MEMORY", "false")
+            .env("CANOPY_MAX_ROOMS", "3")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("1 passed"), "the probe ran: {stdout}");
     }
 
     #[test]

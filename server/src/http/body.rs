@@ -4,8 +4,6 @@
 //! `503 overloaded`. (axum's own `Json` extractor answers with plain-text bodies, which
 //! the contract does not allow.)
 
-use std::time::Duration;
-
 use axum::extract::{FromRequest, Request};
 use serde::de::DeserializeOwned;
 
@@ -23,7 +21,7 @@ impl<T: DeserializeOwned + Send + 'static> FromRequest<AppState> for JsonBody<T>
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Refusal> {
         let limit = state.config.max_body_bytes;
-        let wait = Duration::from_secs(state.config.request_timeout_secs);
+        let wait = state.config.request_timeout;
         let read = tokio::time::timeout(wait, axum::body::to_bytes(req.into_body(), limit));
         let bytes = read
             .await

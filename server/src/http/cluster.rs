@@ -194,7 +194,7 @@ async fn forward(
     let is_edit = parts.uri.path().ends_with("/edits");
     // The owner answers within its own request timeout (an edit is refused, not
     // applied, past it); a little more here, for the hop.
-    let timeout = Duration::from_secs(app.config.request_timeout_secs) + Duration::from_secs(5);
+    let timeout = app.config.request_timeout + Duration::from_secs(5);
     let owner_gone = async {
         let Some(room) = room else {
             return std::future::pending().await;
@@ -275,7 +275,7 @@ async fn list_everywhere(app: &AppState, cluster: &Cluster, req: Request, next: 
         return Refusal::overloaded("could not read this node's room list").into_response();
     };
     let request = envelope(cluster, &parts, Vec::new());
-    let timeout = Duration::from_secs(app.config.request_timeout_secs);
+    let timeout = app.config.request_timeout;
     let asks = cluster.peers().into_iter().map(|(node, _)| {
         let request = &request;
         async move { (cluster.forward(&node, request, timeout).await, node) }

@@ -8,7 +8,6 @@
 //! client that goes away before the tick takes its batch withdraws it the same way.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Extension, State};
@@ -65,7 +64,7 @@ pub(super) async fn post_edits(
         Some(quota),
     )?;
     let _withdraw = Withdraw(Arc::clone(&ticket));
-    let deadline = Duration::from_secs(app.config.request_timeout_secs);
+    let deadline = app.config.request_timeout;
     let until = tokio::time::Instant::now() + deadline;
     let result = crate::edit_wait::outcome(&room, rx, &ticket, until, deadline).await?;
     Ok(Json(result))

@@ -28,8 +28,6 @@ mod observe;
 pub use cluster::serve_passed;
 pub use nodes::DUMPS_AT_ONCE;
 
-use std::time::Duration;
-
 use axum::Router;
 use axum::error_handling::HandleErrorLayer;
 use axum::response::IntoResponse;
@@ -83,7 +81,7 @@ async fn timed_out(e: tower::BoxError) -> axum::response::Response {
 
 /// The whole HTTP and WebSocket application over `state`.
 pub fn app(state: AppState) -> Router {
-    let timeout = Duration::from_secs(state.config.request_timeout_secs);
+    let timeout = state.config.request_timeout;
     let bounded = || {
         ServiceBuilder::new()
             .layer(HandleErrorLayer::new(timed_out))

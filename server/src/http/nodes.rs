@@ -91,7 +91,7 @@ pub(super) async fn list_nodes(
     })
     .await?;
     app.query_limiter.charge(&caller.rate_key, nodes.len());
-    let timeout = Duration::from_secs(app.config.request_timeout_secs);
+    let timeout = app.config.request_timeout;
     let cut = app.metrics.http_reads_cut.clone();
     let body = stream_nodes(tick, nodes, permit, timeout, caller.who.clone(), cut);
     Ok((

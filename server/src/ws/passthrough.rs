@@ -94,7 +94,7 @@ pub(crate) async fn pass_on(
         .max_message_size(Some(max))
         .max_frame_size(Some(max));
     let connect = tokio_tungstenite::connect_async_with_config(upstream_req, Some(config), true);
-    let timeout = std::time::Duration::from_secs(app.config.request_timeout_secs);
+    let timeout = app.config.request_timeout;
     let (upstream, answer) = match tokio::time::timeout(timeout, connect).await {
         Err(_) => return unreachable(format!("no answer within {timeout:?}")),
         Ok(Err(tokio_tungstenite::tungstenite::Error::Http(refused))) => {

@@ -93,7 +93,7 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         out,
         Arc::clone(&outbox),
         Arc::clone(&app.metrics),
-        app.config.ws_write_deadline(),
+        app.config.ws_write_deadline,
     )));
     let session = Session {
         app: app.clone(),
@@ -102,8 +102,8 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         caller,
         resume_allowed,
     };
-    let ping_every = Duration::from_secs(app.config.ws_ping_secs);
-    let idle_limit = Duration::from_secs(app.config.ws_idle_secs);
+    let ping_every = app.config.ws_ping;
+    let idle_limit = app.config.ws_idle;
     let mut pings = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
     let mut last_heard = Instant::now();
     let mut throttled = false;
