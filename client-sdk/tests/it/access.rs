@@ -2,7 +2,7 @@
 //! header, the WebSocket `token` parameter, the room's editor and viewer tokens, and
 //! the typed `unauthorized` and `forbidden` errors on both transports.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! and region, holds every in-scope node within the contract's bounds of the server's
 //! exact state, and a slow reader that was merged holds them too.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 //! `dequantize(quantize(x))` of the transforms the fake server sent, or, for the random
 //! stream, an exact mirror fed the same motion.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! also checks what the client puts on the wire (format and token in the URL, frame
 //! kinds, the resubscribe after a reconnect).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The HTTP client against an in-process server: rooms, edits with typed errors, node
 //! reads and the four queries.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -264,7 +264,7 @@ async fn a_token_is_sent_and_an_open_server_accepts_it() {
 /// with a transport error (seen in the soak's over-quota caller).
 #[test]
 fn pooled_connections_are_let_go_before_the_server_closes_them() {
-    let keep_alive = Duration::from_secs(ServerConfig::default().http_header_timeout_secs);
+    let keep_alive = ServerConfig::default().http_header_timeout;
     assert!(
         canopy_client::POOL_IDLE_TIMEOUT < keep_alive,
         "pool idle {:?} vs server keep-alive {keep_alive:?}",

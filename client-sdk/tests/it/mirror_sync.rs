@@ -2,7 +2,7 @@
 //! equals the server's state (whole room and region scopes), the event stream alone
 //! rebuilds the same copy, and region subscriptions report nodes entering and leaving.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 //! is detected, a server shutdown reconnects, and a deleted room or a refused reconnect
 //! stops the connection.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! server's own TLS, with a self-signed certificate the client is told to trust; without
 //! it, both refuse the certificate.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

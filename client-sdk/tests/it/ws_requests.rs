@@ -2,7 +2,7 @@
 //! typed `error` (matched by `seq`), queries matched by `id` and equal to the HTTP
 //! answers, pings, and refusals caught before sending.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -1,5 +1,5 @@
 //! Scenario tests of the octree's maintenance and queries; the randomized comparison
-//! against brute force lives in `server/tests/octree_props.rs`.
+//! against brute force lives in `server/tests/it/octree_props.rs`.
 
 use glam::{Quat, Vec3};
 

@@ -1,5 +1,5 @@
 //! Unit tests of the scene core: reference cases, change lists, layout fix-up, ids,
-//! callbacks. Invalid ops and random sequences are in `server/tests/scene_*.rs`.
+//! callbacks. Invalid ops and random sequences are in `server/tests/it/scene_*.rs`.
 
 use canopy_protocol::{NodeId, Op, Transform};
 use glam::{Quat, Vec3};

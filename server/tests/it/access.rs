@@ -1,7 +1,7 @@
 //! Access control (docs/protocol.md §6) and the limits a client meets: tokens, 401 and 403,
 //! viewer edits, Origin allow-list, query rate limits, oversized WebSocket messages.
 
-mod common;
+use crate::common;
 
 use canopy_protocol::{ClientMsg, ErrorCode, Format, Op, ServerMsg};
 use canopy_server::config::Secret;

@@ -3,7 +3,7 @@
 //! `role`, `rooms` and `sub` claims, and a WebSocket closed when its token expires.
 //! Tokens are minted here with the test keys of `tests/fixtures/jwt/`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

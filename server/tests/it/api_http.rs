@@ -1,6 +1,6 @@
 //! Every HTTP route of the contract, with every error code, against an in-process server.
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 

@@ -1,6 +1,6 @@
 //! Every WebSocket message of the contract, in both formats.
 
-mod common;
+use crate::common;
 
 use canopy_protocol::message::Region;
 use canopy_protocol::query::{NearestQuery, RayQuery, RegionQuery, SphereQuery};

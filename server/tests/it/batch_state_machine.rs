@@ -30,7 +30,7 @@ use canopy_protocol::{ErrorCode, NodeId, Op, Transform};
 use canopy_server::scene::{Hierarchy, HierarchyLimits};
 use proptest::prelude::*;
 
-mod scene_model;
+use crate::scene_model;
 
 use scene_model::num::{NON_FINITE, Num, v3};
 use scene_model::{Expect, Model, UNKNOWN, dquat, dvec, finite};

@@ -3,7 +3,7 @@
 //! answers, cross-site requests and rebinding hosts, ray directions of any length, and
 //! the contract's error bodies for unknown routes and methods.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,7 +52,7 @@ fn queue_noops(room: &canopy_server::room::RoomShared, n: usize) {
 #[tokio::test]
 async fn an_edit_answered_overloaded_is_never_applied() {
     let mut cfg = config();
-    cfg.request_timeout_secs = 1;
+    cfg.request_timeout = std::time::Duration::from_secs(1);
     cfg.tick_op_budget = 1;
     let s = start(cfg).await;
     s.create_room("slow", 240).await;
@@ -148,7 +148,7 @@ async fn an_http_editors_concurrent_batches_share_one_quota() {
 #[tokio::test]
 async fn half_sent_headers_and_idle_sockets_are_closed() {
     let mut cfg = config();
-    cfg.http_header_timeout_secs = 1;
+    cfg.http_header_timeout = std::time::Duration::from_secs(1);
     let s = start(cfg).await;
     let mut partial = raw_tcp(&s).await;
     partial
@@ -286,7 +286,7 @@ async fn start_unread_nodes(s: &common::TestServer, room: &str) -> TcpStream {
 #[tokio::test]
 async fn whole_room_readers_that_stop_reading_are_cut_off() {
     let mut cfg = config();
-    cfg.request_timeout_secs = 1;
+    cfg.request_timeout = std::time::Duration::from_secs(1);
     let s = start(cfg).await;
     s.create_room("big", 30).await;
     s.create_room("small", 30).await;
@@ -331,7 +331,7 @@ async fn whole_room_readers_that_stop_reading_are_cut_off() {
 #[tokio::test]
 async fn a_connection_whose_client_stops_reading_is_closed_at_the_write_deadline() {
     let mut cfg = config();
-    cfg.request_timeout_secs = 1;
+    cfg.request_timeout = std::time::Duration::from_secs(1);
     // A small send buffer, so the answer backs up into hyper rather than the kernel.
     cfg.send_buffer_bytes = 16 * 1024;
     let s = start(cfg).await;

@@ -3,7 +3,7 @@
 //! maximum bincode batch, connection caps, and ticks that run on tick threads. Each test
 //! failed on the code before the fix it guards.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -65,7 +65,7 @@ async fn a_subscribe_flood_costs_one_snapshot_per_tick_at_most() {
 async fn a_reader_that_stops_reading_and_vanishes_is_let_go() {
     let mut cfg = config();
     cfg.ws_queue_replies = 16;
-    cfg.ws_write_deadline_secs = 1;
+    cfg.ws_write_deadline = std::time::Duration::from_secs(1);
     let s = start(cfg).await;
     s.create_room("r", 30).await;
     assert_eq!(s.edits("r", add_ops(2000)).await.0, 200);

@@ -14,8 +14,8 @@
 //!
 //! Failures (a paused owner, NATS away, a killed owner) are in `cluster_failures.rs`.
 
-mod cluster_support;
-mod common;
+use crate::cluster_support;
+use crate::common;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

@@ -5,8 +5,8 @@
 //! (same instance, records numbered on) without its subscribers subscribing again. A
 //! compacted journal rebuilds the same room; a deleted room is not taken over.
 
-mod cluster_support;
-mod common;
+use crate::cluster_support;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -10,8 +10,7 @@
 //!   (taken over by the other node, or by the restarted one) under a new epoch, with
 //!   every acknowledged batch.
 
-mod cluster_support;
-mod common;
+use crate::cluster_support;
 
 use std::time::{Duration, Instant};
 

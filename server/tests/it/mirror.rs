@@ -3,7 +3,7 @@
 //! room. At the end every mirror equals the server's state for the nodes in its scope,
 //! and every `update` row carried a world transform that really changed.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! What an operator relies on (issue 16): the drain before a shutdown, request metrics by
 //! route and status, process and build metrics, and the versions `/healthz` names.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -10,7 +10,7 @@ use common::{config, start};
 #[tokio::test]
 async fn sigterm_drains_before_the_listener_closes() {
     let mut cfg = config();
-    cfg.drain_secs = 2;
+    cfg.drain = std::time::Duration::from_secs(2);
     let mut s = start(cfg).await;
     s.create_room("d", 30).await;
     assert_eq!(s.req("GET", "/readyz", None).await.0, 200);

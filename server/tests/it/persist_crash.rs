@@ -2,7 +2,7 @@
 //! I/O operation in turn (and again with torn tails), each recovery compared with the
 //! model of acknowledged records. Also: recovery, more work, and a second recovery.
 
-mod persist_model;
+use crate::persist_model;
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -4,7 +4,7 @@
 //! connection is closed with 1011), new edits are refused with `overloaded` naming the
 //! failure, and reads and new subscriptions go on.
 
-mod room_support;
+use crate::room_support;
 use room_support::CheckedTick;
 
 use std::sync::Arc;

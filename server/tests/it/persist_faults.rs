@@ -3,7 +3,7 @@
 //! restart recovers consistently. Also the threaded layer: hooks, the async watch, and
 //! blocking waits.
 
-mod persist_model;
+use crate::persist_model;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

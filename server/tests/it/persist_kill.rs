@@ -26,9 +26,8 @@
 //! The server process, the batch generator and the comparison with the model are in
 //! `persist_kill_support/`.
 
-mod common;
-mod persist_kill_support;
-mod scene_model;
+use crate::persist_kill_support;
+use crate::scene_model;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;

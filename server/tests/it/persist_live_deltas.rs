@@ -5,7 +5,7 @@
 //! shows its batch. The default (`FramePassage::Durable`) holds the same frames and
 //! replies back until the fsync.
 
-mod room_support;
+use crate::room_support;
 use room_support::CheckedTick;
 
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! round-trip bit-exactly, a flipped bit is always caught, and recovery of random
 //! histories (with a random crash image) equals the model.
 
-mod persist_model;
+use crate::persist_model;
 
 use std::sync::Arc;
 

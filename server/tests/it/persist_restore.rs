@@ -5,7 +5,7 @@
 //! retired ids, the next assigned id and the tick. Also: acks over HTTP-style replies
 //! name a record that is durable by the time they are reported.
 
-mod room_support;
+use crate::room_support;
 use room_support::CheckedTick;
 
 use std::sync::Arc;

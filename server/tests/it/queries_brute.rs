@@ -3,7 +3,7 @@
 //! (within a small margin of a boundary) may go either way; every other node must be
 //! answered exactly.
 
-mod common;
+use crate::common;
 
 use canopy_protocol::Node;
 use glam::{DMat3, DQuat, DVec3};

@@ -4,7 +4,7 @@
 //! each request arrives). The WebSocket walk's subscribe is sent as written and answered
 //! with a snapshot and moving deltas. So README cannot drift from what the server says.
 
-mod common;
+use crate::common;
 
 use canopy_protocol::{Format, ServerMsg, codec};
 use common::{config, start};

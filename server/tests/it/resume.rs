@@ -3,7 +3,7 @@
 //! and the server's own nodes, for whole-room and region scopes; a tick the history no
 //! longer covers (or never saw) gets a snapshot.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -7,7 +7,7 @@
 //! mirrors the owner's state, answers of relayed edits wait for the replica to show
 //! their tick, and a record out of step ends the replica instead of being skipped.
 
-mod room_support;
+use crate::room_support;
 use room_support::CheckedTick;
 
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! tick's outputs, frames and snapshots shared among subscribers, merging for a full
 //! queue, the op and snapshot budgets, superseded subscriptions and withdrawn batches.
 
-mod room_support;
+use crate::room_support;
 use room_support::CheckedTick;
 
 use std::sync::Arc;

@@ -15,7 +15,7 @@ use canopy_server::scene::{Hierarchy, HierarchyLimits, WithOldMask};
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
 
-mod scene_model;
+use crate::scene_model;
 
 use scene_model::num::NON_FINITE;
 use scene_model::{Expect, Log, Model, UNKNOWN, dquat, dvec, norm_quat};

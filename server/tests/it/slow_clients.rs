@@ -2,7 +2,7 @@
 //! deadline is disconnected (close code 4000 when it can still be sent), and its pending
 //! state goes with it; a connection silent past the idle limit is closed too.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,7 @@ async fn connections(s: &common::TestServer) -> i64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stalled_reader_is_dropped_after_the_write_deadline() {
     let mut cfg = common::config();
-    cfg.ws_write_deadline_secs = 1;
+    cfg.ws_write_deadline = std::time::Duration::from_secs(1);
     let s = common::start(cfg).await;
     s.create_room("stall", 120).await;
     // Big nodes lists make each frame large, so the socket buffers fill quickly.
@@ -55,8 +55,8 @@ async fn a_stalled_reader_is_dropped_after_the_write_deadline() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_connection_is_closed_as_idle() {
     let mut cfg = common::config();
-    cfg.ws_ping_secs = 1;
-    cfg.ws_idle_secs = 1;
+    cfg.ws_ping = std::time::Duration::from_secs(1);
+    cfg.ws_idle = std::time::Duration::from_secs(1);
     let s = common::start(cfg).await;
     s.create_room("idle", 30).await;
     // This client never reads, so it never answers the server's pings.

@@ -1,7 +1,7 @@
 //! The server's own TLS (`--tls-cert`, `--tls-key`): HTTP and WebSocket over it, and a
 //! certificate reload that new handshakes see while old connections keep theirs.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 
@@ -119,7 +119,7 @@ async fn a_websocket_over_tls_is_not_cut_at_the_http_write_deadline() {
     let mut cfg = common::config();
     cfg.tls_cert = Some(cert);
     cfg.tls_key = Some(key);
-    cfg.request_timeout_secs = 1;
+    cfg.request_timeout = std::time::Duration::from_secs(1);
     cfg.send_buffer_bytes = 16 * 1024;
     let s = common::start(cfg).await;
     let room = s.state.create_room(Some("big".into()), Some(30)).unwrap();

@@ -259,8 +259,8 @@ async fn listen(peer: &mut Peer, virtual_secs: u64) -> (Vec<ServerMsg>, bool) {
 #[tokio::test(start_paused = true)]
 async fn the_idle_deadline_closes_a_silent_peer_and_spares_one_that_answers_pings() {
     let cfg = ServerConfig {
-        ws_ping_secs: 15,
-        ws_idle_secs: 60,
+        ws_ping: std::time::Duration::from_secs(15),
+        ws_idle: std::time::Duration::from_secs(60),
         ..ServerConfig::default()
     };
     let app = AppState::new(cfg);

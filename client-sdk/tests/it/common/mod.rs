@@ -5,7 +5,6 @@
 //!
 //! Each test binary uses a different subset of these helpers, hence the `dead_code`
 //! allowance below; everything here is used by at least one test.
-#![allow(dead_code)]
 
 pub(crate) mod fake;
 pub(crate) mod random_edits;
@@ -314,15 +313,4 @@ pub(crate) fn move_to(node: u32, t: [f32; 3]) -> Op {
         r: None,
         s: None,
     }
-}
-
-/// Creates a room with a fresh name and the given tick rate; returns its id.
-pub(crate) async fn new_room(client: &Client, name: &str, tick_hz: u32) -> String {
-    assert!(
-        client
-            .ensure_room(name, Some(tick_hz))
-            .await
-            .expect("create room")
-    );
-    name.to_string()
 }

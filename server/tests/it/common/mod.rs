@@ -1,8 +1,6 @@
 //! Test support: an in-process server on an ephemeral port, a JSON HTTP helper and a
 //! raw WebSocket client speaking either format.
 
-#![allow(dead_code)]
-
 use std::time::Duration;
 
 use canopy_protocol::codec;
@@ -29,7 +27,7 @@ pub(crate) struct TestServer {
 /// without the drain before shutdown.
 pub(crate) fn config() -> ServerConfig {
     ServerConfig {
-        drain_secs: 0,
+        drain: std::time::Duration::from_secs(0),
         ..ServerConfig::default()
     }
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::common::{bearer_request, json_request};
-use crate::{ADMIN, BIN, ROOM, SERVER_HZ, Ws};
+use crate::persist_kill::{ADMIN, BIN, ROOM, SERVER_HZ, Ws};
 
 pub(crate) struct Server {
     pub(crate) child: Child,

@@ -8,8 +8,6 @@
 //! after the records up to the recovered seq, for a seq no lower than the last
 //! acknowledged one.
 
-#![allow(dead_code)]
-
 use std::collections::{BTreeMap, BTreeSet};
 
 use canopy_protocol::{Op, Transform};

@@ -16,8 +16,6 @@
 //!
 //! Each test uses a part of the model, hence the `dead_code` allowance.
 
-#![allow(dead_code)]
-
 pub(crate) mod num;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};

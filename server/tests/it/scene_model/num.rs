@@ -13,6 +13,10 @@ pub(crate) enum Num {
     /// `±2^k`: subnormal below `k = -126`, near `f32::MAX` at 127, infinite from 128.
     Pow(bool, i32),
     /// Entry `k % SPECIAL.len()` of [`SPECIAL`].
+    #[allow(
+        dead_code,
+        reason = "drawn by the fuzz target, which includes this module"
+    )]
     Special(u8),
 }
 
@@ -52,6 +56,10 @@ pub(crate) fn v3(v: [Num; 3]) -> [f32; 3] {
     v.map(Num::get)
 }
 
+#[allow(
+    dead_code,
+    reason = "used by the fuzz target, which includes this module"
+)]
 pub(crate) fn v4(v: [Num; 4]) -> [f32; 4] {
     v.map(Num::get)
 }

@@ -1,0 +1,16 @@
+//! The Rust client's integration tests, in one binary: the SDK against an in-process
+//! server (HTTP, WebSocket, reconnect and resume, compact transforms, TLS) and against a
+//! scripted fake server; `common` starts the servers.
+
+mod common;
+
+mod access;
+mod compact_live;
+mod compact_resume;
+mod fake_server;
+mod http_api;
+mod mirror_compact;
+mod mirror_sync;
+mod reconnect;
+mod tls;
+mod ws_requests;

@@ -1,0 +1,47 @@
+//! The server's integration tests, in one binary: a module per concern, and the
+//! support they share (a server on a free port, models of the scene and of stored
+//! state, a NATS cluster of real processes). One binary links once, which is most of
+//! what building the tests costs.
+
+mod cluster_support;
+mod common;
+mod persist_kill_support;
+mod persist_model;
+mod room_support;
+mod scene_model;
+
+mod access;
+mod access_jwt;
+mod api_http;
+mod api_ws;
+mod batch_state_machine;
+mod binary_memory;
+mod binary_process;
+mod bounds_http;
+mod bounds_ws;
+mod cluster;
+mod cluster_failover;
+mod cluster_failures;
+mod mirror;
+mod octree_props;
+mod operations;
+mod persist_corrupt;
+mod persist_crash;
+mod persist_failure;
+mod persist_faults;
+mod persist_kill;
+mod persist_live_deltas;
+mod persist_props;
+mod persist_restore;
+mod queries_brute;
+mod readme_tour;
+mod resume;
+mod room_replica;
+mod room_tick;
+mod scene_batch;
+mod scene_parallel;
+mod scene_props;
+mod slow_clients;
+mod tidy;
+mod tls;
+mod ws_session;
