@@ -1,5 +1,5 @@
 // The Rust compact codec's golden vectors (protocol/testdata/compact/, written by
-// protocol/tests/compact_golden.rs; see the README there): every block decodes, or is
+// protocol/tests/it/compact_golden.rs; see the README there): every block decodes, or is
 // refused with the same error kind; applied to the same baseline, every row gives the
 // same world transform bit for bit, or the same apply error. Skipped while the fixtures
 // are not in this checkout (they land on main with the compact codec);

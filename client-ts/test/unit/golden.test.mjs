@@ -1,5 +1,5 @@
 // The Rust-written golden vectors (protocol/testdata/golden/, made by
-// protocol/tests/golden.rs) against this SDK's codecs: every `.bin` decodes to the same
+// protocol/tests/it/golden.rs) against this SDK's codecs: every `.bin` decodes to the same
 // message as its `.json` twin, re-encodes to the same bytes, and the JSON codec writes
 // the same JSON value back. The Rust side is the independent reference here.
 
