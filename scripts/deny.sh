@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Supply-chain checks (issue 16): `cargo deny check` against deny.toml — licenses, bans
+# Supply-chain checks: `cargo deny check` against deny.toml — licenses, bans
 # (wildcards, duplicates) and sources always; advisories when a copy of the RustSec
 # advisory database is on the machine. .ci/run calls it; it runs the same by hand.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Canopy runtime image and runs it, without any image registry (issue 16).
+# Builds the Canopy runtime image and runs it, without any image registry.
 # .ci/run calls it after the tests; it runs the same by hand, as root, on Debian
 # bookworm (the binaries it packs are the host's, linked against bookworm's glibc).
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs schemathesis against the OpenAPI document of a live Canopy server: every route,
 # with schema-valid and schema-invalid requests, checking for 5xx answers and answers
-# outside the documented schema (issue 6).
+# outside the documented schema.
 #
 # What it does, in order:
 #   1. builds the server (`cargo build -p canopy-server --bin canopy`);

@@ -1,4 +1,4 @@
-//! `canopy-loadtest`: the bundled load-test harness of Canopy (issue 5).
+//! `canopy-loadtest`: the bundled load-test harness of Canopy.
 //!
 //! It starts a server in this process (`--spawn`), as a process of its own
 //! (`--server-bin`) or a cluster of such processes (`--cluster-spawn`), or targets one

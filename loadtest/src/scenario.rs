@@ -1,7 +1,7 @@
 //! The scenario: every command-line flag of the harness, parsed with clap, and the
 //! checks that make a scenario runnable.
 //!
-//! Invariant: the defaults are issue 5's target run (one room of 20,000 nodes, 500
+//! Invariant: the defaults are the target scenario (one room of 20,000 nodes, 500
 //! whole-room and 50 region subscribers, 10 editors at 30 batches/s of 20 edits, 200
 //! queries/s, 60 s), so `canopy-loadtest --spawn` alone reproduces it; a `Scenario` that
 //! passed [`Scenario::validate`] never makes the harness divide by zero or build an

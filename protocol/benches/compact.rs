@@ -1,4 +1,4 @@
-//! Benchmark of the compact codec (issue 15): what a frame of compact rows costs the
+//! Benchmark of the compact codec: what a frame of compact rows costs the
 //! server to encode and a client to decode, and how many bytes a row takes.
 //!
 //! Workload: 1,000 nodes at random positions within ±100 units and random orientations,

@@ -1,4 +1,4 @@
-//! What a scene-owned edit type would cost (issue 11): the scene takes the wire's
+//! What a scene-owned edit type would cost: the scene takes the wire's
 //! `&[protocol::Op]` directly; the alternative is a validated edit type of its own,
 //! converted once at the edge. This measures that conversion for the largest batch the
 //! contract allows (262,144 ops) against applying the same batch, in one run.

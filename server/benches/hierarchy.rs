@@ -1,4 +1,4 @@
-//! Benchmark of the scene core's world-transform update (issue 2).
+//! Benchmark of the scene core's world-transform update.
 //!
 //! Workload: a tree where every internal node has 4 children (10,000 nodes: 2,500
 //! internal, 7,500 leaves), random local transforms. One iteration is one frame: 20
@@ -12,11 +12,11 @@
 //! - `leaf20_100k`, `leaf20_1m`: the leaf workload at 100,000 and 1,000,000 nodes. Their
 //!   `canopy_full` is the default configuration, which sweeps rooms this big on every
 //!   core; `leaf20_1m/canopy_full_serial` is the same sweep held to one thread
-//!   (`ParallelSweep::SERIAL`), the baseline of "parallel vs serial at 1M" (issue 15).
+//!   (`ParallelSweep::SERIAL`), the baseline of "parallel vs serial at 1M".
 //!
 //! After the runs it prints a table (median ns per frame, ns per room node, ns per
 //! recomputed node, ratios) from criterion's estimates under `target/criterion/`, and
-//! issue 15's targets. Parallel vs serial at 1M is given twice: from criterion's two
+//! the performance targets. Parallel vs serial at 1M is given twice: from criterion's two
 //! measurements, and from pairs of frames timed back to back (both under the same load on
 //! a shared machine; skipped when the name filter leaves out `leaf20_1m/canopy_full`).
 //! A group's trees are built only when the name filter selects one of its benchmarks, so
@@ -440,7 +440,7 @@ fn print_table(recomputed: &[(String, usize)], interleaved: Option<(f64, f64, f6
             per_node(s)
         );
     }
-    // Issue 15's per-node targets for the full update.
+    // The per-node targets for the full update.
     for (id, nodes, limit) in [
         ("seed_leaf_10k/canopy_full", 10_000.0, "<= 5"),
         ("leaf20_1m/canopy_full", 1_000_000.0, "< 10"),

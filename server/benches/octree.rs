@@ -1,4 +1,4 @@
-//! Octree benchmark (issue 3): the loose octree against rstar, parry3d's BVH, the `bvh`
+//! Octree benchmark: the loose octree against rstar, parry3d's BVH, the `bvh`
 //! crate and a brute-force scan, on scenes of 100,000 oriented boxes (uniform and clustered).
 //!
 //! Groups and function ids are fixed so runs compare: `region_small_100k` and

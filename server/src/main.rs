@@ -48,7 +48,7 @@ const PURGE_EVERY: Duration = Duration::from_secs(1);
 /// threads freed into it (a connection's buffers are freed wherever it closes), and a
 /// parked thread never does. Throttled, since a collection walks the thread's heap and
 /// a busy worker parks thousands of times a second. Measured with loadtest
-/// `rss-per-subscriber` (README there): without it the live heap went back from 26.6
+/// `rss-per-subscriber` (loadtest/README.md): without it the live heap went back from 26.6
 /// to 12.7 MiB when 500 subscribers left, but RSS stayed at 76 of its 79.8 MiB peak.
 #[allow(unsafe_code)]
 fn collect_idle_heap() {

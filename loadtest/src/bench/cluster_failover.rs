@@ -1,4 +1,4 @@
-//! Benchmark `cluster-failover` (issue 17): a cluster the harness started
+//! Benchmark `cluster-failover`: a cluster the harness started
 //! (`--cluster-spawn N`), one room of `--nodes` nodes, and `--kills` rounds (20) of: an
 //! editor at a node that does not own the room adds one node per batch, one batch at a
 //! time; after a second the owner is killed with `-9`; the time until another node

@@ -1,4 +1,4 @@
-//! Benchmark `cluster-placement` (issue 17): `--rooms` rooms (300) created on a cluster,
+//! Benchmark `cluster-placement`: `--rooms` rooms (300) created on a cluster,
 //! first through the nodes in turn, then all through the first node, each time read
 //! back from `GET /cluster` as rooms per node.
 //!

@@ -1,4 +1,4 @@
-//! Benchmark `cluster-relay` (issue 17): one room on a cluster, its whole-room
+//! Benchmark `cluster-relay`: one room on a cluster, its whole-room
 //! subscribers spread over the nodes round robin, so that most are served by relays
 //! (read-only replicas fed by the owner's per-tick records) and the rest by the owner,
 //! while one editor on the owner sends 200 changes a tick at 30 Hz.

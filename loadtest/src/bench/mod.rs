@@ -1,4 +1,4 @@
-//! `--bench NAME`: the resource benchmarks of issue 10, each against a server in its
+//! `--bench NAME`: the resource benchmarks, each against a server in its
 //! own process (`--url`, or `--server-bin` to start one), with RSS read from the
 //! server's `/metrics` (`canopy_process_resident_memory_bytes`):
 //!
@@ -10,8 +10,8 @@
 //! - `healthz`: `/healthz` latency while two rooms of 150,000 nodes tick over their
 //!   budget (`healthz`);
 //! - `transform-bytes`: bytes per changed node in exact and compact transforms, and
-//!   resume against snapshot bytes (`transform_bytes`, issue 15);
-//! - `cluster-relay`: against several nodes (issue 17), one room of 20,000 nodes with
+//!   resume against snapshot bytes (`transform_bytes`);
+//! - `cluster-relay`: against several nodes, one room of 20,000 nodes with
 //!   200 changes a tick, whole-room subscribers spread over the nodes, p99 per node and
 //!   the latency a relay adds (`cluster_relay`);
 //! - `cluster-placement`: 300 rooms created through the nodes in turn, rooms per node
@@ -90,9 +90,9 @@ pub(crate) fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
     match bench {
         BenchName::RssPerSubscriber => {
             // One editor at 30 batches/s keeps deltas flowing while RSS is read; 20 ops
-            // rather than issue 10's 200, since 500 JSON subscribers decoding 200 rows
-            // a tick are more than this 2-core machine's harness can read, and a reader
-            // that falls behind holds server memory that is not the subscriber's own.
+            // rather than 200, since 500 JSON subscribers decoding 200 rows a tick are
+            // more than a harness on a 2-core machine can read, and a reader that falls
+            // behind holds server memory that is not the subscriber's own.
             set("subscribers", &mut |s| s.subscribers = 500);
             set("editors", &mut |s| s.editors = 1);
             set("batch_size", &mut |s| s.batch_size = 20);
@@ -113,7 +113,7 @@ pub(crate) fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
             set("duration", &mut |s| s.duration = 30.0);
         }
         BenchName::ClusterRelay => {
-            // Issue 17's S1 shape over the nodes: 200 changes a tick at 30 Hz.
+            // The S1 shape over the nodes: 200 changes a tick at 30 Hz.
             set("rooms", &mut |s| s.rooms = 1);
             set("nodes", &mut |s| s.nodes = 20_000);
             set("subscribers", &mut |s| s.subscribers = 6000);
@@ -136,7 +136,7 @@ pub(crate) fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
             set("editors", &mut |s| s.editors = 1);
         }
         BenchName::TransformBytes => {
-            // Issue 15's S1 shape: 20,000 nodes, 200 random nodes and a probe a tick.
+            // The S1 shape: 20,000 nodes, 200 random nodes and a probe a tick.
             set("rooms", &mut |s| s.rooms = 1);
             set("nodes", &mut |s| s.nodes = 20_000);
             set("subscribers", &mut |s| s.subscribers = 0);

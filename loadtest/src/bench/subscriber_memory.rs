@@ -3,7 +3,7 @@
 //! its snapshot written (applied by the subscriber, so the server has sent it), while
 //! one editor loads the room, and after every subscriber has left.
 //!
-//! Issue 10's bounds: 500 whole-room subscribers of 20,000 nodes take the server to at
+//! The bounds: 500 whole-room subscribers of 20,000 nodes take the server to at
 //! most 200 MiB in all in bincode and 300 MiB in JSON, and after they leave RSS is back
 //! within 10% of the room alone; 5,000 bincode subscribers stay under 1 GiB with p99
 //! edit-to-delta under 3 ticks. Invariant: figures are medians of several `/metrics`
@@ -51,7 +51,7 @@ const SAMPLE_EVERY: Duration = Duration::from_millis(400);
 const SETTLE: Duration = Duration::from_secs(3);
 
 /// After the last subscriber left: how long to wait for the server to count them gone,
-/// and then how long before reading RSS (issue 10 read it 8 s after).
+/// and then how long before reading RSS.
 const LEAVE_TIMEOUT: Duration = Duration::from_secs(30);
 const AFTER_LEAVE: Duration = Duration::from_secs(8);
 
@@ -383,7 +383,7 @@ async fn measure(
     );
     // The ack leaves after the tick that applied the batch, so its latency follows the
     // wait for that tick (one editor keeps one phase against the room's tick grid for a
-    // whole run: loadtest/README, "the editor's phase"), plus its turn among the
+    // whole run, so this differs between runs, not within one), plus its turn among the
     // tick's writes.
     report.row(
         "edits",

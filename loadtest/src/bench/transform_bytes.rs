@@ -1,5 +1,5 @@
 //! Bytes per changed node, exact against compact transforms, and what a resume saves
-//! (benchmark `transform-bytes`, issue 15): one room of 20,000 nodes; an editor moves
+//! (benchmark `transform-bytes`): one room of 20,000 nodes; an editor moves
 //! `--batch-size` (200) random leaves plus a probe leaf every tick at `--edit-rate` (30)
 //! batches a second, each along a smooth path (a circle of radius 2 at 1 rad/s with the
 //! matching yaw, scale 1), so that what a node is sent is where it is now, as in a game;
@@ -9,7 +9,7 @@
 //! Invariant: both encodings are compared over the same ticks (those both received in a
 //! frame of their own), bytes are the WebSocket payload plus the frame headers the
 //! server writes (16 KiB fragments), and changed nodes are the rows of the exact stream.
-//! Issue 15's bound: compact at most 10 B per changed node, frame headers included.
+//! The bound: compact at most 10 B per changed node, frame headers included.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -29,7 +29,7 @@ use crate::load::wsopen::{self, RawSocket};
 use crate::scenario::Scenario;
 use crate::stop::{self, Stop};
 
-/// Issue 15's bound on compact bytes per changed node.
+/// The bound on compact bytes per changed node.
 const COMPACT_LIMIT: f64 = 10.0;
 
 /// The server writes messages longer than this as continuation frames.

@@ -1,5 +1,5 @@
 //! The cluster's counters and gauges in `/metrics` (`canopy_cluster_*`), registered
-//! once when a node joins. Invariant: every one of them is listed in README "Cluster".
+//! once when a node joins. Invariant: every one of them is listed in docs/cluster.md.
 
 use prometheus::{IntCounter, IntGauge};
 

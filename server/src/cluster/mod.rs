@@ -7,7 +7,7 @@
 //! owner's HTTP (`ws/passthrough.rs`). Invariant: a node takes edits for a room only
 //! while its lease is valid by its own monotonic clock ([`crate::room::lease`]), and a
 //! lease is taken with a key-value `create` and renewed with an `update` against the
-//! revision it last wrote, so two nodes can never both hold one (see README "Cluster").
+//! revision it last wrote, so two nodes can never both hold one (see docs/cluster.md).
 
 mod bus;
 mod feed;

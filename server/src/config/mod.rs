@@ -1,7 +1,7 @@
 //! Every knob of the server, as command-line flags with `CANOPY_*` environment
 //! equivalents (`--max-pending-ops` is `CANOPY_MAX_PENDING_OPS`). Each default is a
 //! constant defined once, next to the type it configures, and used by the flag, the
-//! `Default` impls and the README table; value ranges are enforced when the flags are
+//! `Default` impls and docs/configuration.md; value ranges are enforced when the flags are
 //! parsed, so no use site needs to clamp.
 //!
 //! The defaults follow the contract's limits (at least 65,536 ops and 8 MiB per batch
@@ -117,7 +117,7 @@ pub struct ServerConfig {
     pub tick_hz: u32,
 
     /// Where rooms are kept across restarts (created if missing; locked by one server).
-    /// An edit is acknowledged only once it is durable there. See README "Persistence".
+    /// An edit is acknowledged only once it is durable there. See docs/persistence.md.
     #[arg(long, env = "CANOPY_DATA_DIR", default_value = "canopy-data")]
     pub data_dir: PathBuf,
 
@@ -371,8 +371,8 @@ pub struct ServerConfig {
     pub octree_max_depth: u32,
 
     /// Cluster mode: the NATS server(s) to join, comma-separated (`nats://host:4222`;
-    /// credentials in the URL). Absent: one process serving its own rooms. See README
-    /// "Cluster".
+    /// credentials in the URL). Absent: one process serving its own rooms. See
+    /// docs/cluster.md.
     #[arg(long, env = "CANOPY_NATS_URL")]
     pub nats_url: Option<String>,
 

@@ -1,4 +1,4 @@
-//! Loose octree over the world boxes of a room's nodes (issue 3).
+//! Loose octree over the world boxes of a room's nodes.
 //!
 //! Owns the spatial index: which object (keyed by node id) lies where, and the queries of
 //! docs/protocol.md §3 over it. It knows nothing of the hierarchy: the room feeds it each tick's

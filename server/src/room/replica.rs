@@ -82,7 +82,7 @@ pub struct ReplicaStart {
     /// The id counter.
     pub next_id: u64,
     /// The room's editor and viewer tokens, so the relay checks access as the owner
-    /// does (cluster traffic is trusted, see README "Cluster").
+    /// does (cluster traffic is trusted, see docs/cluster.md).
     pub tokens: Option<(String, String)>,
 }
 

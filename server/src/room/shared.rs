@@ -25,8 +25,8 @@ use super::stats::RoomStats;
 use crate::access::RoomTokens;
 use crate::refusal::Refusal;
 
-/// How much may wait for a room's tick (docs/protocol.md leaves it to the server; README lists
-/// the flags).
+/// How much may wait for a room's tick (docs/protocol.md leaves it to the server;
+/// docs/configuration.md lists the flags).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EditLimits {
     /// Batches waiting in one room.

@@ -1,4 +1,4 @@
-//! Scene core: the transform hierarchy of a room, with no networking in it (issue 2).
+//! Scene core: the transform hierarchy of a room, with no networking in it.
 //!
 //! This module owns the nodes of a room (local TRS, extent, mask, parent), their world
 //! transforms and what each tick changed. Its central invariant: after every update, every

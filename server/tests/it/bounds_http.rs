@@ -1,4 +1,4 @@
-//! The HTTP edge as a hostile peer meets it (issue 10): a batch answered with an error is
+//! The HTTP edge as a hostile peer meets it: a batch answered with an error is
 //! never applied, headers that never finish, idle and excess connections, oversized
 //! answers, cross-site requests and rebinding hosts, ray directions of any length, and
 //! the contract's error bodies for unknown routes and methods.

@@ -1,4 +1,4 @@
-//! WebSocket clients as a hostile peer drives them (issue 10): subscribe floods, a reader
+//! WebSocket clients as a hostile peer drives them: subscribe floods, a reader
 //! that stops reading and then vanishes, a socket of a deleted room, the documented
 //! maximum bincode batch, connection caps, and ticks that run on tick threads. Each test
 //! failed on the code before the fix it guards.

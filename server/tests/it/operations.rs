@@ -1,4 +1,4 @@
-//! What an operator relies on (issue 16): the drain before a shutdown, request metrics by
+//! What an operator relies on: the drain before a shutdown, request metrics by
 //! route and status, process and build metrics, and the versions `/healthz` names.
 
 use crate::common;

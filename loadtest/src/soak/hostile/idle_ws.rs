@@ -1,9 +1,9 @@
 //! Idle WebSockets (review F6): hundreds of connections to the flood room that answer
 //! the server's pings (they read) but never subscribe.
 //!
-//! Each cost the old server about 125 KB, with no cap. A bounded server either caps
-//! them (refused upgrades, or closes) or keeps each within the per-connection budget of
-//! issue 10 (64 KiB beyond the kernel's buffers). The cost is the step in the server's
+//! An unbounded server pays for each with no cap (about 125 KB each were seen). A
+//! bounded server either caps them (refused upgrades, or closes) or keeps each within a
+//! per-connection budget (64 KiB beyond the kernel's buffers). The cost is the step in the server's
 //! RSS across opening them, measured while no other large-memory attempt runs
 //! (`HostileCtx::quiet`), after RSS has held steady for a second. Invariant: when RSS
 //! moved by more than half the budget of all the sockets while nothing of this attempt
@@ -24,7 +24,7 @@ use crate::stop::Stop;
 pub(crate) const RULE: &str =
     "refused or closed within the bound, or kept at <= 64 KiB of server RSS each";
 
-/// The per-connection budget of issue 10.
+/// The per-connection budget an idle WebSocket may cost the server.
 pub(crate) const BUDGET_BYTES: f64 = 64.0 * 1024.0;
 
 /// RSS samples before and after opening, and their spacing.

@@ -1,4 +1,4 @@
-//! The soak's hostile clients (issue 10, the security review's F1-F8): each kind is a
+//! The soak's hostile clients (the attacks of a security review, F1-F8): each kind is a
 //! module of its own that attacks the server once per call and says what the server
 //! did; `runner` repeats every kind for as long as the load runs, `rooms` builds the
 //! rooms they attack, `raw_ws` and `watch` are their shared plumbing, `tally` turns
