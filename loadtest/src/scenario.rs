@@ -550,7 +550,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_are_the_issue_5_target_and_valid() {
+    fn defaults_are_the_s1_target_and_valid() {
         let s = Scenario::parse_from(["canopy-loadtest", "--spawn"]);
         s.validate().unwrap();
         assert_eq!(

@@ -396,7 +396,7 @@ fn print_table(recomputed: &[(String, usize)], interleaved: Option<(f64, f64, f6
     let ratio = |a: &str, b: &str| Some(estimate(a)? / estimate(b)?);
     let targets = [
         (
-            "canopy_full / canopy_dirty at 10k (>= 50; issue 15: >= 100)",
+            "canopy_full / canopy_dirty at 10k (>= 50; target >= 100)",
             ratio("seed_leaf_10k/canopy_full", "seed_leaf_10k/canopy_dirty"),
         ),
         (
@@ -428,7 +428,7 @@ fn print_table(recomputed: &[(String, usize)], interleaved: Option<(f64, f64, f6
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if let Some(r) = ratio("leaf20_1m/canopy_full_serial", "leaf20_1m/canopy_full") {
-        let label = format!("parallel vs serial at 1M, {threads} cores (issue 15: >= 1.6 on 2)");
+        let label = format!("parallel vs serial at 1M, {threads} cores (target >= 1.6 on 2)");
         println!("{label:<60} {r:>8.2}x");
     }
     if let Some((r, p, s)) = interleaved {
@@ -447,7 +447,7 @@ fn print_table(recomputed: &[(String, usize)], interleaved: Option<(f64, f64, f6
         ("leaf20_1m/canopy_full_serial", 1_000_000.0, "< 10"),
     ] {
         if let Some(ns) = estimate(id) {
-            let label = format!("{id} ns per node (issue 15: {limit})");
+            let label = format!("{id} ns per node (target {limit})");
             println!("{label:<60} {:>8.2}", ns / nodes);
         }
     }

@@ -387,7 +387,7 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_CLUSTER_URL")]
     pub cluster_url: Option<String>,
 
-    /// Seconds a room's lease lasts unrenewed (2 to 300): an owner renews every third
+    /// Seconds (fractions allowed) a room's lease lasts unrenewed (1 to 300): an owner renews every third
     /// of it and stops taking edits once a renewal is this long overdue minus a margin
     /// (a third, at most 2 s). Every node of a cluster must use the same value.
     #[arg(long = "cluster-lease-secs", env = "CANOPY_CLUSTER_LEASE_SECS", default_value = "10", value_parser = lease_seconds)]
