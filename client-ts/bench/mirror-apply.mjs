@@ -1,7 +1,7 @@
 // Benchmark: decode a delta frame of 1,000 `update` rows and apply it to a 20,000-node
 // mirror, in bincode and in JSON, with the split between decoding and applying; then
-// the Rust SDK's figure for the same workload (client-sdk/benches/mirror_apply.rs), read
-// from criterion's output when `cargo bench -p canopy-client --bench mirror_apply` has
+// the Rust SDK's figure for the same workload (benches/mirror_apply.rs), read
+// from criterion's output when `cargo bench -p canopy-benches --bench mirror_apply` has
 // run. Prints numbers; asserts nothing (the target, <= 0.15 ms for bincode, is compared
 // by the reader). Run: `npm run bench` (after `npm run build`).
 
@@ -84,7 +84,7 @@ for (const format of ['bincode', 'json']) {
   const alt = `${criterion}mirror_apply/${format}/new/estimates.json`;
   const path = existsSync(file) ? file : existsSync(alt) ? alt : null;
   if (!path) {
-    console.log(`Rust SDK (${format}): not measured yet; run cargo bench -p canopy-client --bench mirror_apply`);
+    console.log(`Rust SDK (${format}): not measured yet; run cargo bench -p canopy-benches --bench mirror_apply`);
     continue;
   }
   const e = JSON.parse(readFileSync(path, 'utf8'));

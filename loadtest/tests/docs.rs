@@ -248,7 +248,7 @@ fn loadtest_benches() -> BTreeSet<String> {
 /// The criterion targets of the workspace's crates (`[[bench]]` names).
 fn cargo_benches() -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for krate in ["server", "protocol", "client-sdk", "loadtest"] {
+    for krate in ["server", "protocol", "client-sdk", "loadtest", "benches"] {
         let manifest = read(&format!("{krate}/Cargo.toml"));
         let mut in_bench = false;
         for line in manifest.lines().map(str::trim) {

@@ -18,7 +18,7 @@ const LONG_FILES: &[(&str, &str)] = &[
         "one golden vector per message kind, in one table so none can be left out",
     ),
     (
-        "server/benches/octree.rs",
+        "benches/octree.rs",
         "every query kind beside its brute-force peer, measured in one run",
     ),
 ];
@@ -75,7 +75,7 @@ fn rust_files() -> Vec<String> {
     }
     let root = root();
     let mut out = Vec::new();
-    for krate in ["protocol", "server", "client-sdk", "loadtest"] {
+    for krate in ["protocol", "server", "client-sdk", "loadtest", "benches"] {
         walk(&root.join(krate), &mut out);
     }
     let mut files: Vec<String> = out

@@ -2,7 +2,7 @@
 //! whole-room subscribers and with 100 region subscribers; plus the same room with every
 //! node edited, the baseline the 1% tick is compared with.
 //!
-//! Run: `cargo bench -p canopy-server --bench tick`. It prints the workload, the bytes
+//! Run: `cargo bench -p canopy-benches --bench tick`. It prints the workload, the bytes
 //! per updated node of a bincode delta, and criterion's times.
 
 #![allow(

@@ -3,7 +3,7 @@
 //! tick (1,000 `set_local` ops), the log's bytes per edited node per tick, and snapshot
 //! write and read (recovery) time for 20k and 1M nodes.
 //!
-//! Run: `cargo bench -p canopy-server --bench persist`.
+//! Run: `cargo bench -p canopy-benches --bench persist`.
 
 #![allow(
     missing_docs,

@@ -3,7 +3,7 @@
 //! public API, the same workload as the TypeScript SDK's `npm run bench`
 //! (`client-ts/bench/mirror-apply.mjs`), which prints this figure beside its own.
 //!
-//! Run: `cargo bench -p canopy-client --bench mirror_apply`.
+//! Run: `cargo bench -p canopy-benches --bench mirror_apply`.
 
 #![allow(
     missing_docs,

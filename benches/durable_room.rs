@@ -6,7 +6,7 @@
 //! * restart time (open the data dir, read the snapshot, replay the log after it,
 //!   rebuild hierarchy and octree) for rooms of 20k and 1M nodes.
 //!
-//! Run: `cargo bench -p canopy-server --bench durable_room` (`-- --quick` for fewer
+//! Run: `cargo bench -p canopy-benches --bench durable_room` (`-- --quick` for fewer
 //! ticks). The data dirs live under `target/bench-data` and are removed afterwards.
 
 use std::sync::Arc;

@@ -10,7 +10,7 @@
 //! median of each and their ratio. No criterion: one number per configuration and round
 //! is what is compared, both measured in the same run.
 //!
-//! `cargo bench -p canopy-server --bench memory_bandwidth`
+//! `cargo bench -p canopy-benches --bench memory_bandwidth`
 
 use std::hint::black_box;
 use std::time::Instant;
