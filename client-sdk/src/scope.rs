@@ -77,6 +77,10 @@ impl Scope {
             mask: self.mask,
             since,
             encoding,
+            follow: None,
+            frustum: None,
+            send_hz: None,
+            tiers: Vec::new(),
         }
     }
 }

@@ -8,6 +8,8 @@
 //! * [`model`]: nodes, transforms and update rows.
 //! * [`ops`]: edit batches and their ops.
 //! * [`query`]: spatial queries and their answers.
+//! * [`interest`]: the v1.2 scopes that follow a node or a camera, send rates and
+//!   distance tiers.
 //! * [`message`]: WebSocket messages in both directions.
 //! * [`http`]: HTTP request and response bodies.
 //! * [`error`]: the contract's error codes and error bodies.
@@ -20,15 +22,19 @@ pub mod codec;
 pub mod compact;
 pub mod error;
 pub mod http;
+pub mod interest;
 pub mod message;
+mod message_bincode;
 pub mod model;
 mod op_index;
 pub mod ops;
 pub mod query;
+mod query_bincode;
 
 pub use codec::{DecodeError, Format};
 pub use compact::CompactRows;
 pub use error::{ErrorBody, ErrorCode, ErrorInfo};
+pub use interest::{Follow, Frustum, Tier};
 pub use message::{ClientMsg, Encoding, ServerMsg};
 pub use model::{ALL_LAYERS, Node, NodeId, Transform, UpdateRow};
 pub use ops::{Batch, Op};

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::compact::CompactRows;
 use crate::error::ErrorCode;
+use crate::interest::{Follow, Frustum, Tier};
 use crate::model::{Node, NodeId, UpdateRow, all_layers};
 use crate::ops::Op;
 use crate::query::{Hits, Query};
@@ -50,10 +51,15 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// Client to server.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+///
+/// Its bincode form is written by hand (`message_bincode.rs`): a `subscribe` that uses
+/// none of the v1.2 fields keeps the v1.1 layout (variant 0), so that servers of v1.1
+/// read it, and one that does is variant 5, with the v1.2 fields after the others.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMsg {
     /// Start or change the subscription; `region: null` (or absent) is the whole room.
+    /// At most one of `region`, `follow` and `frustum` is given; none is the whole room.
     Subscribe {
         /// The box whose intersecting nodes (by world AABB) are in scope; `None` (null or
         /// absent in JSON) is the whole room.
@@ -69,6 +75,20 @@ pub enum ClientMsg {
         /// (v1.1) How world transforms are written; `exact` by default.
         #[serde(default, skip_serializing_if = "Encoding::is_exact")]
         encoding: Encoding,
+        /// (v1.2) The scope is the sphere around a node, following it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        follow: Option<Follow>,
+        /// (v1.2) The scope is a camera's view volume.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        frustum: Option<Frustum>,
+        /// (v1.2) At most this many frames a second (1 to the room's tick rate); changes
+        /// between two sends are merged.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        send_hz: Option<u32>,
+        /// (v1.2) Distance tiers: farther nodes' changes go out on every k-th send only.
+        /// Empty (or absent): every in-scope change goes out on every send.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tiers: Vec<Tier>,
     },
     /// End the subscription: no more frames are sent; not answered.
     Unsubscribe,
@@ -103,7 +123,20 @@ impl ClientMsg {
             mask,
             since: None,
             encoding: Encoding::Exact,
+            follow: None,
+            frustum: None,
+            send_hz: None,
+            tiers: Vec::new(),
         }
+    }
+
+    /// True for a `subscribe` that uses a v1.2 field (its bincode form is variant 5).
+    pub fn uses_v1_2(&self) -> bool {
+        matches!(
+            self,
+            ClientMsg::Subscribe { follow, frustum, send_hz, tiers, .. }
+                if follow.is_some() || frustum.is_some() || send_hz.is_some() || !tiers.is_empty()
+        )
     }
 }
 

@@ -21,13 +21,18 @@ pub struct RegionQuery {
     pub mask: u32,
 }
 
-/// Nodes whose world AABB is within `radius` of `center`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+/// Nodes whose world AABB is within `radius` of `center`, or (v1.2) of the world
+/// position of the node `around`: exactly one of the two is given.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SphereQuery {
-    /// The sphere's centre, world units.
+    /// The sphere's centre, world units (absent when `around` is given).
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
-    pub center: [f32; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<[f32; 3]>,
+    /// (v1.2) The node whose world position is the centre, read at the answer's tick.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub around: Option<NodeId>,
     /// At least 0 (a negative radius answers `invalid_value`; `-0.0` is 0).
     #[cfg_attr(feature = "openapi", schema(minimum = 0))]
     #[serde(deserialize_with = "f32_negative_stays_negative")]
@@ -60,13 +65,20 @@ pub struct RayQuery {
     pub all: bool,
 }
 
-/// The `k` nodes nearest to `point` (distance to their world AABB).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+/// The `k` nodes nearest to `point` (distance to their world AABB), or (v1.2) to the
+/// world position of the node `around`: exactly one of the two is given.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NearestQuery {
-    /// The point to measure from; a node whose world AABB contains it is at distance 0.
+    /// The point to measure from; a node whose world AABB contains it is at distance 0
+    /// (absent when `around` is given).
     #[cfg_attr(feature = "openapi", schema(min_items = 3, max_items = 3))]
-    pub point: [f32; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point: Option<[f32; 3]>,
+    /// (v1.2) The node whose world position is the point, read at the answer's tick.
+    /// The node itself is among the answers like any other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub around: Option<NodeId>,
     /// At least 1 (a `k` of 0 answers `invalid_value`).
     #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub k: u32,
@@ -79,8 +91,81 @@ pub struct NearestQuery {
     pub mask: u32,
 }
 
+/// Where a sphere or nearest query measures from: a point, or (v1.2) a node's world
+/// position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Origin {
+    /// A point in world units.
+    Point([f32; 3]),
+    /// The world position of this node, at the answer's tick.
+    Around(NodeId),
+}
+
+/// Why a sphere or nearest query names no origin, or two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OriginError {
+    /// Neither the point nor `around` was given.
+    #[error("give `{0}` or `around`")]
+    Missing(&'static str),
+    /// Both were given.
+    #[error("give `{0}` or `around`, not both")]
+    Both(&'static str),
+}
+
+fn origin(
+    point: Option<[f32; 3]>,
+    around: Option<NodeId>,
+    name: &'static str,
+) -> Result<Origin, OriginError> {
+    match (point, around) {
+        (Some(p), None) => Ok(Origin::Point(p)),
+        (None, Some(id)) => Ok(Origin::Around(id)),
+        (None, None) => Err(OriginError::Missing(name)),
+        (Some(_), Some(_)) => Err(OriginError::Both(name)),
+    }
+}
+
+impl SphereQuery {
+    /// A sphere of `radius` around a point, over every layer.
+    pub fn at(center: [f32; 3], radius: f32) -> SphereQuery {
+        SphereQuery {
+            center: Some(center),
+            around: None,
+            radius,
+            mask: crate::model::ALL_LAYERS,
+        }
+    }
+
+    /// Where the sphere is centred.
+    pub fn origin(&self) -> Result<Origin, OriginError> {
+        origin(self.center, self.around, "center")
+    }
+}
+
+impl NearestQuery {
+    /// The `k` nearest to a point, over every layer, unbounded.
+    pub fn at(point: [f32; 3], k: u32) -> NearestQuery {
+        NearestQuery {
+            point: Some(point),
+            around: None,
+            k,
+            max_dist: None,
+            mask: crate::model::ALL_LAYERS,
+        }
+    }
+
+    /// Where distances are measured from.
+    pub fn origin(&self) -> Result<Origin, OriginError> {
+        origin(self.point, self.around, "point")
+    }
+}
+
 /// A query of any kind, tagged by `"kind"` in JSON (the WebSocket `query` message).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+///
+/// Its bincode form is written by hand (`query_bincode.rs`): a sphere or nearest query
+/// with a point keeps the v1.1 layout (variants 1 and 3); one `around` a node is
+/// variant 4 or 5.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Query {
     /// `"kind":"region"`: nodes meeting a box; answered with `nodes`.

@@ -57,6 +57,7 @@ pub(crate) async fn answer(
     })
     .await
     .map_err(|e| Refusal::overloaded(format!("the query did not finish: {e}")))?;
+    let output = output?;
     let items = output.len();
     app.query_limiter.charge(&caller.rate_key, items);
     if items > limit {

@@ -197,7 +197,8 @@ async fn the_four_queries_answer_over_http() {
         );
 
         let sphere = SphereQuery {
-            center: [20.0, 0.0, 3.0],
+            center: Some([20.0, 0.0, 3.0]),
+            around: None,
             radius: 2.5,
             mask: u32::MAX,
         };
@@ -219,7 +220,8 @@ async fn the_four_queries_answer_over_http() {
         assert!((hits[0].t - 9.0).abs() < 1e-4);
 
         let nearest = NearestQuery {
-            point: [9.0, 0.0, 0.0],
+            point: Some([9.0, 0.0, 0.0]),
+            around: None,
             k: 2,
             max_dist: None,
             mask: u32::MAX,

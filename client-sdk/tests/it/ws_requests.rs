@@ -105,7 +105,8 @@ async fn queries_over_websocket_match_http_in_both_formats() {
                 mask: 2,
             }),
             Query::Sphere(SphereQuery {
-                center: [9.0, 0.0, 9.0],
+                center: Some([9.0, 0.0, 9.0]),
+                around: None,
                 radius: 4.0,
                 mask: u32::MAX,
             }),
@@ -131,13 +132,15 @@ async fn queries_over_websocket_match_http_in_both_formats() {
                 all: true,
             }),
             Query::Nearest(NearestQuery {
-                point: [10.0, 0.0, 10.0],
+                point: Some([10.0, 0.0, 10.0]),
+                around: None,
                 k: 5,
                 max_dist: None,
                 mask: u32::MAX,
             }),
             Query::Nearest(NearestQuery {
-                point: [1000.0, 0.0, 0.0],
+                point: Some([1000.0, 0.0, 0.0]),
+                around: None,
                 k: 5,
                 max_dist: Some(1.0),
                 mask: u32::MAX,
@@ -179,7 +182,8 @@ async fn queries_over_websocket_match_http_in_both_formats() {
             assert!((ray.hits[0].t - 4.25).abs() < 1e-4);
             let near = conn
                 .query_nearest(NearestQuery {
-                    point: [0.0; 3],
+                    point: Some([0.0; 3]),
+                    around: None,
                     k: 1,
                     max_dist: None,
                     mask: u32::MAX,
@@ -189,7 +193,8 @@ async fn queries_over_websocket_match_http_in_both_formats() {
             assert_eq!(near.hits[0].node, 0);
             let sphere = conn
                 .query_sphere(SphereQuery {
-                    center: [0.0; 3],
+                    center: Some([0.0; 3]),
+                    around: None,
                     radius: -1.0,
                     mask: u32::MAX,
                 })

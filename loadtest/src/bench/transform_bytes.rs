@@ -118,6 +118,10 @@ impl Listener {
             mask: u32::MAX,
             since,
             encoding,
+            follow: None,
+            frustum: None,
+            send_hz: None,
+            tiers: Vec::new(),
         };
         socket
             .send(Message::binary(codec::encode_client(&sub, Format::Bincode)))

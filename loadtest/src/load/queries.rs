@@ -109,7 +109,8 @@ pub(crate) fn make_query(
             mask: u32::MAX,
         }),
         QueryKind::Sphere => Query::Sphere(SphereQuery {
-            center: p,
+            center: Some(p),
+            around: None,
             radius: 5.0 + (p[1] - min[1]).abs().min(10.0),
             mask: u32::MAX,
         }),
@@ -126,7 +127,8 @@ pub(crate) fn make_query(
             })
         }
         QueryKind::Nearest => Query::Nearest(NearestQuery {
-            point: p,
+            point: Some(p),
+            around: None,
             k: 8,
             max_dist: None,
             mask: u32::MAX,

@@ -93,7 +93,8 @@ pub(crate) async fn run(
         );
         in_flight.spawn(async move {
             let q = Query::Nearest(NearestQuery {
-                point: [0.0; 3],
+                point: Some([0.0; 3]),
+                around: None,
                 k: 1,
                 max_dist: None,
                 mask: u32::MAX,

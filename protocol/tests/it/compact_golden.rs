@@ -376,6 +376,6 @@ fn golden_vectors_match_the_files() {
     assert!(
         stale.is_empty(),
         "golden vectors differ from the code: {stale:?}; if the change is intended, run \
-         CANOPY_BLESS=1 cargo test -p canopy-protocol --test compact_golden and review the diff"
+         CANOPY_BLESS=1 cargo test -p canopy-protocol --test it compact_golden and review the diff"
     );
 }

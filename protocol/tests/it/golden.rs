@@ -5,7 +5,7 @@
 //! cannot drift apart: a change of layout here fails this test until the fixtures are
 //! re-blessed, and then fails theirs until they follow.
 //!
-//! `CANOPY_BLESS=1 cargo test -p canopy-protocol --test golden` rewrites the fixtures
+//! `CANOPY_BLESS=1 cargo test -p canopy-protocol --test it golden` rewrites the fixtures
 //! (and deletes stale ones); without it any difference, missing or extra file fails.
 //! File names start with `client_` or `server_`, naming the message's direction.
 
@@ -197,6 +197,57 @@ fn cases() -> Vec<(String, Msg)> {
             mask: 0x0000_00ff,
             since: Some(MAX_SAFE),
             encoding: Encoding::Compact,
+            follow: None,
+            frustum: None,
+            send_hz: None,
+            tiers: Vec::new(),
+        },
+    );
+    // v1.2: bincode variant 5, the v1.1 fields and then the four new ones.
+    client(
+        "subscribe_follow_tiers",
+        ClientMsg::Subscribe {
+            region: None,
+            mask: 6,
+            since: None,
+            encoding: Encoding::Exact,
+            follow: Some(canopy_protocol::Follow {
+                node: 300,
+                radius: 25.0,
+                margin: Some(2.5),
+            }),
+            frustum: None,
+            send_hz: Some(20),
+            tiers: vec![
+                canopy_protocol::Tier {
+                    within: Some(10.0),
+                    every: 1,
+                },
+                canopy_protocol::Tier {
+                    within: None,
+                    every: 3,
+                },
+            ],
+        },
+    );
+    client(
+        "subscribe_frustum",
+        ClientMsg::Subscribe {
+            region: None,
+            mask: u32::MAX,
+            since: Some(12),
+            encoding: Encoding::Compact,
+            follow: None,
+            frustum: Some(canopy_protocol::Frustum([
+                [1.0, 0.0, 0.0, 10.0],
+                [-1.0, 0.0, 0.0, 10.0],
+                [0.0, 1.0, 0.0, 10.0],
+                [0.0, -1.0, 0.0, 10.0],
+                [0.0, 0.0, 1.0, -0.5],
+                [0.0, 0.0, -1.0, 100.0],
+            ])),
+            send_hz: None,
+            tiers: Vec::new(),
         },
     );
     client(
@@ -206,6 +257,10 @@ fn cases() -> Vec<(String, Msg)> {
             mask: u32::MAX,
             since: Some(0),
             encoding: Encoding::Exact,
+            follow: None,
+            frustum: None,
+            send_hz: None,
+            tiers: Vec::new(),
         },
     );
     client(
@@ -215,6 +270,10 @@ fn cases() -> Vec<(String, Msg)> {
             mask: 1,
             since: None,
             encoding: Encoding::Compact,
+            follow: None,
+            frustum: None,
+            send_hz: None,
+            tiers: Vec::new(),
         },
     );
     client(
@@ -224,6 +283,10 @@ fn cases() -> Vec<(String, Msg)> {
             mask: u32::MAX,
             since: Some(u64::MAX),
             encoding: Encoding::Exact,
+            follow: None,
+            frustum: None,
+            send_hz: None,
+            tiers: Vec::new(),
         },
     );
     client("unsubscribe", ClientMsg::Unsubscribe);
@@ -257,7 +320,8 @@ fn cases() -> Vec<(String, Msg)> {
         ClientMsg::Query {
             id: 1,
             query: Query::Sphere(SphereQuery {
-                center: [1.0, 2.0, 3.0],
+                center: Some([1.0, 2.0, 3.0]),
+                around: None,
                 radius: 0.0,
                 mask: 0,
             }),
@@ -294,7 +358,8 @@ fn cases() -> Vec<(String, Msg)> {
         ClientMsg::Query {
             id: 65_535,
             query: Query::Nearest(NearestQuery {
-                point: [1.0, 1.0, 1.0],
+                point: Some([1.0, 1.0, 1.0]),
+                around: None,
                 k: 1,
                 max_dist: None,
                 mask: u32::MAX,
@@ -306,10 +371,37 @@ fn cases() -> Vec<(String, Msg)> {
         ClientMsg::Query {
             id: 65_536,
             query: Query::Nearest(NearestQuery {
-                point: [-1.0, 0.0, 7.5],
+                point: Some([-1.0, 0.0, 7.5]),
+                around: None,
                 k: u32::MAX,
                 max_dist: Some(0.0),
                 mask: 0x8000_0000,
+            }),
+        },
+    );
+    // v1.2: a sphere and a nearest query around a node are bincode variants 4 and 5.
+    client(
+        "query_sphere_around",
+        ClientMsg::Query {
+            id: 2,
+            query: Query::Sphere(SphereQuery {
+                center: None,
+                around: Some(300),
+                radius: 12.5,
+                mask: u32::MAX,
+            }),
+        },
+    );
+    client(
+        "query_nearest_around",
+        ClientMsg::Query {
+            id: 3,
+            query: Query::Nearest(NearestQuery {
+                point: None,
+                around: Some(70_000),
+                k: 8,
+                max_dist: Some(50.0),
+                mask: 2,
             }),
         },
     );

@@ -97,11 +97,14 @@ fn query() -> BoxedStrategy<Query> {
             max,
             mask
         })),
-        (v3(), f(), any::<u32>()).prop_map(|(center, radius, mask)| Query::Sphere(SphereQuery {
-            center,
-            radius,
-            mask
-        })),
+        (origin(), f(), any::<u32>()).prop_map(|((center, around), radius, mask)| {
+            Query::Sphere(SphereQuery {
+                center,
+                around,
+                radius,
+                mask,
+            })
+        }),
         (
             v3(),
             v3(),
@@ -116,16 +119,62 @@ fn query() -> BoxedStrategy<Query> {
                 mask,
                 all
             })),
-        (v3(), any::<u32>(), proptest::option::of(f()), any::<u32>()).prop_map(
-            |(point, k, max_dist, mask)| Query::Nearest(NearestQuery {
-                point,
-                k,
-                max_dist,
-                mask
-            })
-        ),
+        (
+            origin(),
+            any::<u32>(),
+            proptest::option::of(f()),
+            any::<u32>()
+        )
+            .prop_map(|((point, around), k, max_dist, mask)| Query::Nearest(
+                NearestQuery {
+                    point,
+                    around,
+                    k,
+                    max_dist,
+                    mask
+                }
+            )),
     ]
     .boxed()
+}
+
+/// A sphere's or nearest query's origin: a point (v1.1) or (v1.2) a node, never both.
+fn origin() -> BoxedStrategy<(Option<[f32; 3]>, Option<u32>)> {
+    prop_oneof![
+        v3().prop_map(|p| (Some(p), None)),
+        any::<u32>().prop_map(|id| (None, Some(id))),
+    ]
+    .boxed()
+}
+
+/// The v1.2 fields of a `subscribe`: each absent half the time, so that both bincode
+/// layouts (variants 0 and 5) are drawn.
+#[allow(clippy::type_complexity)]
+fn v1_2_fields() -> BoxedStrategy<(
+    Option<canopy_protocol::Follow>,
+    Option<canopy_protocol::Frustum>,
+    Option<u32>,
+    Vec<canopy_protocol::Tier>,
+)> {
+    let follow =
+        (any::<u32>(), f(), proptest::option::of(f())).prop_map(|(node, radius, margin)| {
+            canopy_protocol::Follow {
+                node,
+                radius,
+                margin,
+            }
+        });
+    let plane = (f(), f(), f(), f()).prop_map(|(a, b, c, d)| [a, b, c, d]);
+    let frustum = proptest::array::uniform6(plane).prop_map(canopy_protocol::Frustum);
+    let tier = (proptest::option::of(f()), any::<u32>())
+        .prop_map(|(within, every)| canopy_protocol::Tier { within, every });
+    (
+        proptest::option::of(follow),
+        proptest::option::of(frustum),
+        any::<Option<u32>>(),
+        prop_oneof![Just(Vec::new()), proptest::collection::vec(tier, 1..4)],
+    )
+        .boxed()
 }
 
 fn client_msg() -> BoxedStrategy<ClientMsg> {
@@ -134,18 +183,27 @@ fn client_msg() -> BoxedStrategy<ClientMsg> {
             proptest::option::of((v3(), v3()).prop_map(|(min, max)| Region { min, max })),
             any::<u32>(),
             any::<Option<u64>>(),
-            any::<bool>()
+            any::<bool>(),
+            v1_2_fields(),
         )
-            .prop_map(|(region, mask, since, compact)| ClientMsg::Subscribe {
-                region,
-                mask,
-                since,
-                encoding: if compact {
-                    canopy_protocol::Encoding::Compact
-                } else {
-                    canopy_protocol::Encoding::Exact
+            .prop_map(
+                |(region, mask, since, compact, (follow, frustum, send_hz, tiers))| {
+                    ClientMsg::Subscribe {
+                        region,
+                        mask,
+                        since,
+                        encoding: if compact {
+                            canopy_protocol::Encoding::Compact
+                        } else {
+                            canopy_protocol::Encoding::Exact
+                        },
+                        follow,
+                        frustum,
+                        send_hz,
+                        tiers,
+                    }
                 }
-            }),
+            ),
         Just(ClientMsg::Unsubscribe),
         (any::<u64>(), proptest::collection::vec(op(), 0..8))
             .prop_map(|(seq, ops)| ClientMsg::Edits { seq, ops }),

@@ -4,7 +4,7 @@
 //! Invariant: a query that fails validation touches nothing; every answer is computed
 //! under one read of the scene, so it names exactly one tick.
 
-use canopy_protocol::query::{NearestQuery, RayQuery, RegionQuery, SphereQuery};
+use canopy_protocol::query::{NearestQuery, Origin, RayQuery, RegionQuery, SphereQuery};
 use canopy_protocol::{NearestHit, NodeId, Query, RayHit};
 use glam::Vec3;
 
@@ -22,6 +22,13 @@ pub enum QueryError {
     /// A nearest query's `k` above [`MAX_K`].
     #[error("{0}")]
     TooLarge(String),
+    /// A sphere or nearest query with no origin, or two (`center`/`point` and
+    /// `around`).
+    #[error("{0}")]
+    BadRequest(String),
+    /// The node a query is `around` does not exist at the answer's tick.
+    #[error("no node {0} to measure around")]
+    UnknownNode(NodeId),
 }
 
 impl QueryError {
@@ -30,6 +37,8 @@ impl QueryError {
         match self {
             QueryError::InvalidValue(_) => canopy_protocol::ErrorCode::InvalidValue,
             QueryError::TooLarge(_) => canopy_protocol::ErrorCode::TooLarge,
+            QueryError::BadRequest(_) => canopy_protocol::ErrorCode::BadRequest,
+            QueryError::UnknownNode(_) => canopy_protocol::ErrorCode::UnknownNode,
         }
     }
 }
@@ -104,12 +113,37 @@ pub fn check_region(r: &canopy_protocol::message::Region) -> Result<(), QueryErr
     check_box(r.min, r.max)
 }
 
+fn check_origin(
+    origin: Result<Origin, canopy_protocol::query::OriginError>,
+    name: &str,
+) -> Result<(), QueryError> {
+    match origin.map_err(|e| QueryError::BadRequest(e.to_string()))? {
+        Origin::Point(p) => finite(name, &p),
+        Origin::Around(_) => Ok(()),
+    }
+}
+
+/// The point an origin names at this tick: a node's world position for `around`.
+fn resolve(
+    scene: &SceneState,
+    origin: Result<Origin, canopy_protocol::query::OriginError>,
+) -> Result<Vec3, QueryError> {
+    match origin.map_err(|e| QueryError::BadRequest(e.to_string()))? {
+        Origin::Point(p) => Ok(Vec3::from_array(p)),
+        Origin::Around(id) => scene
+            .hierarchy()
+            .world(id)
+            .map(|w| Vec3::from_array(w.t))
+            .ok_or(QueryError::UnknownNode(id)),
+    }
+}
+
 /// Checks a query against the contract's rules.
 pub fn validate(q: &Query) -> Result<(), QueryError> {
     match q {
         Query::Region(RegionQuery { min, max, .. }) => check_box(*min, *max),
-        Query::Sphere(SphereQuery { center, radius, .. }) => {
-            finite("center", center)?;
+        Query::Sphere(q @ SphereQuery { radius, .. }) => {
+            check_origin(q.origin(), "center")?;
             finite("radius", &[*radius])?;
             // `-0.0` is zero, not negative (JSON Schema's `minimum: 0` agrees); a JSON
             // radius below the smallest f32 (such as -8.5e-76) reads as the smallest
@@ -135,10 +169,8 @@ pub fn validate(q: &Query) -> Result<(), QueryError> {
             }
             Ok(())
         }
-        Query::Nearest(NearestQuery {
-            point, k, max_dist, ..
-        }) => {
-            finite("point", point)?;
+        Query::Nearest(q @ NearestQuery { k, max_dist, .. }) => {
+            check_origin(q.origin(), "point")?;
             if let Some(m) = max_dist {
                 finite("max_dist", &[*m])?;
             }
@@ -155,10 +187,11 @@ pub fn validate(q: &Query) -> Result<(), QueryError> {
     }
 }
 
-/// Answers a validated query.
-pub fn run(scene: &SceneState, q: &Query) -> QueryOutput {
+/// Answers a validated query; a query `around` a node that is gone at this tick is
+/// refused as `unknown_node`.
+pub fn run(scene: &SceneState, q: &Query) -> Result<QueryOutput, QueryError> {
     let tree = scene.octree();
-    match q {
+    Ok(match q {
         Query::Region(r) => {
             let mut out = Vec::new();
             tree.region(
@@ -171,7 +204,8 @@ pub fn run(scene: &SceneState, q: &Query) -> QueryOutput {
         }
         Query::Sphere(s) => {
             let mut out = Vec::new();
-            tree.sphere(Vec3::from_array(s.center), s.radius, s.mask, &mut out);
+            let center = resolve(scene, s.origin())?;
+            tree.sphere(center, s.radius, s.mask, &mut out);
             QueryOutput::Nodes(out)
         }
         Query::Ray(r) => {
@@ -196,7 +230,7 @@ pub fn run(scene: &SceneState, q: &Query) -> QueryOutput {
         Query::Nearest(n) => {
             let mut out = Vec::new();
             tree.nearest(
-                Vec3::from_array(n.point),
+                resolve(scene, n.origin())?,
                 n.k as usize,
                 n.max_dist,
                 n.mask,
@@ -208,5 +242,5 @@ pub fn run(scene: &SceneState, q: &Query) -> QueryOutput {
                     .collect(),
             )
         }
-    }
+    })
 }

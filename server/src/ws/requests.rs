@@ -59,12 +59,23 @@ impl Session {
                     return;
                 }
             };
+        if msg.uses_v1_2() {
+            // Follow and frustum scopes, send rates and tiers are protocol 1.2, which
+            // this server does not serve yet: refused whole rather than half obeyed.
+            let refusal = Refusal::new(
+                ErrorCode::BadRequest,
+                "follow, frustum, send_hz and tiers are not supported by this server",
+            );
+            self.refuse(None, None, &refusal);
+            return;
+        }
         match msg {
             ClientMsg::Subscribe {
                 region,
                 mask,
                 since,
                 encoding,
+                ..
             } => {
                 if let Some(r) = &region
                     && let Err(e) = crate::room::query::check_region(r)

@@ -152,7 +152,8 @@ async fn walk(format: Format) {
             mask: u32::MAX,
         }),
         Query::Sphere(SphereQuery {
-            center: [0.0; 3],
+            center: Some([0.0; 3]),
+            around: None,
             radius: 0.1,
             mask: u32::MAX,
         }),
@@ -164,7 +165,8 @@ async fn walk(format: Format) {
             all: true,
         }),
         Query::Nearest(NearestQuery {
-            point: [5.0, 0.0, 0.0],
+            point: Some([5.0, 0.0, 0.0]),
+            around: None,
             k: 3,
             max_dist: None,
             mask: u32::MAX,
@@ -208,7 +210,8 @@ async fn walk(format: Format) {
     ws.send(&ClientMsg::Query {
         id: 9,
         query: Query::Nearest(NearestQuery {
-            point: [0.0; 3],
+            point: Some([0.0; 3]),
+            around: None,
             k: 0,
             max_dist: None,
             mask: 1,

@@ -208,6 +208,63 @@ async fn queries_match_brute_force() {
             ),
         }
 
+        // Sphere and nearest around a node: measured from its world position.
+        let anchor = &nodes[rng.random_range(0..nodes.len())];
+        let at = dv(anchor.world.t);
+        let r = rng.random_range(0.0..25.0);
+        let (st, b) = s
+            .req(
+                "POST",
+                "/rooms/b/query/sphere",
+                Some(json!({"around": anchor.id, "radius": r, "mask": mask})),
+            )
+            .await;
+        assert_eq!(st, 200, "{b}");
+        let got = ids(&b["nodes"]);
+        for n in &live {
+            let (nlo, nhi) = aabb(n);
+            let d = point_box_dist(at, nlo, nhi);
+            if d < r - EPS {
+                assert!(
+                    got.contains(&n.id),
+                    "sphere around {} misses {}",
+                    anchor.id,
+                    n.id
+                );
+            } else if d > r + EPS {
+                assert!(
+                    !got.contains(&n.id),
+                    "sphere around {} has {}",
+                    anchor.id,
+                    n.id
+                );
+            }
+        }
+        let (_, b) = s
+            .req(
+                "POST",
+                "/rooms/b/query/nearest",
+                Some(json!({"around": anchor.id, "k": 3, "mask": mask})),
+            )
+            .await;
+        let mut want: Vec<f64> = live
+            .iter()
+            .map(|n| {
+                let (nlo, nhi) = aabb(n);
+                point_box_dist(at, nlo, nhi)
+            })
+            .collect();
+        want.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let hits = b["hits"].as_array().unwrap();
+        assert_eq!(hits.len(), 3.min(want.len()));
+        for (h, w) in hits.iter().zip(&want) {
+            let d = h["dist"].as_f64().unwrap();
+            assert!(
+                (d - w).abs() < 1e-3 * (1.0 + w),
+                "nearest around: {h} vs {w}"
+            );
+        }
+
         // Nearest.
         let k = rng.random_range(1..12);
         let (_, b) = s
@@ -234,5 +291,59 @@ async fn queries_match_brute_force() {
             );
         }
     }
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn around_needs_one_origin_and_a_live_node() {
+    let s = common::start(common::config()).await;
+    s.create_room("a", 60).await;
+    let add = json!([{"op": "add", "id": 1, "local": {"t": [5, 0, 0]}, "extent": [1, 1, 1]}]);
+    assert_eq!(s.edits("a", add).await.0, 200);
+    let cases = [
+        (json!({"around": 1, "radius": 0.5}), 200, None),
+        (json!({"around": 2, "radius": 1}), 404, Some("unknown_node")),
+        (json!({"radius": 1}), 400, Some("bad_request")),
+        (
+            json!({"center": [0, 0, 0], "around": 1, "radius": 1}),
+            400,
+            Some("bad_request"),
+        ),
+    ];
+    for (body, status, code) in cases {
+        let (st, b) = s
+            .req("POST", "/rooms/a/query/sphere", Some(body.clone()))
+            .await;
+        assert_eq!(st, status, "{body} -> {b}");
+        if let Some(code) = code {
+            assert_eq!(b["error"]["code"], code, "{body}");
+        } else {
+            assert_eq!(
+                ids(&b["nodes"]),
+                [1],
+                "the node itself is within 0.5 of itself"
+            );
+        }
+    }
+    let (st, b) = s
+        .req(
+            "POST",
+            "/rooms/a/query/nearest",
+            Some(json!({"around": 1, "k": 1})),
+        )
+        .await;
+    assert_eq!((st, b["hits"][0]["node"].as_u64()), (200, Some(1)), "{b}");
+    let (st, b) = s
+        .req(
+            "POST",
+            "/rooms/a/query/nearest",
+            Some(json!({"point": [0, 0, 0], "around": 1, "k": 1})),
+        )
+        .await;
+    assert_eq!(
+        (st, b["error"]["code"].as_str()),
+        (400, Some("bad_request")),
+        "{b}"
+    );
     s.stop().await;
 }

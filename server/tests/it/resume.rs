@@ -55,6 +55,10 @@ fn subscribe(region: Option<Region>, since: Option<u64>) -> ClientMsg {
         mask: u32::MAX,
         since,
         encoding: Encoding::Exact,
+        follow: None,
+        frustum: None,
+        send_hz: None,
+        tiers: Vec::new(),
     }
 }
 
