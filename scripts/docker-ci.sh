@@ -28,6 +28,13 @@
 #   7. removes what it made (containers, the compose network and volume, both images,
 #      the staged binaries) and stops the dockerd it started, also on failure (trap).
 #
+# `docker-ci.sh prepare` does only the slow, network-bound part: steps 1 and the rootfs
+# of step 3, into target/docker-ci/rootfs.tar, which a later run imports instead of
+# building it again. .ci/run starts it in the background beside the Rust builds.
+# DOCKER_CI_PREBUILT=1 packs the binaries already in target/debug (the test step built
+# them) instead of asking cargo, whose feature set for two packages differs from the
+# workspace's and would build them again.
+#
 # Exit status: non-zero when a step or a check fails; the failing step says why, with
 # the container's log where there is one.
 set -euo pipefail
@@ -46,6 +53,7 @@ BASE_IMAGE="$RUN_ID-base:bookworm"
 IMAGE="$RUN_ID:debug"
 TARGET_DIR="${CARGO_TARGET_DIR:-target}"
 STAGE=docker/prebuilt
+ROOTFS_CACHE="$TARGET_DIR/docker-ci/rootfs.tar"
 TOKEN="ci-admin-token-$$-$RANDOM"
 
 started=$SECONDS
@@ -94,22 +102,44 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# The minimal bookworm rootfs the base image is made of, into $ROOTFS_CACHE.
+make_rootfs() {
+  # tmpfs for the rootfs when there is one: the unpacking is I/O-bound otherwise.
+  mm_tmp=/dev/shm
+  [[ -d $mm_tmp && -w $mm_tmp ]] || mm_tmp="$work"
+  # merged-usr hook: makes the /usr symlinks itself instead of installing usrmerge,
+  # which would bring perl (50 MB) into the image.
+  TMPDIR="$mm_tmp" mmdebstrap --quiet --variant=essential \
+    --include=ca-certificates,curl,passwd \
+    --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
+    --aptopt='APT::Install-Recommends "false"' \
+    --dpkgopt='path-exclude=/usr/share/man/*' \
+    --dpkgopt='path-exclude=/usr/share/info/*' \
+    --dpkgopt='path-exclude=/usr/share/doc/*' \
+    --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' \
+    bookworm "$ROOTFS_CACHE.part" \
+    "deb http://deb.debian.org/debian bookworm main" \
+    "deb http://deb.debian.org/debian bookworm-updates main" \
+    "deb http://deb.debian.org/debian-security bookworm-security main" \
+    >"$work/mmdebstrap.log" 2>&1 \
+    || { tail -30 "$work/mmdebstrap.log" >&2; fail "mmdebstrap"; }
+  mv "$ROOTFS_CACHE.part" "$ROOTFS_CACHE"
+}
+
 [[ $(id -u) -eq 0 ]] || fail "needs root (dockerd, mmdebstrap)"
 
 # --- 1. packages -------------------------------------------------------------------
-missing=()
-[[ -x "$DOCKER" && -x /usr/sbin/dockerd ]] || missing+=(docker.io)
-[[ -x "$COMPOSE" ]] || missing+=(docker-compose)
-command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
-command -v strip >/dev/null 2>&1 || missing+=(binutils)
-if ((${#missing[@]})); then
-  step "installing ${missing[*]} (apt)"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq || fail "apt-get update"
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$work/apt.log" 2>&1 \
-    || { tail -20 "$work/apt.log" >&2; fail "apt-get install ${missing[*]}"; }
-fi
+bash scripts/ci-packages.sh docker >"$work/apt.log" 2>&1 \
+  || { tail -20 "$work/apt.log" >&2; fail "installing the Docker packages (scripts/ci-packages.sh docker)"; }
 step "$("$DOCKER" --version); $("$COMPOSE" version --short 2>/dev/null | sed 's/^/docker-compose /'); mmdebstrap $(mmdebstrap --version | awk '{print $2}')"
+
+mkdir -p "$(dirname "$ROOTFS_CACHE")"
+if [[ "${1:-}" == prepare ]]; then
+  [[ -s "$ROOTFS_CACHE" ]] || make_rootfs
+  step "prepared: $ROOTFS_CACHE"
+  exit 0
+fi
 
 # --- 2. dockerd --------------------------------------------------------------------
 if "$DOCKER" info >/dev/null 2>&1; then
@@ -128,35 +158,23 @@ fi
 
 # --- 3. base image -----------------------------------------------------------------
 step "mmdebstrap: minimal bookworm rootfs -> docker import $BASE_IMAGE"
-# tmpfs for the rootfs when there is one: the unpacking is I/O-bound otherwise.
-mm_tmp=/dev/shm
-[[ -d $mm_tmp && -w $mm_tmp ]] || mm_tmp="$work"
-# merged-usr hook: makes the /usr symlinks itself instead of installing usrmerge,
-# which would bring perl (50 MB) into the image.
-TMPDIR="$mm_tmp" mmdebstrap --quiet --variant=essential \
-  --include=ca-certificates,curl,passwd \
-  --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
-  --aptopt='APT::Install-Recommends "false"' \
-  --dpkgopt='path-exclude=/usr/share/man/*' \
-  --dpkgopt='path-exclude=/usr/share/info/*' \
-  --dpkgopt='path-exclude=/usr/share/doc/*' \
-  --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-  --dpkgopt='path-exclude=/usr/share/locale/*' \
-  bookworm "$work/rootfs.tar" \
-  "deb http://deb.debian.org/debian bookworm main" \
-  "deb http://deb.debian.org/debian bookworm-updates main" \
-  "deb http://deb.debian.org/debian-security bookworm-security main" \
-  >"$work/mmdebstrap.log" 2>&1 \
-  || { tail -30 "$work/mmdebstrap.log" >&2; fail "mmdebstrap"; }
+if [[ ! -s "$ROOTFS_CACHE" ]]; then
+  make_rootfs
+else
+  step "using the rootfs made earlier ($ROOTFS_CACHE)"
+fi
 "$DOCKER" import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-  "$work/rootfs.tar" "$BASE_IMAGE" >/dev/null || fail "docker import"
-rm -f "$work/rootfs.tar"
+  "$ROOTFS_CACHE" "$BASE_IMAGE" >/dev/null || fail "docker import"
 step "base image: $("$DOCKER" image inspect -f '{{.Size}}' "$BASE_IMAGE" | awk '{printf "%.1f MB", $1/1e6}')"
 
 # --- 4. runtime image from the tests' binaries ---------------------------------------
-step "cargo build (debug; a no-op after the tests) and staging stripped binaries"
-cargo build --locked -p canopy-server -p canopy-loadtest --bin canopy --bin canopy-loadtest >"$work/cargo.log" 2>&1 \
-  || { tail -30 "$work/cargo.log" >&2; fail "cargo build"; }
+if [[ "${DOCKER_CI_PREBUILT:-}" == 1 ]]; then
+  step "staging the stripped debug binaries the tests built"
+else
+  step "cargo build (debug) and staging stripped binaries"
+  cargo build --locked -p canopy-server -p canopy-loadtest --bin canopy --bin canopy-loadtest >"$work/cargo.log" 2>&1 \
+    || { tail -30 "$work/cargo.log" >&2; fail "cargo build"; }
+fi
 for bin in canopy canopy-loadtest; do
   [[ -x "$TARGET_DIR/debug/$bin" ]] || fail "$TARGET_DIR/debug/$bin missing after cargo build"
   strip -o "$STAGE/$bin" "$TARGET_DIR/debug/$bin" || fail "strip $bin"
