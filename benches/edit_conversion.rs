@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use canopy_protocol::{NodeId, Op, Transform};
-use canopy_server::scene::Hierarchy;
+use canopy_scene::Hierarchy;
 use glam::{Quat, Vec3};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

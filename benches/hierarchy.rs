@@ -26,7 +26,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use canopy_protocol::{Op, Transform};
-use canopy_server::scene::{Hierarchy, ParallelSweep};
+use canopy_scene::{Hierarchy, ParallelSweep};
 use criterion::{Criterion, Throughput};
 use glam::{DQuat, DVec3, Quat, Vec3};
 use rand::rngs::SmallRng;

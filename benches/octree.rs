@@ -29,7 +29,7 @@
 
 use std::hint::black_box;
 
-use canopy_server::octree::{
+use canopy_scene::octree::{
     ObjectBox, Octree, OctreeConfig, aabb_intersects, point_aabb_dist, ray_obb,
 };
 use criterion::{BenchmarkId, Criterion, Throughput};

@@ -10,7 +10,7 @@
 //! subtrees and scale chains overflow.
 //!
 //! After every batch, the result equals the prediction of the independent model shared
-//! with the property tests (`server/tests/it/scene_model/`, included with `#[path]`, with its
+//! with the property tests (the `canopy-scene-model` crate, `scene/model/`, with its
 //! hostile numbers), and then:
 //! - accepted: one id per `add`, the hierarchy is well formed
 //!   (`assert_well_formed`), its state equals the model's, and no stored number is
@@ -25,11 +25,10 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use canopy_protocol::{NodeId, Op, Transform};
-use canopy_server::scene::{Hierarchy, HierarchyLimits};
+use canopy_scene::{Hierarchy, HierarchyLimits};
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../server/tests/it/scene_model/mod.rs"]
-mod scene_model;
+use canopy_scene_model as scene_model;
 
 use scene_model::num::{Num, v3, v4};
 use scene_model::{Expect, Model};

@@ -7,8 +7,8 @@
 use canopy_protocol::{Op, Transform};
 use glam::Vec3;
 
-use crate::scene::{Bob, Hierarchy, Orbit, Spin};
 use crate::state::{AppState, RegistryError};
+use canopy_scene::{Bob, Hierarchy, Orbit, Spin};
 
 /// Ids below this are the solar system; the forest starts here.
 const FOREST: u32 = 10_000;

@@ -2,8 +2,7 @@
 //!
 //! **API boundary.** What the `canopy` binary, embedders and the tests use is public:
 //! [`app`] (the router), [`run`] (serve a listener until shutdown), [`AppState`] and
-//! [`config`]; the scene core, [`scene`] (the transform hierarchy) and [`octree`] (the
-//! spatial index); [`room`] (a room's synchronous state and its `tick`); [`persist`] and
+//! [`config`]; [`room`] (a room's synchronous state and its `tick`); [`persist`] and
 //! [`durability`] (the storage layer and recovery); the edges [`http`] and [`ws`]; and
 //! [`cluster`] (cluster mode over NATS), [`metrics`], [`access`], [`demo`], [`state`] and [`server`]. The edges' machinery
 //! (admission, rate limits, origins, proxies, JWT, TLS, the tick threads, refusals) is
@@ -18,10 +17,8 @@ pub mod demo;
 pub mod durability;
 pub mod http;
 pub mod metrics;
-pub mod octree;
 pub mod persist;
 pub mod room;
-pub mod scene;
 pub mod server;
 pub mod state;
 pub mod ws;

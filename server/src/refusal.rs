@@ -9,7 +9,7 @@
 
 use canopy_protocol::{ErrorCode, ServerMsg};
 
-use crate::scene::{BatchError, SceneError};
+use canopy_scene::{BatchError, SceneError};
 
 /// A refused request: the contract's code, a message for people and, for a batch, the
 /// index of the first bad op.

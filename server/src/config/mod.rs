@@ -19,10 +19,10 @@ pub use file::{ConfigError, defaults_file};
 pub use values::Secret;
 use values::{any_seconds, at_least_one, lease_seconds, looseness, positive_seconds};
 
-use crate::octree::OctreeConfig;
 use crate::room::outbox::OutboxLimits;
 use crate::room::{EditLimits, FramePassage, RoomConfig};
-use crate::scene::HierarchyLimits;
+use canopy_scene::HierarchyLimits;
+use canopy_scene::octree::OctreeConfig;
 
 /// The default HTTP body and WebSocket message limit: 16 MiB, the contract's hard limit.
 pub const DEFAULT_MESSAGE_BYTES: usize = 16 * 1024 * 1024;

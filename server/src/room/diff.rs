@@ -9,7 +9,7 @@
 use canopy_protocol::NodeId;
 use rustc_hash::FxHashMap;
 
-use crate::scene::Hierarchy;
+use canopy_scene::Hierarchy;
 
 bitflags::bitflags! {
     /// What happened to one node in one tick (several kinds may combine).

@@ -402,7 +402,7 @@ pub fn restore(
     let limits = scene.hierarchy().limits();
     scene
         .hierarchy_mut()
-        .set_limits(crate::scene::HierarchyLimits {
+        .set_limits(canopy_scene::HierarchyLimits {
             max_nodes: usize::MAX,
             max_depth: usize::MAX,
             max_batch_walk: usize::MAX,

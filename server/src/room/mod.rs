@@ -54,9 +54,9 @@ use canopy_protocol::ErrorCode;
 use canopy_protocol::message::Region;
 
 use crate::metrics::Metrics;
-use crate::octree::OctreeConfig;
 use crate::refusal::Refusal;
-use crate::scene::HierarchyLimits;
+use canopy_scene::HierarchyLimits;
+use canopy_scene::octree::OctreeConfig;
 pub use command::{RoomCommand, SubscribeRequest};
 use delta::DeltaParts;
 use diff::TickDiff;

@@ -158,7 +158,7 @@ pub fn rebuild(
 ) -> Result<SceneState, RestoreError> {
     let limits = scene.hierarchy().limits();
     let h = scene.hierarchy_mut();
-    h.set_limits(crate::scene::HierarchyLimits {
+    h.set_limits(canopy_scene::HierarchyLimits {
         max_nodes: usize::MAX,
         max_depth: usize::MAX,
         max_batch_walk: usize::MAX,

@@ -4,7 +4,7 @@
 //! Each case names the record and batch it stopped at, so an operator can find it with
 //! `canopy verify`; nothing partly rebuilt is ever served.
 
-use crate::scene::{BatchError, RebuildError};
+use canopy_scene::{BatchError, RebuildError};
 
 /// Why a room's scene could not be rebuilt from stored state.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

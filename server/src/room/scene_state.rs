@@ -10,8 +10,8 @@ use canopy_protocol::NodeId;
 use glam::Vec3;
 
 use super::diff::{NodeChange, TickDiff};
-use crate::octree::{ObjectBox, Octree, OctreeConfig};
-use crate::scene::{BatchError, Hierarchy, HierarchyLimits};
+use canopy_scene::octree::{ObjectBox, Octree, OctreeConfig};
+use canopy_scene::{BatchError, Hierarchy, HierarchyLimits};
 
 /// What one [`SceneState::advance`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

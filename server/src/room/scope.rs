@@ -14,7 +14,7 @@ use rustc_hash::FxHashSet;
 use super::delta::{DeltaParts, Upsert};
 use super::diff::{NodeChange, TickDiff};
 use super::scene_state::SceneState;
-use crate::octree::aabb_intersects;
+use canopy_scene::octree::aabb_intersects;
 
 /// What a subscriber asked to see.
 #[derive(Clone, Copy, Debug, PartialEq)]

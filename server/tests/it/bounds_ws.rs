@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use canopy_protocol::{ClientMsg, ErrorCode, Format, Op, ServerMsg, codec};
-use canopy_server::scene::{UpdateCallback, UpdateContext};
+use canopy_scene::{UpdateCallback, UpdateContext};
 use common::{config, start};
 use futures_util::SinkExt;
 use serde_json::json;

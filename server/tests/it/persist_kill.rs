@@ -27,7 +27,7 @@
 //! `persist_kill_support/`.
 
 use crate::persist_kill_support;
-use crate::scene_model;
+use canopy_scene_model as scene_model;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use canopy_protocol::codec;
 use canopy_protocol::{ClientMsg, ErrorCode, Format, NodeId, Op, ServerMsg, Transform};
-use canopy_server::scene::HierarchyLimits;
+use canopy_scene::HierarchyLimits;
 use futures_util::{SinkExt, StreamExt};
 use persist_kill_support::batches::{Counts, Ids, Rng, bulk_batch, env_u64, rand_batch};
 use persist_kill_support::compare::differences;

@@ -11,11 +11,11 @@ use room_support::CheckedTick;
 use std::sync::Arc;
 
 use canopy_protocol::{NodeId, Op, Transform};
+use canopy_scene::Hierarchy;
 use canopy_server::durability;
 use canopy_server::metrics::Metrics;
 use canopy_server::persist::{self, PersistConfig};
 use canopy_server::room::{EditReply, EditTicket, Room, RoomConfig, RoomLog, durable};
-use canopy_server::scene::Hierarchy;
 use proptest::prelude::*;
 
 /// One op, as numbers resolved against the live nodes when it is applied.

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use canopy_protocol::{NodeId, Op, Transform};
 
 use crate::persist_kill::MAX_DEPTH;
-use crate::scene_model::{Expect, Log, Model};
+use canopy_scene_model::{Expect, Log, Model};
 
 pub(crate) struct Rng(pub(crate) u64);
 

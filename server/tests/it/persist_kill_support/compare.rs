@@ -6,7 +6,7 @@ use canopy_protocol::NodeId;
 use glam::{DQuat, DVec3};
 use serde_json::Value;
 
-use crate::scene_model::Model;
+use canopy_scene_model::Model;
 
 /// What differs between the room's nodes (`GET /rooms/{room}/nodes`) and the model: ids,
 /// parents, extents and masks exactly; world transforms within f32 rounding of the

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 
 use canopy_protocol::{NodeId, Op, Transform};
-use canopy_server::scene::{Hierarchy, ParallelSweep, Parent};
+use canopy_scene::{Hierarchy, ParallelSweep, Parent};
 use glam::{DQuat, DVec3};
 use proptest::prelude::*;
 

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use canopy_server::octree::{
+use canopy_scene::octree::{
     ObjectBox, Octree, OctreeConfig, aabb_intersects, point_aabb_dist, ray_obb,
 };
 use glam::{Quat, Vec3};

@@ -27,10 +27,10 @@
 use std::collections::HashSet;
 
 use canopy_protocol::{ErrorCode, NodeId, Op, Transform};
-use canopy_server::scene::{Hierarchy, HierarchyLimits};
+use canopy_scene::{Hierarchy, HierarchyLimits};
 use proptest::prelude::*;
 
-use crate::scene_model;
+use canopy_scene_model as scene_model;
 
 use scene_model::num::{NON_FINITE, Num, v3};
 use scene_model::{Expect, Model, UNKNOWN, dquat, dvec, finite};

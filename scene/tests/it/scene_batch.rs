@@ -4,7 +4,7 @@
 //! others.
 
 use canopy_protocol::{ErrorCode, Op, Transform};
-use canopy_server::scene::{Hierarchy, HierarchyLimits};
+use canopy_scene::{Hierarchy, HierarchyLimits};
 
 const ID: Transform = Transform::IDENTITY;
 

@@ -1,6 +1,9 @@
-//! Scene core: the transform hierarchy of a room, with no networking in it.
+//! Canopy's scene core: the transform hierarchy of a room and the loose octree over
+//! its world boxes ([`octree`]), with no runtime, no networking and no I/O in them
+//! (**Architecture invariant**: this crate depends on no async runtime; Cargo enforces
+//! it).
 //!
-//! This module owns the nodes of a room (local TRS, extent, mask, parent), their world
+//! The hierarchy owns the nodes of a room (local TRS, extent, mask, parent), their world
 //! transforms and what each tick changed. Its central invariant: after every update, every
 //! live node comes after its parent in the flat slot order and its world transform is its
 //! parent's world composed with its local transform (docs/protocol.md §1).
@@ -33,6 +36,8 @@
 //! - `visitor.rs` and `callbacks.rs`: OSG-style visitors and per-node update callbacks;
 //! - `check.rs`: invariant checks and state dumps for tests;
 //! - `durable_ids.rs`: retired ids and the id counter, for snapshots.
+
+pub mod octree;
 
 mod batch;
 mod callbacks;

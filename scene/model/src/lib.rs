@@ -1,7 +1,8 @@
-//! The independent model of the scene core, shared by the property test
-//! (`scene_props.rs`), the state-machine test (`batch_state_machine.rs`) and the fuzz
-//! target (`fuzz/fuzz_targets/apply_batches.rs`, which includes this directory with
-//! `#[path]`), with the hostile numbers they all draw from (`num.rs`).
+//! The independent model of the scene core, shared by the scene's property test
+//! (`scene/tests/it/scene_props.rs`), its state-machine test
+//! (`batch_state_machine.rs`), the server's kill-and-restart test (`persist_kill.rs`)
+//! and the fuzz target (`fuzz/fuzz_targets/apply_batches.rs`), with the hostile
+//! numbers they all draw from ([`num`]).
 //!
 //! Nodes live in a map with child lists in attachment order: an `add` or a real reparent
 //! appends the node to its new parent's list, and a `set_parent` to the current parent
@@ -13,38 +14,45 @@
 //! error blames the last op that touched the offending node or one of its ancestors.
 //! When several nodes offend, the check may report any of them, so the prediction is the
 //! set of possible errors. World transforms are computed recursively in f64.
-//!
-//! Each test uses a part of the model, hence the `dead_code` allowance.
 
-pub(crate) mod num;
+pub mod num;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use canopy_protocol::{ErrorCode, NodeId, Op};
-use canopy_server::scene::{Hierarchy, HierarchyLimits, Parent, WORLD_LIMIT};
+use canopy_scene::{Hierarchy, HierarchyLimits, Parent, WORLD_LIMIT};
 use glam::{DQuat, DVec3};
 
 /// An id no test gives or assigns: "unknown" for every lookup.
-pub(crate) const UNKNOWN: NodeId = 3_000_000_000;
+pub const UNKNOWN: NodeId = 3_000_000_000;
 
+/// One node of the model.
 #[derive(Clone, Debug)]
-pub(crate) struct MNode {
+pub struct MNode {
+    /// Its parent, `None` for a root.
     pub parent: Option<NodeId>,
     /// In attachment order: an `add` or a real reparent appends.
     pub children: Vec<NodeId>,
+    /// Local translation.
     pub t: [f32; 3],
     /// Normalized as the contract says (in f64, then stored as f32).
     pub r: [f32; 4],
+    /// Local uniform scale.
     pub s: f32,
+    /// Half-extents of the node's box.
     pub extent: [f32; 3],
+    /// Layer bits.
     pub mask: u32,
 }
 
 /// A world transform in f64, plus what tolerances and the guard need.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct MWorld {
+pub struct MWorld {
+    /// World translation.
     pub t: DVec3,
+    /// World rotation.
     pub r: DQuat,
+    /// World scale.
     pub s: f64,
     /// An upper bound of the translation's magnitude along the chain (for tolerances).
     pub mag: f64,
@@ -54,16 +62,19 @@ pub(crate) struct MWorld {
 
 /// What one op touched, for the end-of-batch check.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Touch {
+pub struct Touch {
+    /// The node the op touched.
     pub node: NodeId,
+    /// The op's index in its batch.
     pub op: u32,
+    /// Whether its whole subtree is touched (a translation, scale or parent change).
     pub subtree: bool,
 }
 
 /// What the ops applied to a model did, beyond the state, in order: the tests read it to
 /// predict the change lists and the recomputed set, and empty it when they like.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Log {
+pub struct Log {
     /// For the end-of-batch check.
     pub touched: Vec<Touch>,
     /// Roots of the subtrees whose world transforms an update must recompute.
@@ -76,7 +87,8 @@ pub(crate) struct Log {
 
 /// The model's prediction of a batch's result.
 #[derive(Debug)]
-pub(crate) enum Expect {
+pub enum Expect {
+    /// Accepted, with the ids of its adds in order.
     Ok(Vec<NodeId>),
     /// One of these (op, code) pairs: exact for per-op errors, a set for the guard.
     Err(HashSet<(u32, ErrorCode)>),
@@ -84,24 +96,31 @@ pub(crate) enum Expect {
     Either,
 }
 
+/// The whole model: nodes in a map, child lists in attachment order, world transforms
+/// computed recursively in f64 when asked.
 #[derive(Clone, Debug)]
-pub(crate) struct Model {
+pub struct Model {
+    /// The limits the modelled hierarchy enforces.
     pub limits: HierarchyLimits,
+    /// Every live node.
     pub nodes: BTreeMap<NodeId, MNode>,
     /// Every id ever used, live or retired.
     pub used: BTreeSet<NodeId>,
+    /// Where the next server-assigned id search starts.
     pub next_id: u64,
     /// Ids in creation order, so that picks are deterministic.
     pub created: Vec<NodeId>,
+    /// What the ops applied so far did.
     pub log: Log,
 }
 
-pub(crate) fn finite(v: &[f32]) -> bool {
+/// True when every number is finite.
+pub fn finite(v: &[f32]) -> bool {
     v.iter().all(|x| x.is_finite())
 }
 
 /// The contract's quaternion rule: refused below length 1e-6, else normalized in f64.
-pub(crate) fn norm_quat(r: [f32; 4]) -> Option<[f32; 4]> {
+pub fn norm_quat(r: [f32; 4]) -> Option<[f32; 4]> {
     if !finite(&r) {
         return None;
     }
@@ -110,19 +129,23 @@ pub(crate) fn norm_quat(r: [f32; 4]) -> Option<[f32; 4]> {
     (len >= 1e-6).then(|| d.map(|x| (x / len) as f32))
 }
 
-pub(crate) fn scale_ok(s: f32) -> bool {
+/// The contract's scale rule: finite and positive.
+pub fn scale_ok(s: f32) -> bool {
     s.is_finite() && s > 0.0
 }
 
-pub(crate) fn extent_ok(e: [f32; 3]) -> bool {
+/// The contract's extent rule: finite and at least 0 on every axis.
+pub fn extent_ok(e: [f32; 3]) -> bool {
     e.iter().all(|x| x.is_finite() && *x >= 0.0)
 }
 
-pub(crate) fn dvec(v: [f32; 3]) -> DVec3 {
+/// A vector widened to f64.
+pub fn dvec(v: [f32; 3]) -> DVec3 {
     DVec3::new(v[0].into(), v[1].into(), v[2].into())
 }
 
-pub(crate) fn dquat(r: [f32; 4]) -> DQuat {
+/// A quaternion widened to f64 (not normalized).
+pub fn dquat(r: [f32; 4]) -> DQuat {
     DQuat::from_xyzw(r[0].into(), r[1].into(), r[2].into(), r[3].into())
 }
 
@@ -131,7 +154,8 @@ fn bits(v: &[f32]) -> Vec<u32> {
 }
 
 impl Model {
-    pub(crate) fn new(limits: HierarchyLimits) -> Model {
+    /// An empty model under `limits`.
+    pub fn new(limits: HierarchyLimits) -> Model {
         Model {
             limits,
             nodes: BTreeMap::new(),
@@ -143,13 +167,13 @@ impl Model {
     }
 
     /// The live ids in creation order.
-    pub(crate) fn live(&self) -> Vec<NodeId> {
+    pub fn live(&self) -> Vec<NodeId> {
         let live = self.created.iter().copied();
         live.filter(|id| self.nodes.contains_key(id)).collect()
     }
 
     /// Live node number `i` (modulo their count), or [`UNKNOWN`] in an empty room.
-    pub(crate) fn pick(&self, i: usize) -> NodeId {
+    pub fn pick(&self, i: usize) -> NodeId {
         let live = self.live();
         if live.is_empty() {
             UNKNOWN
@@ -159,7 +183,7 @@ impl Model {
     }
 
     /// Removed node number `i` (modulo their count), or [`UNKNOWN`] if none was removed.
-    pub(crate) fn retired(&self, i: usize) -> NodeId {
+    pub fn retired(&self, i: usize) -> NodeId {
         let dead: Vec<NodeId> = self
             .created
             .iter()
@@ -174,7 +198,7 @@ impl Model {
     }
 
     /// The subtree of `id` in pre-order, `id` first.
-    pub(crate) fn subtree(&self, id: NodeId, out: &mut Vec<NodeId>) {
+    pub fn subtree(&self, id: NodeId, out: &mut Vec<NodeId>) {
         out.push(id);
         for &c in &self.nodes[&id].children {
             self.subtree(c, out);
@@ -182,7 +206,7 @@ impl Model {
     }
 
     /// The chain from `id` up to its root, `id` first.
-    pub(crate) fn chain(&self, id: NodeId) -> Vec<NodeId> {
+    pub fn chain(&self, id: NodeId) -> Vec<NodeId> {
         let mut out = vec![id];
         let mut cur = id;
         while let Some(p) = self.nodes[&cur].parent {
@@ -192,12 +216,13 @@ impl Model {
         out
     }
 
-    pub(crate) fn depth(&self, id: NodeId) -> usize {
+    /// The node's depth (a root has depth 1).
+    pub fn depth(&self, id: NodeId) -> usize {
         self.chain(id).len()
     }
 
     /// The world transform of a node, recursively from its root, in f64.
-    pub(crate) fn world(&self, id: NodeId) -> MWorld {
+    pub fn world(&self, id: NodeId) -> MWorld {
         let n = &self.nodes[&id];
         let (lt, lr, ls) = (dvec(n.t), dquat(n.r), f64::from(n.s));
         match n.parent {
@@ -223,7 +248,7 @@ impl Model {
 
     /// The id the server assigns next: the smallest never-used id at or after the
     /// counter, `None` once ids are exhausted.
-    pub(crate) fn next_assigned_id(&self) -> Option<NodeId> {
+    pub fn next_assigned_id(&self) -> Option<NodeId> {
         let mut n = self.next_id;
         while n <= u64::from(u32::MAX) && self.used.contains(&(n as u32)) {
             n += 1;
@@ -251,7 +276,7 @@ impl Model {
 
     /// Applies op number `i` of a batch; Err is the op's own error code. What it did
     /// goes to [`Model::log`].
-    pub(crate) fn apply_op(&mut self, i: u32, op: &Op) -> Result<Option<NodeId>, ErrorCode> {
+    pub fn apply_op(&mut self, i: u32, op: &Op) -> Result<Option<NodeId>, ErrorCode> {
         use ErrorCode::*;
         match *op {
             Op::Add {
@@ -434,7 +459,7 @@ impl Model {
 
     /// Predicts a batch: the expected result and, when it is accepted, the new model,
     /// whose [`log`](Model::log) is this one's with what the batch did appended.
-    pub(crate) fn apply_batch(&self, ops: &[Op]) -> (Expect, Option<Model>) {
+    pub fn apply_batch(&self, ops: &[Op]) -> (Expect, Option<Model>) {
         let mut trial = self.clone();
         let first_touch = trial.log.touched.len();
         let mut ids = Vec::new();
@@ -455,7 +480,7 @@ impl Model {
     /// Panics unless the hierarchy's state, world transforms aside, equals the model's:
     /// live count, parents, child order, local transforms (rotations within 1e-6),
     /// extents, masks, used ids and the next server-assigned id.
-    pub(crate) fn assert_matches(&self, h: &Hierarchy) {
+    pub fn assert_matches(&self, h: &Hierarchy) {
         assert_eq!(h.len(), self.nodes.len(), "live count");
         for (&id, n) in &self.nodes {
             let parent = Some(Parent::from(n.parent));

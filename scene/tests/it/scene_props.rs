@@ -11,11 +11,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use canopy_protocol::{NodeId, Op, Transform};
-use canopy_server::scene::{Hierarchy, HierarchyLimits, WithOldMask};
+use canopy_scene::{Hierarchy, HierarchyLimits, WithOldMask};
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
 
-use crate::scene_model;
+use canopy_scene_model as scene_model;
 
 use scene_model::num::NON_FINITE;
 use scene_model::{Expect, Log, Model, UNKNOWN, dquat, dvec, norm_quat};

@@ -7,7 +7,7 @@
 
 /// A number for a field of an op.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Num {
+pub enum Num {
     /// The value as it is: small values, fractions, raw bit patterns.
     Plain(f32),
     /// `±2^k`: subnormal below `k = -126`, near `f32::MAX` at 127, infinite from 128.
@@ -21,11 +21,11 @@ pub(crate) enum Num {
 }
 
 /// The values that are not finite: every field refuses them.
-pub(crate) const NON_FINITE: [f32; 3] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+pub const NON_FINITE: [f32; 3] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
 
 /// The edges of the f32 range and of the contract's rules (signed zeros, the extremes,
 /// the smallest normal and subnormal values), then the non-finite values.
-pub(crate) const SPECIAL: [f32; 11] = [
+pub const SPECIAL: [f32; 11] = [
     0.0,
     -0.0,
     1.0,
@@ -40,7 +40,8 @@ pub(crate) const SPECIAL: [f32; 11] = [
 ];
 
 impl Num {
-    pub(crate) fn get(self) -> f32 {
+    /// The number this stands for.
+    pub fn get(self) -> f32 {
         match self {
             Num::Plain(v) => v,
             Num::Pow(neg, k) => {
@@ -52,7 +53,8 @@ impl Num {
     }
 }
 
-pub(crate) fn v3(v: [Num; 3]) -> [f32; 3] {
+/// Three numbers as an `[f32; 3]`.
+pub fn v3(v: [Num; 3]) -> [f32; 3] {
     v.map(Num::get)
 }
 
@@ -60,6 +62,7 @@ pub(crate) fn v3(v: [Num; 3]) -> [f32; 3] {
     dead_code,
     reason = "used by the fuzz target, which includes this module"
 )]
-pub(crate) fn v4(v: [Num; 4]) -> [f32; 4] {
+/// Four numbers as an `[f32; 4]`.
+pub fn v4(v: [Num; 4]) -> [f32; 4] {
     v.map(Num::get)
 }
