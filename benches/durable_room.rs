@@ -15,8 +15,10 @@ use std::time::{Duration, Instant};
 use canopy_protocol::{Op, Transform};
 use canopy_server::durability;
 use canopy_server::metrics::Metrics;
-use canopy_server::persist::{self, Persist, PersistConfig};
-use canopy_server::room::{EditReply, EditTicket, Room, RoomConfig, RoomLog, SceneState, durable};
+use canopy_server::room::{
+    EditReply, EditTicket, LogLink, Room, RoomConfig, RoomLog, SceneState, durable,
+};
+use canopy_store::{self, Persist, PersistConfig};
 
 const NODES: u32 = 100_000;
 const EDITED: u32 = 1_000;
@@ -93,14 +95,14 @@ fn edit_tick(room: &mut Room, tick: u32, now: &mut u64) {
 }
 
 fn logged_room(dir: &std::path::Path, id: &str) -> (Room, Arc<Persist>) {
-    let (persist, _) = persist::open_dir(dir, PersistConfig::default()).expect("data dir");
+    let (persist, _) = canopy_store::open_dir(dir, PersistConfig::default()).expect("data dir");
     let persist = Arc::new(persist);
     let created = persist
         .create_room(&durability::room_meta(id, 30, None, 1))
         .expect("created");
     let c = config();
     let scene = SceneState::new(c.hierarchy, c.octree);
-    let log = RoomLog::new(Arc::clone(&persist), created, created, 0);
+    let log = RoomLog::new(LogLink::new(Arc::clone(&persist)), created, created, 0);
     let room = Room::with_scene(
         id.into(),
         30,
@@ -198,13 +200,13 @@ fn restart(n: u32, tail_ticks: u32) {
         persist.shutdown().unwrap();
     }
     let started = Instant::now();
-    let (persist, recovered) = persist::open_dir(&dir, PersistConfig::default()).unwrap();
+    let (persist, recovered) = canopy_store::open_dir(&dir, PersistConfig::default()).unwrap();
     let read = started.elapsed();
     let room = durability::restore_room(
         &recovered.rooms[0],
         config(),
         Arc::new(Metrics::new()),
-        Arc::new(persist),
+        LogLink::new(Arc::new(persist)),
     )
     .unwrap();
     let took = started.elapsed();

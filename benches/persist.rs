@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use canopy_protocol::Op;
-use canopy_server::persist::{
+use canopy_store::{
     FRAME_LEN, PersistConfig, RoomMeta, RoomState, SnapNode, encode_batches, open_dir,
 };
 use criterion::{Criterion, criterion_group, criterion_main};

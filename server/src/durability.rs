@@ -13,12 +13,10 @@ use std::time::Instant;
 use crate::access::RoomTokens;
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
-use crate::persist::{
-    self, Persist, PersistConfig, PersistError, Recovered, RecoveredRoom, Replay, RoomMeta,
-};
-use crate::room::{Room, RoomConfig, RoomLog, SceneState, durable};
+use crate::room::{LogLink, Room, RoomConfig, RoomLog, SceneState, durable};
 use crate::state::StartError;
-use crate::storage_metrics::StorageMetrics;
+use canopy_store::metrics::StorageMetrics;
+use canopy_store::{PersistConfig, PersistError, Recovered, RecoveredRoom, Replay, RoomMeta};
 
 /// Opens `config.data_dir` (unless `--in-memory`): locks it and reads it back. A dir
 /// another server holds, or one that cannot be read back exactly, is an error naming
@@ -26,18 +24,18 @@ use crate::storage_metrics::StorageMetrics;
 pub fn open(
     config: &ServerConfig,
     metrics: &Arc<Metrics>,
-) -> Result<Option<(Arc<Persist>, Recovered)>, PersistError> {
+) -> Result<Option<(LogLink, Recovered)>, PersistError> {
     if config.in_memory {
         return Ok(None);
     }
-    let storage_metrics = StorageMetrics::new(metrics);
+    let storage_metrics = StorageMetrics::new(metrics.registry());
     let persist_config = PersistConfig {
         observer: Some(Arc::new(storage_metrics.clone())),
         ..PersistConfig::default()
     };
     let dir = &config.data_dir;
     // The layer's errors name the file (and offset) themselves.
-    let (persist, recovered) = persist::open_dir(dir, persist_config)?;
+    let (persist, recovered) = canopy_store::open_dir(dir, persist_config)?;
     storage_metrics.recovered(&recovered.report);
     let r = &recovered.report;
     if let Some((file, torn)) = &r.torn {
@@ -57,7 +55,7 @@ pub fn open(
         took_ms = r.took.as_millis() as u64,
         "data dir read back"
     );
-    Ok(Some((Arc::new(persist), recovered)))
+    Ok(Some((LogLink::new(Arc::new(persist)), recovered)))
 }
 
 /// The metadata a room is logged with.
@@ -87,7 +85,7 @@ pub fn restore_room(
     recovered: &RecoveredRoom,
     config: RoomConfig,
     metrics: Arc<Metrics>,
-    persist: Arc<Persist>,
+    persist: LogLink,
 ) -> Result<Room, StartError> {
     let meta = &recovered.meta;
     let scene = SceneState::new(config.hierarchy, config.octree);
@@ -125,8 +123,8 @@ pub fn restore_room(
 /// `canopy verify`: reads a data dir and prints what it holds; an error names the
 /// damaged file and offset.
 pub fn verify(dir: &Path) -> Result<String, String> {
-    let storage = persist::FsStorage::new(dir).map_err(|e| e.to_string())?;
-    let report = persist::verify(&storage);
+    let storage = canopy_store::FsStorage::new(dir).map_err(|e| e.to_string())?;
+    let report = canopy_store::verify(&storage);
     if report.problems.is_empty() {
         Ok(format!("{report:#?}"))
     } else {
@@ -139,7 +137,7 @@ pub fn verify(dir: &Path) -> Result<String, String> {
 /// the segments they cover), and stops. Returns a summary line.
 pub fn snapshot_all(dir: &Path) -> Result<String, String> {
     let started = Instant::now();
-    let (persist, recovered) = persist::open_dir(dir, PersistConfig::default())
+    let (persist, recovered) = canopy_store::open_dir(dir, PersistConfig::default())
         .map_err(|e| format!("data dir {}: {e}", dir.display()))?;
     let persist = Arc::new(persist);
     let config = RoomConfig::default();

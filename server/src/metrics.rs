@@ -290,6 +290,11 @@ impl Metrics {
         m
     }
 
+    /// The registry every collector is in (for layers that register their own).
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
     /// Registers a collector kept elsewhere (the storage layer's, `storage_metrics.rs`).
     pub fn register(&self, collector: Box<dyn prometheus::core::Collector>) {
         self.registry.register(collector).ok();

@@ -30,7 +30,7 @@ pub enum StartError {
     Tls(#[from] crate::tls::TlsError),
     /// The data dir cannot be opened or read back (the error names the file).
     #[error(transparent)]
-    Storage(#[from] crate::persist::PersistError),
+    Storage(#[from] canopy_store::PersistError),
     /// A recovered room cannot be rebuilt from its snapshot and log.
     #[error("room {room}: {error}")]
     Room {
@@ -139,7 +139,7 @@ pub struct Inner {
     /// server drains, before the shutdown proper.
     pub draining: AtomicBool,
     /// The storage layer, unless the server runs `--in-memory`.
-    pub persist: Option<Arc<crate::persist::Persist>>,
+    pub persist: Option<crate::room::LogLink>,
     /// Cluster mode's registry and bus, once joined (`--nats-url`); unset on a single
     /// server.
     pub cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
@@ -230,7 +230,7 @@ impl AppState {
                     room,
                     state.config.room_config(),
                     Arc::clone(&state.metrics),
-                    Arc::clone(persist),
+                    persist.clone(),
                 )?;
                 state.insert_and_place(room);
             }
@@ -326,7 +326,7 @@ impl AppState {
                         let seq = p
                             .create_room(&meta)
                             .map_err(|e| RegistryError::Storage(e.to_string()))?;
-                        Some(crate::room::RoomLog::new(Arc::clone(p), seq, seq, 0))
+                        Some(crate::room::RoomLog::new(p.clone(), seq, seq, 0))
                     }
                 };
                 let config = self.config.room_config();

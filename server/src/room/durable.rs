@@ -1,295 +1,32 @@
 //! A room's side of persistence: the persist phase of its tick (one record per tick that
 //! applied batches, a checkpoint of the tick counter when idle, a snapshot now and
-//! then), the [`DurableGate`] that holds back what may not be sent before the tick is
-//! durable, and the capture and restore of a room's state for snapshots and recovery.
+//! then), and the capture and restore of a room's state for snapshots and recovery. What
+//! may leave before its record is durable is the gate's (`gate.rs`).
 //!
 //! Invariants:
 //! * The log holds, for every tick that applied a batch, those batches in order, with
 //!   every server-assigned id written in, so replay assigns nothing and cannot differ.
 //! * Nothing that shows a logged tick leaves the server before the tick is durable: acks
 //!   (HTTP and WebSocket), delta frames and snapshots carry the seq of the room's last
-//!   record and wait for `durable_seq` to reach it ([`DurableGate`]). Reads (queries,
+//!   record and wait for `durable_seq` to reach it (`DurableGate`). Reads (queries,
 //!   `GET /nodes`) show the live state at once.
 //! * Room code does no I/O here either: appends only queue bytes for the log thread.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
-
 use canopy_protocol::{NodeId, Op, Transform};
-use tokio::sync::watch;
 
 use super::RestoreError;
 use super::Room;
 use super::apply::Applied;
 use super::diff::TickDiff;
+use super::gate::LogLink;
 use super::scene_state::SceneState;
-use crate::persist::{
-    Durability, Persist, PersistError, RecoveredRoom, Replay, RoomState, SnapNode, ranges_of,
-};
 use crate::refusal::Refusal;
-
-/// Whether a logged room's delta frames and snapshots wait for their tick's record to be
-/// durable (`--live-deltas`). Acks wait either way: an acknowledged batch is durable.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum FramePassage {
-    /// Frames and snapshots wait like acks: nothing a client sees can be undone by a
-    /// crash (the default).
-    #[default]
-    Durable,
-    /// Frames and snapshots go out as soon as the tick ran: a subscriber's latency does
-    /// not include the log's fsync, and after a crash it may have seen ticks that were
-    /// never made durable (the restarted room has a new instance, so SDKs resync).
-    Live,
-}
-
-/// Whether something tagged with a seq may be sent now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Passage {
-    /// Durable (or nothing to wait for).
-    Open,
-    /// Not durable yet.
-    Wait,
-    /// The storage failed: it never will be.
-    Failed,
-}
-
-/// The durability gate of one room, shared by its tick (which sets the seq everything
-/// pushed from now on needs) and its connections' writers (which wait on it). Its
-/// watermark is the local log's (`persist`) or, for a room of a cluster, the room's
-/// journal in JetStream (`journal`, counted in the room's own record numbers); a room
-/// has one of the two at most.
-#[derive(Debug, Default)]
-pub struct DurableGate {
-    persist: Option<Arc<Persist>>,
-    journal: OnceLock<Arc<JournalMark>>,
-    need: AtomicU64,
-    frames: FramePassage,
-}
-
-/// How far a cluster room's journal has been acknowledged by JetStream: every record of
-/// the room numbered up to `acked` is stored (with `sync_interval: always`, on disk).
-/// Set by the room's journal task; read by the gate.
-#[derive(Debug)]
-pub struct JournalMark {
-    acked: AtomicU64,
-    /// When `acked` last moved, or the first record waiting was queued, whichever is
-    /// later (monotonic clock).
-    progress_ms: AtomicU64,
-    failed: OnceLock<String>,
-    watch: watch::Sender<Durability>,
-}
-
-impl JournalMark {
-    /// A mark at record `acked` (what a room taken over was rebuilt to, or 0).
-    pub fn new(acked: u64) -> Arc<Self> {
-        Arc::new(JournalMark {
-            acked: AtomicU64::new(acked),
-            progress_ms: AtomicU64::new(super::lease::monotonic_ms()),
-            failed: OnceLock::new(),
-            watch: watch::Sender::new(Durability {
-                durable_seq: acked,
-                failed: false,
-            }),
-        })
-    }
-
-    /// Records up to `seq` are stored.
-    pub fn acked_to(&self, seq: u64) {
-        let before = self.acked.fetch_max(seq, Ordering::AcqRel);
-        if seq > before {
-            self.progress_ms
-                .store(super::lease::monotonic_ms(), Ordering::Release);
-            self.watch.send_replace(Durability {
-                durable_seq: seq,
-                failed: false,
-            });
-        }
-    }
-
-    /// The journal will take nothing more (fenced by another owner, or the room left
-    /// this node): what waits gets an error.
-    pub fn fail(&self, why: String) {
-        if self.failed.set(why).is_ok() {
-            self.watch.send_replace(Durability {
-                durable_seq: self.acked.load(Ordering::Acquire),
-                failed: true,
-            });
-        }
-    }
-
-    /// Record `seq` was queued: if every record before it is stored, the wait starts
-    /// now (called by the room's tick).
-    pub fn queued(&self, seq: u64) {
-        if self.acked() + 1 >= seq {
-            self.progress_ms
-                .store(super::lease::monotonic_ms(), Ordering::Release);
-        }
-    }
-
-    /// How long records up to `need` have waited to be stored, if some have, the
-    /// journal has not moved for `limit_ms` (`None`: keeping up).
-    pub fn stalled_ms(&self, need: u64, limit_ms: u64) -> Option<u64> {
-        if self.acked() >= need {
-            return None;
-        }
-        let waited =
-            super::lease::monotonic_ms().saturating_sub(self.progress_ms.load(Ordering::Acquire));
-        (waited >= limit_ms).then_some(waited)
-    }
-
-    /// The last record stored.
-    pub fn acked(&self) -> u64 {
-        self.acked.load(Ordering::Acquire)
-    }
-
-    /// Why the journal stopped, if it did.
-    pub fn failure(&self) -> Option<&str> {
-        self.failed.get().map(String::as_str)
-    }
-
-    fn check(&self, seq: u64) -> Passage {
-        if self.acked() >= seq {
-            Passage::Open
-        } else if self.failed.get().is_some() {
-            Passage::Failed
-        } else {
-            Passage::Wait
-        }
-    }
-
-    async fn durable(&self, seq: u64) -> Result<(), String> {
-        let mut rx = self.watch.subscribe();
-        loop {
-            match self.check(seq) {
-                Passage::Open => return Ok(()),
-                Passage::Failed => {
-                    return Err(self.failure().unwrap_or("journal stopped").to_string());
-                }
-                Passage::Wait => {
-                    if rx.changed().await.is_err() {
-                        return Err("journal stopped".into());
-                    }
-                }
-            }
-        }
-    }
-}
-
-impl DurableGate {
-    /// A gate that never holds anything back (rooms kept in memory only).
-    pub fn open() -> Arc<Self> {
-        Arc::default()
-    }
-
-    /// A gate on `persist`'s durable watermark; `frames` says whether delta frames and
-    /// snapshots wait for it too.
-    pub fn on(persist: Arc<Persist>, frames: FramePassage) -> Arc<Self> {
-        Arc::new(DurableGate {
-            persist: Some(persist),
-            journal: OnceLock::new(),
-            need: AtomicU64::new(0),
-            frames,
-        })
-    }
-
-    /// A gate with no watermark yet (a room in memory, or one a cluster journal will
-    /// put it on), whose frames wait or not as `frames` says once it has one.
-    pub fn unlogged(frames: FramePassage) -> Arc<Self> {
-        Arc::new(DurableGate {
-            frames,
-            ..DurableGate::default()
-        })
-    }
-
-    /// Puts the gate on a cluster journal's watermark (once; a room logged to a local
-    /// data dir is never journaled). False if it already had a watermark.
-    pub fn journal_on(&self, mark: Arc<JournalMark>) -> bool {
-        self.persist.is_none() && self.journal.set(mark).is_ok()
-    }
-
-    /// The journal's watermark, for a room of a cluster.
-    pub fn journal(&self) -> Option<&Arc<JournalMark>> {
-        self.journal.get()
-    }
-
-    /// The seq what is pushed now must wait for (0: nothing): the room's last record.
-    /// Once the storage failed, the room's next tick sets it back to 0 (nothing more is
-    /// logged, and what waited for a record that never became durable has been seen as
-    /// [`Passage::Failed`]), so that reads and subscriptions go on.
-    pub fn need(&self) -> u64 {
-        self.need.load(Ordering::Acquire)
-    }
-
-    /// The seq a delta frame or snapshot pushed now must wait for: [`need`](Self::need),
-    /// or 0 with [`FramePassage::Live`]. (Such a frame still leaves after anything queued
-    /// before it on its connection, such as the ack of its own batch.)
-    pub fn frame_need(&self) -> u64 {
-        match self.frames {
-            FramePassage::Durable => self.need(),
-            FramePassage::Live => 0,
-        }
-    }
-
-    pub(super) fn set_need(&self, seq: u64) {
-        self.need.store(seq, Ordering::Release);
-    }
-
-    /// Whether something that needs `seq` may go.
-    pub fn check(&self, seq: u64) -> Passage {
-        if let Some(j) = self.journal.get().filter(|_| seq > 0) {
-            return j.check(seq);
-        }
-        let Some(p) = self.persist.as_ref().filter(|_| seq > 0) else {
-            return Passage::Open;
-        };
-        if p.durable_seq() >= seq {
-            Passage::Open
-        } else if p.failed().is_some() {
-            Passage::Failed
-        } else {
-            Passage::Wait
-        }
-    }
-
-    /// Changes of the durable watermark, for a writer waiting on [`Passage::Wait`].
-    pub fn watch(&self) -> Option<watch::Receiver<Durability>> {
-        if let Some(j) = self.journal.get() {
-            return Some(j.watch.subscribe());
-        }
-        self.persist.as_ref().map(|p| p.watch())
-    }
-
-    /// Resolves once record `seq` is durable (at once for 0 or a room not logged), or
-    /// with why it never will be.
-    pub async fn durable(&self, seq: u64) -> Result<(), String> {
-        if let Some(j) = self.journal.get().filter(|_| seq > 0) {
-            return j.durable(seq).await;
-        }
-        match self.persist.as_ref().filter(|_| seq > 0) {
-            None => Ok(()),
-            Some(p) => p.durable(seq).await.map_err(|e| e.to_string()),
-        }
-    }
-
-    /// Whether the room's ticks are logged to the local data dir.
-    pub fn is_logged(&self) -> bool {
-        self.persist.is_some()
-    }
-
-    /// Why edits are refused, once the storage failed.
-    pub fn failure(&self) -> Option<String> {
-        if let Some(j) = self.journal.get() {
-            return j.failure().map(str::to_string);
-        }
-        let p = self.persist.as_ref()?;
-        p.failed().map(|e| e.to_string())
-    }
-}
+use canopy_store::{PersistError, RecoveredRoom, Replay, RoomState, SnapNode, ranges_of};
 
 /// A logged room's bookkeeping for the persist phase.
 #[derive(Debug)]
 pub struct RoomLog {
-    pub(super) persist: Arc<Persist>,
+    pub(super) persist: LogLink,
     /// The seq of the room's `created` record: the incarnation its records belong to.
     pub(super) incarnation: u64,
     /// The room's last record (what a snapshot request names).
@@ -324,7 +61,7 @@ pub const SNAPSHOT_MIN_OPS: usize = 10_000;
 impl RoomLog {
     /// The bookkeeping of a room logged to `persist`: `incarnation` is the seq of its
     /// `created` record, `last_seq` its last record and `tick` the tick that record left it at.
-    pub fn new(persist: Arc<Persist>, incarnation: u64, last_seq: u64, tick: u64) -> Self {
+    pub fn new(persist: LogLink, incarnation: u64, last_seq: u64, tick: u64) -> Self {
         RoomLog {
             persist,
             incarnation,

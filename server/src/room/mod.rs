@@ -17,8 +17,8 @@
 //! slow-client policy), `flush.rs` (outboxes handed to the flushers), `command.rs` (what
 //! other tasks send), `packed_ops.rs` (pending ops in their bincode form), `compact.rs`
 //! (compact transforms), `resume.rs` (the history a subscription resumes from),
-//! `query.rs`, `durable.rs` (the persist phase, the durability gate, snapshot capture and
-//! restore), `restore_error.rs` (why a rebuild from stored state failed), and for
+//! `query.rs`, `durable.rs` (the persist phase, snapshot capture and restore), `gate.rs`
+//! (the durability gate), `restore_error.rs` (why a rebuild from stored state failed), and for
 //! cluster mode `lease.rs` and `replica.rs`.
 
 mod apply;
@@ -30,6 +30,7 @@ pub mod durable;
 pub mod edit;
 mod fanout;
 pub mod flush;
+pub mod gate;
 pub mod lease;
 pub mod merge;
 pub mod outbox;
@@ -60,7 +61,8 @@ use canopy_scene::octree::OctreeConfig;
 pub use command::{RoomCommand, SubscribeRequest};
 use delta::DeltaParts;
 use diff::TickDiff;
-pub use durable::{DurableGate, FramePassage, JournalMark, RoomLog};
+pub use durable::RoomLog;
+pub use gate::{DurableGate, FramePassage, JournalMark, LogLink};
 
 /// A cluster room whose journal has stored nothing of its waiting records for this
 /// long refuses new batches (see `apply.rs`).
@@ -186,7 +188,7 @@ impl Room {
         let (tx, rx) = mpsc::channel();
         let history = resume::History::new(config.history, scene.tick());
         let gate = match &log {
-            Some(log) => DurableGate::on(Arc::clone(&log.persist), config.frames),
+            Some(log) => DurableGate::on(log.persist.clone(), config.frames),
             None => DurableGate::unlogged(config.frames),
         };
         if let Some(log) = &log {

@@ -17,8 +17,8 @@ use parking_lot::RwLock;
 use tokio_util::sync::CancellationToken;
 
 use super::command::RoomCommand;
-use super::durable::DurableGate;
 use super::edit::{EditQuota, EditReply, EditTicket, PendingEdit};
+use super::gate::DurableGate;
 use super::packed_ops::PackedOps;
 use super::scene_state::SceneState;
 use super::stats::RoomStats;

@@ -6,7 +6,6 @@
 mod cluster_support;
 mod common;
 mod persist_kill_support;
-mod persist_model;
 mod room_support;
 
 mod access;
@@ -22,13 +21,9 @@ mod cluster_failover;
 mod cluster_failures;
 mod mirror;
 mod operations;
-mod persist_corrupt;
-mod persist_crash;
 mod persist_failure;
-mod persist_faults;
 mod persist_kill;
 mod persist_live_deltas;
-mod persist_props;
 mod persist_restore;
 mod queries_brute;
 mod readme_tour;

@@ -12,13 +12,13 @@ use std::sync::Arc;
 use canopy_protocol::{ErrorCode, Format, Op, Transform};
 use canopy_server::durability;
 use canopy_server::metrics::Metrics;
-use canopy_server::persist::{PersistConfig, SimDisk, open};
 use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_server::room::scope::Scope;
 use canopy_server::room::{
-    EditAnswer, EditReply, EditTicket, Room, RoomCommand, RoomConfig, RoomLog, SceneState,
+    EditAnswer, EditReply, EditTicket, LogLink, Room, RoomCommand, RoomConfig, RoomLog, SceneState,
     SubscribeRequest,
 };
+use canopy_store::{PersistConfig, SimDisk, open};
 use tokio::sync::oneshot;
 
 fn submit(room: &Room, ops: Vec<Op>, reply: EditReply) -> Result<(), ErrorCode> {
@@ -55,7 +55,7 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
     persist.step().unwrap();
     let c = RoomConfig::default();
     let scene = SceneState::new(c.hierarchy, c.octree);
-    let log = RoomLog::new(Arc::clone(&persist), created, created, 0);
+    let log = RoomLog::new(LogLink::new(Arc::clone(&persist)), created, created, 0);
     let mut room = Room::with_scene(
         "r".into(),
         30,

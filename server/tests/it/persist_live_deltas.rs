@@ -13,13 +13,13 @@ use std::sync::Arc;
 use canopy_protocol::{Format, Op, ServerMsg, Transform};
 use canopy_server::durability;
 use canopy_server::metrics::Metrics;
-use canopy_server::persist::{Persist, PersistConfig, SimDisk, open};
 use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_server::room::scope::Scope;
 use canopy_server::room::{
-    EditAnswer, EditReply, EditTicket, FramePassage, Room, RoomCommand, RoomConfig, RoomLog,
-    SceneState, SubscribeRequest,
+    EditAnswer, EditReply, EditTicket, FramePassage, LogLink, Room, RoomCommand, RoomConfig,
+    RoomLog, SceneState, SubscribeRequest,
 };
+use canopy_store::{Persist, PersistConfig, SimDisk, open};
 use tokio::sync::oneshot;
 
 /// A logged room with one root node (already durable), its persistence driven by hand.
@@ -39,7 +39,7 @@ fn logged_room(frames: FramePassage) -> (Room, Arc<Persist>) {
         ..RoomConfig::default()
     };
     let scene = SceneState::new(c.hierarchy, c.octree);
-    let log = RoomLog::new(Arc::clone(&persist), created, created, 0);
+    let log = RoomLog::new(LogLink::new(Arc::clone(&persist)), created, created, 0);
     let metrics = Arc::new(Metrics::new());
     let mut room = Room::with_scene("r".into(), 30, c, metrics, None, scene, Some(log));
     let _rx = http(&room, vec![Op::add_root(1, Transform::IDENTITY)]);

@@ -14,8 +14,8 @@ use canopy_protocol::{NodeId, Op, Transform};
 use canopy_scene::Hierarchy;
 use canopy_server::durability;
 use canopy_server::metrics::Metrics;
-use canopy_server::persist::{self, PersistConfig};
-use canopy_server::room::{EditReply, EditTicket, Room, RoomConfig, RoomLog, durable};
+use canopy_server::room::{EditReply, EditTicket, LogLink, Room, RoomConfig, RoomLog, durable};
+use canopy_store::{self, PersistConfig};
 use proptest::prelude::*;
 
 /// One op, as numbers resolved against the live nodes when it is applied.
@@ -112,14 +112,15 @@ fn assert_same(live: &Hierarchy, back: &Hierarchy) {
 /// Runs the history, restarts, compares; returns the live and retired node counts.
 fn run(history: Vec<(Vec<Vec<OpSeed>>, bool)>) -> (usize, usize) {
     let dir = tempfile::tempdir().unwrap();
-    let (persist, recovered) = persist::open_dir(dir.path(), PersistConfig::default()).unwrap();
+    let (persist, recovered) =
+        canopy_store::open_dir(dir.path(), PersistConfig::default()).unwrap();
     assert!(recovered.rooms.is_empty());
     let persist = Arc::new(persist);
     let meta = durability::room_meta("r", 30, None, 1);
     let created = persist.create_room(&meta).unwrap();
     let config = RoomConfig::default();
     let scene = canopy_server::room::SceneState::new(config.hierarchy, config.octree);
-    let log = RoomLog::new(Arc::clone(&persist), created, created, 0);
+    let log = RoomLog::new(LogLink::new(Arc::clone(&persist)), created, created, 0);
     let metrics = Arc::new(Metrics::new());
     let mut room = Room::with_scene("r".into(), 30, config, metrics, None, scene, Some(log));
     let mut now = 1_000;
@@ -155,13 +156,14 @@ fn run(history: Vec<(Vec<Vec<OpSeed>>, bool)>) -> (usize, usize) {
     persist.shutdown().unwrap();
     drop(persist);
 
-    let (persist, recovered) = persist::open_dir(dir.path(), PersistConfig::default()).unwrap();
+    let (persist, recovered) =
+        canopy_store::open_dir(dir.path(), PersistConfig::default()).unwrap();
     assert_eq!(recovered.rooms.len(), 1);
     let back = durability::restore_room(
         &recovered.rooms[0],
         RoomConfig::default(),
         Arc::new(Metrics::new()),
-        Arc::new(persist),
+        LogLink::new(Arc::new(persist)),
     )
     .unwrap();
     back.assert_well_formed();

@@ -14,7 +14,7 @@ use bytes::Bytes;
 use canopy_protocol::codec;
 
 use super::{Item, Outbox, Outgoing, STORAGE_FAILED, State};
-use crate::room::durable::Passage;
+use crate::room::gate::Passage;
 
 /// A socket that takes writes without waiting: the WebSocket edge's handle on a plain
 /// TCP connection, kept by the outbox so the flusher can reach it. Room code never
@@ -305,7 +305,7 @@ impl Outbox {
 pub(super) mod tests {
     use super::*;
     use crate::room::delta::{DeltaParts, SharedDelta};
-    use crate::room::durable::{DurableGate, JournalMark};
+    use crate::room::gate::{DurableGate, JournalMark};
     use crate::room::outbox::OutboxLimits;
     use canopy_protocol::Format;
     use std::sync::{Arc, Mutex};

@@ -32,8 +32,8 @@ use parking_lot::Mutex;
 use tokio::sync::Notify;
 
 use super::delta::SharedDelta;
-use super::durable::DurableGate;
 use super::edit::EditQuota;
+use super::gate::DurableGate;
 use super::merge::MergeState;
 
 mod check;
@@ -242,7 +242,7 @@ impl Outbox {
     /// The gate's watch, for a writer waiting on durability.
     pub fn durability_watch(
         &self,
-    ) -> Option<tokio::sync::watch::Receiver<crate::persist::Durability>> {
+    ) -> Option<tokio::sync::watch::Receiver<canopy_store::Watermark>> {
         self.gate.get().and_then(|g| g.watch())
     }
 

@@ -1,6 +1,7 @@
 //! Durable rooms: the storage layer. It knows records and snapshots, not rooms' internals
-//! nor tokio's runtime: plain threads and std/parking_lot sync, so rooms call it from tick
-//! threads; async callers wait on a watch.
+//! nor any async runtime (**Architecture invariant**, which this crate's manifest
+//! enforces: it depends on no runtime): plain threads and std/parking_lot sync, so rooms
+//! call it from tick threads; async callers keep their own watch, fed by a hook.
 //!
 //! # Data dir
 //!
@@ -19,8 +20,8 @@
 //! * Rooms append records ([`Persist::create_room`], [`Persist::tick`], ...): each gets
 //!   the next `seq` at once; nothing blocks on the disk.
 //! * The log thread drains the queue: one write, one `fdatasync` for everything queued
-//!   (group commit), then `durable_seq` advances and [`Persist::on_durable`] hooks and the
-//!   [`Persist::watch`] channel are told. A record is acknowledged once `durable_seq`
+//!   (group commit), then `durable_seq` advances and the [`Persist::on_durable`] hooks are
+//!   told. A record is acknowledged once `durable_seq`
 //!   reaches its seq.
 //! * [`Persist::request_snapshot`] hands a room's state to the snapshot thread, which
 //!   installs it atomically once the log is durable up to it; the log thread then deletes
@@ -38,11 +39,13 @@ mod bytes;
 mod engine;
 mod error;
 mod log;
+pub mod metrics;
 mod plan;
 mod record;
 mod recover;
 mod segment;
 mod shared;
+#[cfg(feature = "sim")]
 mod simdisk;
 mod snapshot;
 mod snapwriter;
@@ -54,13 +57,14 @@ mod writer;
 use std::sync::Arc;
 
 pub use error::{PersistError, Result};
-pub use log::{Durability, Persist};
+pub use log::{Persist, Watermark};
 pub use record::{
     Body, FRAME_LEN, Kind, Record, RoomMeta, SEGMENT_HEADER_LEN, decode_batches, decode_record,
     encode_batches, encode_record, segment_name,
 };
 pub use recover::{Recovered, RecoveredRoom, RecoveryReport, Replay, open};
 pub use segment::Torn;
+#[cfg(feature = "sim")]
 pub use simdisk::SimDisk;
 pub use snapshot::{RoomSnapshot, RoomState, SnapNode, ranges_of};
 pub use stats::{PersistObserver, PersistStats};

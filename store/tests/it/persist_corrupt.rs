@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use canopy_protocol::Op;
-use canopy_server::persist::{
+use canopy_store::{
     FsStorage, PersistConfig, PersistError, RoomMeta, RoomState, SimDisk, open, open_dir, verify,
 };
 

@@ -7,7 +7,7 @@ use crate::persist_model;
 use std::sync::Arc;
 use std::time::Instant;
 
-use canopy_server::persist::{PersistConfig, SimDisk, Storage, open};
+use canopy_store::{PersistConfig, SimDisk, Storage, open};
 use std::collections::BTreeMap;
 
 use persist_model::{Driver, Model, ToyRoom, apply_entry, rebuilt};

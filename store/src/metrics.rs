@@ -9,18 +9,18 @@ use std::time::{Duration, Instant};
 
 use prometheus::{Gauge, Histogram, HistogramOpts, IntCounter, IntGauge};
 
-use crate::metrics::Metrics;
-use crate::persist::{PersistError, PersistObserver, RecoveryReport};
+use crate::{PersistError, PersistObserver, RecoveryReport};
+use prometheus::Registry;
 
 /// An fsync at least this long is logged as a warning: every ack (and, unless the server
 /// runs with `--live-deltas`, every delta frame) of the ticks it covers waited for it.
-pub(crate) const SLOW_FSYNC: Duration = Duration::from_millis(250);
+pub const SLOW_FSYNC: Duration = Duration::from_millis(250);
 /// At most one slow-fsync warning per this period; the next one counts those skipped.
-pub(crate) const SLOW_FSYNC_EVERY: Duration = Duration::from_secs(10);
+pub const SLOW_FSYNC_EVERY: Duration = Duration::from_secs(10);
 
-/// The collectors, registered with the server's [`Metrics`].
+/// The collectors, registered with the server's metrics registry.
 #[derive(Clone, Debug)]
-pub(crate) struct StorageMetrics {
+pub struct StorageMetrics {
     slow: Arc<SlowFsyncs>,
     fsync_seconds: Histogram,
     log_bytes: IntCounter,
@@ -32,7 +32,8 @@ pub(crate) struct StorageMetrics {
 }
 
 impl StorageMetrics {
-    pub(crate) fn new(metrics: &Metrics) -> Self {
+    /// The storage collectors, registered with `registry`.
+    pub fn new(registry: &Registry) -> Self {
         let histogram = |name: &str, help: &str, buckets: Vec<f64>| {
             Histogram::with_opts(HistogramOpts::new(name, help).buckets(buckets))
                 .expect("valid histogram")
@@ -78,18 +79,18 @@ impl StorageMetrics {
                 "Log records replayed into rooms at start",
             ),
         };
-        metrics.register(Box::new(m.fsync_seconds.clone()));
-        metrics.register(Box::new(m.log_bytes.clone()));
-        metrics.register(Box::new(m.snapshot_seconds.clone()));
-        metrics.register(Box::new(m.snapshot_bytes.clone()));
-        metrics.register(Box::new(m.failed.clone()));
-        metrics.register(Box::new(m.recovery_seconds.clone()));
-        metrics.register(Box::new(m.recovered_records.clone()));
+        let _ = registry.register(Box::new(m.fsync_seconds.clone()));
+        let _ = registry.register(Box::new(m.log_bytes.clone()));
+        let _ = registry.register(Box::new(m.snapshot_seconds.clone()));
+        let _ = registry.register(Box::new(m.snapshot_bytes.clone()));
+        let _ = registry.register(Box::new(m.failed.clone()));
+        let _ = registry.register(Box::new(m.recovery_seconds.clone()));
+        let _ = registry.register(Box::new(m.recovered_records.clone()));
         m
     }
 
     /// Records what recovery did.
-    pub(crate) fn recovered(&self, report: &RecoveryReport) {
+    pub fn recovered(&self, report: &RecoveryReport) {
         self.recovery_seconds.set(report.took.as_secs_f64());
         self.recovered_records.inc_by(report.records_replayed);
     }

@@ -1,6 +1,6 @@
 //! [`Shared`]: what the [`Persist`](super::Persist) handle and the layer's two threads
 //! share: the append queue with its seq counter and byte bound, the durable watermark and
-//! its notifications (hooks, a condvar, a watch), the failed state, the snapshot job
+//! its notifications (hooks and a condvar), the failed state, the snapshot job
 //! queue and what snapshots cover.
 //!
 //! Invariants:
@@ -19,17 +19,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use parking_lot::{Condvar, Mutex, RwLock};
-use tokio::sync::watch;
 
 use super::error::{PersistError, Result};
-use super::log::Durability;
+use super::log::Watermark;
 use super::record::{FRAME_LEN, Kind, MAX_PAYLOAD, RoomMeta};
 use super::snapshot::{RoomSnapshot, RoomState};
 use super::snapwriter::SnapJob;
 use super::stats::{Counters, PersistObserver};
 use super::writer::{Cover, LogWriter, Pending};
 
-pub(super) type Hook = Box<dyn Fn(Durability) + Send + Sync>;
+pub(super) type Hook = Box<dyn Fn(Watermark) + Send + Sync>;
 
 pub(crate) struct RoomEntry {
     pub meta: RoomMeta,
@@ -61,10 +60,9 @@ pub(crate) struct Shared {
     pub(super) capacity: u64,
     pub(super) queue: Mutex<Queue>,
     pub(super) work: Condvar,
-    pub(super) durable: Mutex<Durability>,
+    pub(super) durable: Mutex<Watermark>,
     pub(super) durable_cv: Condvar,
     pub(super) durable_seq: AtomicU64,
-    pub(super) watch: watch::Sender<Durability>,
     pub(super) hooks: RwLock<Vec<Hook>>,
     pub(super) failed: OnceLock<Arc<PersistError>>,
     pub(super) snaps: Mutex<SnapQueue>,
@@ -226,15 +224,14 @@ impl Shared {
         self.failure()
     }
 
-    /// Tells everyone watching the watermark: the hooks first, so that whoever a waiter
-    /// hands the news to can count on the hooks (the tick threads' wake-ups) having seen
-    /// it already, then blocked and async waiters.
-    pub(super) fn publish(&self, d: Durability) {
+    /// Tells everyone watching the watermark: the hooks, in the order they were
+    /// registered (the tick threads' wake-ups, then async waiters' watches), then
+    /// blocked waiters.
+    pub(super) fn publish(&self, d: Watermark) {
         for hook in self.hooks.read().iter() {
             hook(d);
         }
         self.durable_cv.notify_all();
-        self.watch.send_replace(d);
     }
 
     /// Writes `batch`, then publishes the new watermark and queues deletion jobs.

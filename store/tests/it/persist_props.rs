@@ -7,7 +7,7 @@ use crate::persist_model;
 use std::sync::Arc;
 
 use canopy_protocol::{Op, Transform};
-use canopy_server::persist::{
+use canopy_store::{
     Body, PersistConfig, Record, RoomMeta, RoomSnapshot, RoomState, SimDisk, SnapNode,
     decode_batches, decode_record, encode_batches, encode_record, open, snapshot_file,
 };
@@ -143,9 +143,8 @@ fn snapshot() -> impl Strategy<Value = RoomSnapshot> {
                     }
                 }
                 let live: std::collections::BTreeSet<u32> = nodes.iter().map(|n| n.id).collect();
-                let retired = canopy_server::persist::ranges_of(
-                    retired.into_iter().filter(|r| !live.contains(r)),
-                );
+                let retired =
+                    canopy_store::ranges_of(retired.into_iter().filter(|r| !live.contains(r)));
                 RoomSnapshot {
                     meta,
                     created_seq,

@@ -8,14 +8,12 @@
 
 use std::any::Any;
 use std::collections::HashMap;
-use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 
 use canopy_protocol::Op;
 use parking_lot::{Condvar, Mutex, RwLock};
-use tokio::sync::watch;
 
 use super::PersistConfig;
 use super::error::{PersistError, Result};
@@ -28,7 +26,7 @@ use super::writer::{Cover, LogWriter};
 
 /// The durable watermark, as watchers and hooks see it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Durability {
+pub struct Watermark {
     /// Every record with a seq up to this one is durable (0: none yet).
     pub durable_seq: u64,
     /// The layer has failed; `durable_seq` will not move again.
@@ -80,7 +78,7 @@ impl Persist {
         log: LogWriter,
         snap: SnapWriter,
     ) -> Persist {
-        let durable = Durability {
+        let durable = Watermark {
             durable_seq: state.next_seq - 1,
             failed: false,
         };
@@ -100,7 +98,6 @@ impl Persist {
             durable: Mutex::new(durable),
             durable_cv: Condvar::new(),
             durable_seq: AtomicU64::new(durable.durable_seq),
-            watch: watch::Sender::new(durable),
             hooks: RwLock::new(Vec::new()),
             failed: OnceLock::new(),
             snaps: Mutex::new(SnapQueue::default()),
@@ -245,30 +242,14 @@ impl Persist {
 
     /// Calls `hook` on the log thread after every advance of `durable_seq` and on
     /// failure, before blocked and async waiters are woken. Keep it short (wake a thread).
-    pub fn on_durable(&self, hook: impl Fn(Durability) + Send + Sync + 'static) {
+    pub fn on_durable(&self, hook: impl Fn(Watermark) + Send + Sync + 'static) {
         self.shared.hooks.write().push(Box::new(hook));
     }
 
-    /// A watch of the durable watermark (for async callers; no runtime needed to send).
-    pub fn watch(&self) -> watch::Receiver<Durability> {
-        self.shared.watch.subscribe()
-    }
-
-    /// Resolves once `seq` is durable, or with the failure that means it never will be.
-    pub fn durable(&self, seq: u64) -> impl Future<Output = Result<()>> + Send + 'static {
-        let mut rx = self.watch();
-        let shared = Arc::clone(&self.shared);
-        async move {
-            let reached = match rx.wait_for(|d| d.durable_seq >= seq || d.failed).await {
-                Ok(d) => d.durable_seq >= seq,
-                Err(_) => false,
-            };
-            if reached {
-                Ok(())
-            } else {
-                Err(shared.failure())
-            }
-        }
+    /// The durable watermark now (async callers keep their own watch of it, fed by an
+    /// [`on_durable`](Self::on_durable) hook: this layer knows no runtime).
+    pub fn watermark(&self) -> Watermark {
+        *self.shared.durable.lock()
     }
 
     /// Blocks until `seq` is durable, or returns the failure.

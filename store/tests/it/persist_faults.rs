@@ -6,9 +6,9 @@
 use crate::persist_model;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use canopy_server::persist::{PersistConfig, PersistError, RoomMeta, SimDisk, open};
+use canopy_store::{PersistConfig, PersistError, RoomMeta, SimDisk, open};
 use persist_model::{Driver, Model, rebuilt};
 
 fn manual() -> PersistConfig {
@@ -160,10 +160,7 @@ fn threads_group_commit_wake_hooks_and_async_waiters() {
         .collect();
     let lasts: Vec<u64> = handles.into_iter().map(|h| h.join().unwrap()).collect();
     let top = *lasts.iter().max().unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
-    rt.block_on(p.durable(top)).unwrap();
+    p.wait_durable(top).unwrap();
     assert!(p.durable_seq() >= top);
     assert!(
         woken.load(Ordering::SeqCst) >= top,
@@ -197,16 +194,23 @@ fn a_failed_fsync_wakes_every_waiter_with_the_error() {
     };
     let seq = p.create_room(&meta).unwrap();
     p.wait_durable(seq).unwrap();
-    let mut watch = p.watch();
+    let told_failed = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&told_failed);
+    p.on_durable(move |w| {
+        if w.failed {
+            flag.store(true, Ordering::SeqCst);
+        }
+    });
     disk.fail_sync(3); // the open synced the log dir; the create, its segment
     let seq = p.checkpoint("f", 1, 33).unwrap();
     let err = p.wait_durable(seq).unwrap_err();
     assert!(matches!(err, PersistError::Failed(_)), "{err}");
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap();
-    assert!(rt.block_on(p.durable(seq)).is_err());
-    rt.block_on(watch.wait_for(|d| d.failed)).unwrap();
+    assert!(
+        p.wait_durable(seq).is_err(),
+        "a later waiter gets the error too"
+    );
+    assert!(told_failed.load(Ordering::SeqCst), "the hooks were told");
+    assert!(p.watermark().failed);
     assert_eq!(p.durable_seq(), seq - 1);
     assert!(p.failed().unwrap().to_string().contains("fdatasync"));
 }

@@ -11,9 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use canopy_protocol::{Op, Transform};
-use canopy_server::persist::{
-    Persist, RecoveredRoom, Replay, RoomMeta, RoomState, SnapNode, ranges_of,
-};
+use canopy_store::{Persist, RecoveredRoom, Replay, RoomMeta, RoomState, SnapNode, ranges_of};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -295,7 +293,7 @@ impl Driver {
 
     /// One random action; `Err` once the layer refuses (the disk crashed or failed).
     pub(crate) fn act(&mut self, p: &Persist) -> Result<(), String> {
-        let e = |e: canopy_server::persist::PersistError| e.to_string();
+        let e = |e: canopy_store::PersistError| e.to_string();
         let live: Vec<String> = self.rooms.keys().cloned().collect();
         let pick = self.rng.random_range(0..100);
         if live.is_empty() || (pick < 6 && live.len() < 4) {
