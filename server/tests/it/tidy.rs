@@ -44,7 +44,7 @@ const NOT_IN_CORE: &[&str] = &[
 /// never called by the tick.
 const ROOM_ASYNC_FOR_EDGES: &[&str] = &[
     "server/src/room/outbox/mod.rs",
-    "server/src/room/durable.rs",
+    "server/src/room/gate.rs",
     "server/src/room/flush.rs",
 ];
 
