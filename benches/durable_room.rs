@@ -13,11 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use canopy_protocol::{Op, Transform};
+use canopy_room::metrics::RoomMetrics;
+use canopy_room::{EditReply, EditTicket, LogLink, Room, RoomConfig, RoomLog, SceneState, durable};
 use canopy_server::durability;
-use canopy_server::metrics::Metrics;
-use canopy_server::room::{
-    EditReply, EditTicket, LogLink, Room, RoomConfig, RoomLog, SceneState, durable,
-};
 use canopy_store::{self, Persist, PersistConfig};
 
 const NODES: u32 = 100_000;
@@ -98,7 +96,7 @@ fn logged_room(dir: &std::path::Path, id: &str) -> (Room, Arc<Persist>) {
     let (persist, _) = canopy_store::open_dir(dir, PersistConfig::default()).expect("data dir");
     let persist = Arc::new(persist);
     let created = persist
-        .create_room(&durability::room_meta(id, 30, None, 1))
+        .create_room(&canopy_room::recovered::room_meta(id, 30, None, 1))
         .expect("created");
     let c = config();
     let scene = SceneState::new(c.hierarchy, c.octree);
@@ -107,7 +105,7 @@ fn logged_room(dir: &std::path::Path, id: &str) -> (Room, Arc<Persist>) {
         id.into(),
         30,
         c,
-        Arc::new(Metrics::new()),
+        Arc::new(RoomMetrics::default()),
         None,
         scene,
         Some(log),
@@ -127,7 +125,13 @@ fn tick_cost(ticks: u32) {
         "workload: a {NODES}-node room (roots with 9 children), {EDITED} set_local per tick in 10 batches, {ticks} ticks"
     );
     let mut now = 1_000;
-    let mut memory = Room::new("m".into(), 30, config(), Arc::new(Metrics::new()), None);
+    let mut memory = Room::new(
+        "m".into(),
+        30,
+        config(),
+        Arc::new(RoomMetrics::default()),
+        None,
+    );
     populate(&mut memory, NODES, &mut now);
     let dir = data_dir("tick");
     let (mut logged, persist) = logged_room(&dir, "l");
@@ -205,7 +209,7 @@ fn restart(n: u32, tail_ticks: u32) {
     let room = durability::restore_room(
         &recovered.rooms[0],
         config(),
-        Arc::new(Metrics::new()),
+        Arc::new(RoomMetrics::default()),
         LogLink::new(Arc::new(persist)),
     )
     .unwrap();

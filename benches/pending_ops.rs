@@ -16,8 +16,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use canopy_protocol::{Op, Transform};
+use canopy_room::packed_ops::PackedOps;
 use canopy_scene::Hierarchy;
-use canopy_server::room::packed_ops::PackedOps;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

@@ -15,10 +15,10 @@ use std::sync::Arc;
 
 use canopy_protocol::message::Region;
 use canopy_protocol::{Format, Op, Transform};
-use canopy_server::metrics::Metrics;
-use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
-use canopy_server::room::scope::Scope;
-use canopy_server::room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
+use canopy_room::metrics::RoomMetrics;
+use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
+use canopy_room::scope::Scope;
+use canopy_room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const NODES: u32 = 100_000;
@@ -30,7 +30,7 @@ fn room() -> Room {
         "bench".into(),
         30,
         RoomConfig::default(),
-        Arc::new(Metrics::new()),
+        Arc::new(RoomMetrics::default()),
         None,
     );
     let mut ops = Vec::with_capacity(NODES as usize);

@@ -5,6 +5,7 @@
 //! logs; a room's tokens are made with the room from the operating system's CSPRNG, 256
 //! bits each.
 
+use canopy_room::tokens::RoomTokens;
 use subtle::ConstantTimeEq;
 
 /// What a presented token turned out to be.
@@ -99,39 +100,6 @@ impl Granted {
             expires: None,
         }
     }
-}
-
-/// A room's editor and viewer tokens.
-#[derive(Clone, PartialEq, Eq)]
-pub struct RoomTokens {
-    /// May read, edit, subscribe and query in the room.
-    pub editor: String,
-    /// May read, subscribe and query in the room, not edit.
-    pub viewer: String,
-}
-
-impl std::fmt::Debug for RoomTokens {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("RoomTokens { .. }")
-    }
-}
-
-impl RoomTokens {
-    /// Two fresh random tokens.
-    pub fn generate() -> Self {
-        Self {
-            editor: random_token(),
-            viewer: random_token(),
-        }
-    }
-}
-
-/// 256 random bits from the OS-seeded CSPRNG, as 64 hex digits.
-pub fn random_token() -> String {
-    use rand::RngCore;
-    let mut bytes = [0u8; 32];
-    rand::rng().fill_bytes(&mut bytes);
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Constant-time equality of a presented token and a stored one.

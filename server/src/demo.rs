@@ -121,9 +121,9 @@ pub fn create(state: &AppState) -> Result<usize, RegistryError> {
     // Compute every world transform and the octree now, while nothing is subscribed,
     // and show the result as tick 0: otherwise the room's first tick does that work
     // and is reported as a slow tick on every start.
-    let now = crate::tick_pool::now_ms();
+    let now = canopy_room::tick_pool::now_ms();
     let dt = 1.0 / room.tick_hz.max(1) as f32;
-    scene.advance(dt, now, &mut crate::room::diff::TickDiff::default());
+    scene.advance(dt, now, &mut canopy_room::diff::TickDiff::default());
     scene.restore_clock(0, now);
     Ok(nodes)
 }

@@ -10,13 +10,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::access::RoomTokens;
+use canopy_room::metrics::RoomMetrics;
+use canopy_room::{LogLink, Room, RoomConfig, SceneState, durable};
+use canopy_store::metrics::StorageMetrics;
+use canopy_store::{PersistConfig, PersistError, Recovered, RecoveredRoom};
+
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
-use crate::room::{LogLink, Room, RoomConfig, RoomLog, SceneState, durable};
 use crate::state::StartError;
-use canopy_store::metrics::StorageMetrics;
-use canopy_store::{PersistConfig, PersistError, Recovered, RecoveredRoom, Replay, RoomMeta};
 
 /// Opens `config.data_dir` (unless `--in-memory`): locks it and reads it back. A dir
 /// another server holds, or one that cannot be read back exactly, is an error naming
@@ -58,66 +59,20 @@ pub fn open(
     Ok(Some((LogLink::new(Arc::new(persist)), recovered)))
 }
 
-/// The metadata a room is logged with.
-pub fn room_meta(id: &str, tick_hz: u32, tokens: Option<&RoomTokens>, created_ms: u64) -> RoomMeta {
-    RoomMeta {
-        id: id.to_string(),
-        tick_hz,
-        editor_token: tokens.map(|t| t.editor.clone()),
-        viewer_token: tokens.map(|t| t.viewer.clone()),
-        created_ms,
-    }
-}
-
-/// The tokens a recovered room was created with (both or neither).
-fn tokens_of(meta: &RoomMeta) -> Option<RoomTokens> {
-    match (&meta.editor_token, &meta.viewer_token) {
-        (Some(editor), Some(viewer)) => Some(RoomTokens {
-            editor: editor.clone(),
-            viewer: viewer.clone(),
-        }),
-        _ => None,
-    }
-}
-
-/// Rebuilds one recovered room, logged from its last record on.
+/// Rebuilds one recovered room, logged from its last record on (a room whose stored
+/// state contradicts itself stops the start, naming it).
 pub fn restore_room(
     recovered: &RecoveredRoom,
     config: RoomConfig,
-    metrics: Arc<Metrics>,
+    metrics: Arc<RoomMetrics>,
     persist: LogLink,
 ) -> Result<Room, StartError> {
-    let meta = &recovered.meta;
-    let scene = SceneState::new(config.hierarchy, config.octree);
-    let scene =
-        durable::restore(recovered, scene, meta.tick_hz).map_err(|error| StartError::Room {
-            room: meta.id.clone(),
+    canopy_room::recovered::restore_room(recovered, config, metrics, persist).map_err(|error| {
+        StartError::Room {
+            room: recovered.meta.id.clone(),
             error,
-        })?;
-    let replayed_ops = recovered
-        .replay
-        .iter()
-        .map(|r| match r {
-            Replay::Tick { batches, .. } => batches.iter().map(Vec::len).sum(),
-            Replay::Checkpoint { .. } => 0,
-        })
-        .sum();
-    let log = RoomLog::new(
-        persist,
-        recovered.created_seq,
-        recovered.last_seq,
-        scene.tick(),
-    )
-    .with_replayed(replayed_ops, recovered.replay.len());
-    Ok(Room::with_scene(
-        meta.id.clone(),
-        meta.tick_hz,
-        config,
-        metrics,
-        tokens_of(meta),
-        scene,
-        Some(log),
-    ))
+        }
+    })
 }
 
 /// `canopy verify`: reads a data dir and prints what it holds; an error names the

@@ -17,27 +17,23 @@ pub mod demo;
 pub mod durability;
 pub mod http;
 pub mod metrics;
-pub mod room;
 pub mod server;
 pub mod state;
 pub mod ws;
 
 pub(crate) mod admission;
-pub(crate) mod edit_wait;
 pub(crate) mod jwt;
 pub(crate) mod offload;
 pub(crate) mod origin;
 pub(crate) mod proxy;
 pub(crate) mod queries;
 pub(crate) mod rate;
-pub(crate) mod refusal;
-pub(crate) mod tick_pool;
 pub(crate) mod tls;
 pub(crate) mod write_deadline;
 
+pub use canopy_room::tick_pool::set_housekeeping;
 pub use http::app;
 pub use jwt::JwtKeysError;
 pub use server::run;
 pub use state::{AppState, StartError};
-pub use tick_pool::set_housekeeping;
 pub use tls::TlsError;

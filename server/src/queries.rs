@@ -13,10 +13,10 @@ use std::sync::Arc;
 use canopy_protocol::{ErrorCode, Query};
 
 use crate::access::Caller;
-use crate::refusal::Refusal;
-use crate::room::RoomShared;
-use crate::room::query::{self, QueryOutput};
 use crate::state::AppState;
+use canopy_room::RoomShared;
+use canopy_room::query::{self, QueryOutput};
+use canopy_room::refusal::Refusal;
 
 /// A query's answer with the tick it was computed at.
 #[derive(Debug, Clone, PartialEq)]

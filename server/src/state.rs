@@ -16,7 +16,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
-use crate::room::{Room, RoomShared};
+use canopy_room::{Room, RoomShared};
 
 /// Why a server's configuration cannot serve ([`AppState::try_new`]); the binary prints
 /// it and exits.
@@ -37,7 +37,7 @@ pub enum StartError {
         /// The room's id.
         room: String,
         /// Where its rebuild stopped.
-        error: crate::room::RestoreError,
+        error: canopy_room::RestoreError,
     },
 }
 
@@ -71,6 +71,12 @@ pub enum RegistryError {
     /// The storage refused to log the room's creation or deletion (`overloaded`).
     #[error("the storage failed: {0}")]
     Storage(String),
+}
+
+impl From<RegistryError> for canopy_room::Refusal {
+    fn from(e: RegistryError) -> Self {
+        canopy_room::Refusal::new(e.code(), e.to_string())
+    }
 }
 
 impl RegistryError {
@@ -116,7 +122,7 @@ pub struct Inner {
     /// Query rate limits per caller.
     pub query_limiter: crate::rate::QueryLimiter,
     /// The threads that tick the rooms.
-    pub pool: crate::tick_pool::TickPool,
+    pub pool: canopy_room::tick_pool::TickPool,
     /// Open connections in all and per address (taken at accept).
     pub connections: Arc<crate::admission::ConnectionLimits>,
     /// Which web origins may call the API and open WebSockets.
@@ -128,7 +134,7 @@ pub struct Inner {
     /// Whole-room reads (`GET /nodes`) running at once.
     pub dumps: Arc<tokio::sync::Semaphore>,
     /// The pending-edit quota of each HTTP caller with edits in flight.
-    pub edit_quotas: crate::room::CallerQuotas,
+    pub edit_quotas: canopy_room::CallerQuotas,
     /// TLS termination, when `--tls-cert` and `--tls-key` are set.
     pub tls: Option<crate::tls::Tls>,
     /// The keys JWTs are verified with, when configured.
@@ -139,7 +145,7 @@ pub struct Inner {
     /// server drains, before the shutdown proper.
     pub draining: AtomicBool,
     /// The storage layer, unless the server runs `--in-memory`.
-    pub persist: Option<crate::room::LogLink>,
+    pub persist: Option<canopy_room::LogLink>,
     /// Cluster mode's registry and bus, once joined (`--nats-url`); unset on a single
     /// server.
     pub cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
@@ -202,7 +208,7 @@ impl AppState {
             tls,
             jwt,
             query_limiter: crate::rate::QueryLimiter::new(config.query_rate),
-            pool: crate::tick_pool::TickPool::new(config.tick_threads(), config.tick_nice),
+            pool: canopy_room::tick_pool::TickPool::new(config.tick_threads(), config.tick_nice),
             connections: crate::admission::ConnectionLimits::new(
                 max_connections,
                 config.max_connections_per_ip,
@@ -211,7 +217,7 @@ impl AppState {
             guard_hosts: !config.has_access_control()
                 && (config.addr.ip().is_loopback() || !config.allowed_hosts.is_empty()),
             dumps: Arc::new(tokio::sync::Semaphore::new(crate::http::DUMPS_AT_ONCE)),
-            edit_quotas: crate::room::CallerQuotas::default(),
+            edit_quotas: canopy_room::CallerQuotas::default(),
             proxies: crate::proxy::TrustedProxies::new(config.trusted_proxies.clone()),
             draining: AtomicBool::new(false),
             config,
@@ -229,7 +235,7 @@ impl AppState {
                 let room = crate::durability::restore_room(
                     room,
                     state.config.room_config(),
-                    Arc::clone(&state.metrics),
+                    Arc::clone(&state.metrics.room),
                     persist.clone(),
                 )?;
                 state.insert_and_place(room);
@@ -317,20 +323,21 @@ impl AppState {
                 let tokens = self
                     .config
                     .admin_token()
-                    .map(|_| crate::access::RoomTokens::generate());
-                let now = crate::tick_pool::now_ms();
+                    .map(|_| canopy_room::tokens::RoomTokens::generate());
+                let now = canopy_room::tick_pool::now_ms();
                 let log = match self.persist.as_ref().filter(|_| logged) {
                     None => None,
                     Some(p) => {
-                        let meta = crate::durability::room_meta(&id, tick_hz, tokens.as_ref(), now);
+                        let meta =
+                            canopy_room::recovered::room_meta(&id, tick_hz, tokens.as_ref(), now);
                         let seq = p
                             .create_room(&meta)
                             .map_err(|e| RegistryError::Storage(e.to_string()))?;
-                        Some(crate::room::RoomLog::new(p.clone(), seq, seq, 0))
+                        Some(canopy_room::RoomLog::new(p.clone(), seq, seq, 0))
                     }
                 };
                 let config = self.config.room_config();
-                let mut scene = crate::room::SceneState::new(config.hierarchy, config.octree);
+                let mut scene = canopy_room::SceneState::new(config.hierarchy, config.octree);
                 // Tick 0 "finished" when the room was made: snapshots taken before the
                 // first tick carry a real time too.
                 scene.set_time_ms(now);
@@ -338,7 +345,7 @@ impl AppState {
                     id,
                     tick_hz,
                     config,
-                    Arc::clone(&self.metrics),
+                    Arc::clone(&self.metrics.room),
                     tokens,
                     scene,
                     log,

@@ -13,9 +13,9 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::Cluster;
 use super::journal::{APPEND_TIMEOUT, AppendError, Appender, COMPACT_MIN_OPS, Entry};
-use crate::room::replica::{FedRecord, ReplicaStart};
-use crate::room::{JournalMark, RoomShared};
 use crate::state::AppState;
+use canopy_room::replica::{FedRecord, ReplicaStart};
+use canopy_room::{JournalMark, RoomShared};
 
 /// Why a new room's journal did not take it.
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +45,14 @@ pub(crate) enum JournalFrom {
         /// The room's last record.
         acked: u64,
     },
+}
+
+/// A record as the feed keeps it: encoded once, stored and published as these bytes.
+#[derive(Debug)]
+pub(super) struct Encoded {
+    seq: u64,
+    ops: usize,
+    bytes: Vec<u8>,
 }
 
 /// A room's feed: takes its records in order, stores them in its journal (when it has
@@ -97,7 +105,7 @@ impl Feed {
             }
         }
         let mut ops_since_start = 0usize;
-        let mut backlog: Vec<FedRecord> = Vec::new();
+        let mut backlog: Vec<Encoded> = Vec::new();
         loop {
             if backlog.is_empty() {
                 match self.rx.recv().await {
@@ -138,16 +146,21 @@ impl Feed {
         }
     }
 
-    /// Takes a record off the room's queue (its bytes no longer count against the
-    /// queue's bound: each record is counted off exactly once, here).
-    fn took(&self, backlog: &mut Vec<FedRecord>, r: FedRecord) {
-        self.queued.fetch_sub(r.bytes.len(), Ordering::AcqRel);
-        backlog.push(r);
+    /// Takes a record off the room's queue (its cost no longer counts against the
+    /// queue's bound: each record is counted off exactly once, here) and encodes it, once,
+    /// for the journal and the bus.
+    fn took(&self, backlog: &mut Vec<Encoded>, r: FedRecord) {
+        self.queued.fetch_sub(r.cost, Ordering::AcqRel);
+        backlog.push(Encoded {
+            seq: r.record.seq,
+            ops: r.ops,
+            bytes: super::encode(&r.record),
+        });
     }
 
     /// Stores records in the journal (if any), in entries of at most one part each
     /// where they fit, and marks them acknowledged.
-    async fn store(&mut self, records: &[FedRecord]) -> Result<(), String> {
+    async fn store(&mut self, records: &[Encoded]) -> Result<(), String> {
         let instance = self.instance();
         let room = self.room.clone();
         let live = move || room.upgrade().is_some_and(|r| !r.is_closed());
@@ -178,7 +191,7 @@ impl Feed {
 
     /// Publishes stored records for relays (core NATS, after the journal took them, so
     /// a relay never shows what a takeover could lose).
-    async fn publish(&self, records: &[FedRecord]) {
+    async fn publish(&self, records: &[Encoded]) {
         for r in records {
             if let Err(e) = self
                 .client
@@ -223,7 +236,7 @@ impl Feed {
     /// Stores a new start and purges what came before it. Records the start includes
     /// that are still queued are stored (and published) first, in order; later ones are
     /// left in `backlog`. Returns the start's record number.
-    async fn compact(&mut self, backlog: &mut Vec<FedRecord>) -> Result<u64, String> {
+    async fn compact(&mut self, backlog: &mut Vec<Encoded>) -> Result<u64, String> {
         tracing::debug!(room = %self.id, "compaction: capturing");
         let start = super::relay::capture(&self.state, &self.id).await?;
         let seq = start.seq;
@@ -232,7 +245,7 @@ impl Feed {
         while let Ok(r) = self.rx.try_recv() {
             self.took(backlog, r);
         }
-        let (now, later): (Vec<FedRecord>, Vec<FedRecord>) = std::mem::take(backlog)
+        let (now, later): (Vec<Encoded>, Vec<Encoded>) = std::mem::take(backlog)
             .into_iter()
             .partition(|r| r.seq <= seq);
         *backlog = later;
@@ -309,7 +322,7 @@ impl Cluster {
             tracing::warn!(room = %room.id, "a room logged to the data dir is not journaled");
             return None;
         }
-        let link = crate::room::replica::FeedLink {
+        let link = canopy_room::replica::FeedLink {
             tx,
             queued: Arc::clone(&queued),
         };

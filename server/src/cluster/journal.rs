@@ -20,7 +20,7 @@ use bincode::{Decode, Encode};
 use futures_util::TryStreamExt;
 
 use super::{Cluster, ClusterError, bus};
-use crate::room::replica::{ReplicaRecord, ReplicaStart};
+use canopy_room::replica::{ReplicaRecord, ReplicaStart};
 
 /// The stream's name.
 pub(super) const STREAM: &str = "CANOPY_JOURNAL";

@@ -28,16 +28,13 @@ pub struct ClusterMetrics {
 
 impl ClusterMetrics {
     pub(super) fn new(metrics: &crate::metrics::Metrics) -> Self {
+        use canopy_room::metrics::registered;
+        let r = metrics.registry();
         let counter = |name: &str, help: &str| {
-            let c = IntCounter::new(name, help).expect("valid counter");
-            metrics.register(Box::new(c.clone()));
-            c
+            registered(r, IntCounter::new(name, help).expect("valid counter"))
         };
-        let gauge = |name: &str, help: &str| {
-            let g = IntGauge::new(name, help).expect("valid gauge");
-            metrics.register(Box::new(g.clone()));
-            g
-        };
+        let gauge =
+            |name: &str, help: &str| registered(r, IntGauge::new(name, help).expect("valid gauge"));
         ClusterMetrics {
             forwarded: counter(
                 "canopy_cluster_forwarded_total",

@@ -5,7 +5,7 @@
 //! bucket. Every node answers every route: a request for a room owned elsewhere is
 //! passed to its owner over NATS (`http/cluster.rs`) and a WebSocket is passed on to the
 //! owner's HTTP (`ws/passthrough.rs`). Invariant: a node takes edits for a room only
-//! while its lease is valid by its own monotonic clock ([`crate::room::lease`]), and a
+//! while its lease is valid by its own monotonic clock ([`canopy_room::lease`]), and a
 //! lease is taken with a key-value `create` and renewed with an `update` against the
 //! revision it last wrote, so two nodes can never both hold one (see docs/cluster.md).
 
@@ -31,8 +31,8 @@ use std::time::Duration;
 use dashmap::DashMap;
 
 use crate::config::ServerConfig;
-use crate::room::lease::monotonic_ms;
 use crate::state::AppState;
+use canopy_room::lease::monotonic_ms;
 
 /// Lease renewals in flight at once.
 const RENEWALS_AT_ONCE: usize = 32;
@@ -323,7 +323,7 @@ impl Cluster {
     pub(crate) fn hold_started(
         &self,
         state: &AppState,
-        room: &Arc<crate::room::RoomShared>,
+        room: &Arc<canopy_room::RoomShared>,
         from: JournalFrom,
     ) -> Option<tokio::sync::oneshot::Receiver<Result<(), feed::NotStored>>> {
         let until = monotonic_ms() + (self.config.lease - self.config.margin()).as_millis() as u64;
@@ -336,7 +336,7 @@ impl Cluster {
     pub(crate) fn step_down(
         &self,
         state: &AppState,
-        room: &Arc<crate::room::RoomShared>,
+        room: &Arc<canopy_room::RoomShared>,
         why: &str,
     ) {
         room.lease.revoke();
@@ -438,7 +438,7 @@ impl Cluster {
             // A replica nobody used for about 30 s goes.
             let rounds = (30 / self.config.renew_every().as_secs().max(1)).max(2) as u32;
             self.prune_relays(&state, rounds);
-            let subscribers = state.metrics.subscribers.get().max(0) as u64;
+            let subscribers = state.metrics.room.subscribers.get().max(0) as u64;
             if let Err(e) = self
                 .registry
                 .heartbeat(&self.config.node, &self.config.url, subscribers)

@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 mod watch;
 
 use super::ClusterError;
-use crate::room::lease::monotonic_ms;
 use crate::state::RegistryError;
+use canopy_room::lease::monotonic_ms;
 
 /// The bucket of room leases.
 const ROOMS: &str = "canopy_rooms";

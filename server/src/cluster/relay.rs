@@ -23,11 +23,11 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::bus;
 use super::{Cluster, RoomRecord};
-use crate::refusal::Refusal;
-use crate::room::edit::check_batch_size;
-use crate::room::replica::{ReplicaRecord, ReplicaStart};
-use crate::room::{EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomShared};
 use crate::state::AppState;
+use canopy_room::edit::check_batch_size;
+use canopy_room::refusal::Refusal;
+use canopy_room::replica::{ReplicaRecord, ReplicaStart};
+use canopy_room::{EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomShared};
 
 /// Edits a relay's connections may have waiting for the owner per room.
 const UPSTREAM_QUEUE: usize = 1024;
@@ -222,7 +222,7 @@ impl Cluster {
         let replica = Room::replica(
             room.to_string(),
             state.config.room_config(),
-            Arc::clone(&state.metrics),
+            Arc::clone(&state.metrics.room),
             &start,
             up_tx,
         )
@@ -467,7 +467,7 @@ async fn queue_relayed(
         answers.push(match w {
             Err(refused) => Err(refused),
             Ok((rx, ticket)) => {
-                crate::edit_wait::outcome(&room, rx, &ticket, until, deadline).await
+                canopy_room::edit_wait::outcome(&room, rx, &ticket, until, deadline).await
             }
         });
     }

@@ -8,8 +8,8 @@ use canopy_protocol::{ErrorCode, Op, Transform};
 
 use super::queue_relayed;
 use crate::config::ServerConfig;
-use crate::room::{EditReply, EditTicket};
 use crate::state::AppState;
+use canopy_room::{EditReply, EditTicket};
 
 #[tokio::test]
 async fn a_relayed_batch_answered_overloaded_is_never_applied() {

@@ -11,9 +11,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Cluster, Held, JournalFrom};
-use crate::room::Room;
-use crate::room::lease::monotonic_ms;
 use crate::state::AppState;
+use canopy_room::Room;
+use canopy_room::lease::monotonic_ms;
 
 /// How often a node looks for rooms without an owner.
 const ORPHAN_SCAN: Duration = Duration::from_secs(1);
@@ -134,10 +134,10 @@ impl Cluster {
         let rebuilt = Room::taken_over(
             room.to_string(),
             state.config.room_config(),
-            Arc::clone(&state.metrics),
+            Arc::clone(&state.metrics.room),
             &back.start,
             &back.records,
-            crate::tick_pool::now_ms(),
+            canopy_room::tick_pool::now_ms(),
         )
         .map_err(|e| e.to_string())?;
         if state.room(room).is_ok_and(|r| r.is_replica()) {

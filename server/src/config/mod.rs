@@ -19,8 +19,8 @@ pub use file::{ConfigError, defaults_file};
 pub use values::Secret;
 use values::{any_seconds, at_least_one, lease_seconds, looseness, positive_seconds};
 
-use crate::room::outbox::OutboxLimits;
-use crate::room::{EditLimits, FramePassage, RoomConfig};
+use canopy_room::outbox::OutboxLimits;
+use canopy_room::{EditLimits, FramePassage, RoomConfig};
 use canopy_scene::HierarchyLimits;
 use canopy_scene::octree::OctreeConfig;
 
@@ -218,12 +218,12 @@ pub struct ServerConfig {
 
     /// Ticks of changes each room keeps so that a reconnecting client can resume
     /// (`subscribe` with `since`) instead of taking a snapshot.
-    #[arg(long, env = "CANOPY_RESUME_TICKS", default_value_t = crate::room::resume::HistoryLimits::DEFAULT.ticks)]
+    #[arg(long, env = "CANOPY_RESUME_TICKS", default_value_t = canopy_room::resume::HistoryLimits::DEFAULT.ticks)]
     pub resume_ticks: usize,
 
     /// Bytes of change history each room keeps for resuming (8 bytes per changed
     /// node per tick); the oldest ticks go first.
-    #[arg(long, env = "CANOPY_RESUME_BYTES", default_value_t = crate::room::resume::HistoryLimits::DEFAULT.bytes)]
+    #[arg(long, env = "CANOPY_RESUME_BYTES", default_value_t = canopy_room::resume::HistoryLimits::DEFAULT.bytes)]
     pub resume_bytes: usize,
 
     /// Delta frames that may wait for a slow WebSocket reader before the server merges
@@ -442,7 +442,7 @@ impl ServerConfig {
             } else {
                 FramePassage::Durable
             },
-            history: crate::room::resume::HistoryLimits {
+            history: canopy_room::resume::HistoryLimits {
                 ticks: self.resume_ticks,
                 bytes: self.resume_bytes,
             },

@@ -15,9 +15,10 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use canopy_protocol::ErrorCode;
 
+use super::error::ApiError;
 use crate::access::{self, AccessError, Caller, Need, Role};
-use crate::refusal::Refusal;
 use crate::state::AppState;
+use canopy_room::refusal::Refusal;
 
 /// The access level of a route group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +98,7 @@ async fn check(
     );
     let granted = match found {
         Ok(g) => g,
-        Err(e) => return refusal(e).into_response(),
+        Err(e) => return ApiError::from(refusal(e)).into_response(),
     };
     let addr = peer(&app, &req);
     let role = granted.role;
@@ -131,7 +132,7 @@ fn refusal(e: AccessError) -> Refusal {
 }
 
 /// The admin check, for handlers outside the route groups (the fallbacks).
-pub(super) fn admin_only(app: &AppState, headers: &axum::http::HeaderMap) -> Result<(), Refusal> {
+pub(super) fn admin_only(app: &AppState, headers: &axum::http::HeaderMap) -> Result<(), ApiError> {
     let token = bearer_of(headers);
     access::authorize(
         app.config.admin_token(),
@@ -141,7 +142,7 @@ pub(super) fn admin_only(app: &AppState, headers: &axum::http::HeaderMap) -> Res
         |_| None,
     )
     .map(|_| ())
-    .map_err(refusal)
+    .map_err(|e| refusal(e).into())
 }
 
 /// The layer of the admin routes.

@@ -7,9 +7,10 @@
 use axum::extract::{FromRequest, Request};
 use serde::de::DeserializeOwned;
 
+use super::error::ApiError;
 use crate::offload;
-use crate::refusal::Refusal;
 use crate::state::AppState;
+use canopy_room::refusal::Refusal;
 
 /// A JSON body decoded into `T`. An empty body decodes as `{}`, so that bodies whose
 /// fields are all optional may be left out.
@@ -17,9 +18,9 @@ use crate::state::AppState;
 pub(super) struct JsonBody<T>(pub T);
 
 impl<T: DeserializeOwned + Send + 'static> FromRequest<AppState> for JsonBody<T> {
-    type Rejection = Refusal;
+    type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &AppState) -> Result<Self, Refusal> {
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
         let limit = state.config.max_body_bytes;
         let wait = state.config.request_timeout;
         let read = tokio::time::timeout(wait, axum::body::to_bytes(req.into_body(), limit));
@@ -46,7 +47,7 @@ impl<T: DeserializeOwned + Send + 'static> FromRequest<AppState> for JsonBody<T>
         // serde would read a struct from a JSON array too (`[null, null]`); every body
         // of the contract is an object, so anything else is refused.
         if bytes.iter().find(|b| !is_json_whitespace(b)) != Some(&b'{') {
-            return Err(Refusal::bad_request("the body must be a JSON object"));
+            return Err(Refusal::bad_request("the body must be a JSON object").into());
         }
         offload::decode(bytes, |b| canopy_protocol::codec::from_json::<T>(b))
             .await
@@ -58,6 +59,7 @@ impl<T: DeserializeOwned + Send + 'static> FromRequest<AppState> for JsonBody<T>
                     ..refusal
                 }
             })
+            .map_err(ApiError::from)
     }
 }
 

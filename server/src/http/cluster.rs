@@ -25,8 +25,9 @@ use futures_util::StreamExt;
 use tower::ServiceExt;
 
 use crate::cluster::{Cluster, FORWARDED_HEADER, ForwardedRequest, ForwardedResponse};
-use crate::refusal::Refusal;
+use crate::http::error::RefusalResponse;
 use crate::state::{AppState, RegistryError};
+use canopy_room::refusal::Refusal;
 
 /// Room in an envelope for the headers and framing around a body.
 const ENVELOPE_SLACK: usize = 64 * 1024;

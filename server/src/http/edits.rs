@@ -20,9 +20,9 @@ use tokio::sync::oneshot;
 use super::body::JsonBody;
 use super::error::InBatch;
 use crate::access::Caller;
-use crate::room::edit::check_batch_size;
-use crate::room::{EditReply, EditTicket};
 use crate::state::AppState;
+use canopy_room::edit::check_batch_size;
+use canopy_room::{EditReply, EditTicket};
 
 /// Withdraws the batch if the request is dropped before the tick takes it.
 struct Withdraw(Arc<EditTicket>);
@@ -66,6 +66,6 @@ pub(super) async fn post_edits(
     let _withdraw = Withdraw(Arc::clone(&ticket));
     let deadline = app.config.request_timeout;
     let until = tokio::time::Instant::now() + deadline;
-    let result = crate::edit_wait::outcome(&room, rx, &ticket, until, deadline).await?;
+    let result = canopy_room::edit_wait::outcome(&room, rx, &ticket, until, deadline).await?;
     Ok(Json(result))
 }

@@ -1,13 +1,14 @@
 //! The one place where a `Refusal` becomes the contract's HTTP error: the body
 //! `{"error":{"code","message","op"?}}` with the status of its code. `unknown_node` is
-//! 404 for a read and 400 inside a batch; [`InBatch`] says which.
+//! 404 for a read and 400 inside a batch; [`InBatch`] says which. Handlers answer
+//! [`ApiError`], which every layer's refusal converts into with `?`.
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use canopy_protocol::{ErrorBody, ErrorInfo};
 
-use crate::refusal::Refusal;
+use canopy_room::refusal::Refusal;
 
 fn respond(r: Refusal, in_batch: bool) -> Response {
     let status =
@@ -22,9 +23,32 @@ fn respond(r: Refusal, in_batch: bool) -> Response {
     (status, Json(body)).into_response()
 }
 
-impl IntoResponse for Refusal {
+/// Answers a refusal as an HTTP response where a handler builds the response itself
+/// (`Refusal` is the room crate's type, so it cannot implement axum's `IntoResponse`).
+pub trait RefusalResponse {
+    /// The contract's error answer for this refusal.
+    fn into_response(self) -> Response;
+}
+
+impl RefusalResponse for Refusal {
     fn into_response(self) -> Response {
         respond(self, false)
+    }
+}
+
+/// A refused HTTP request (a read's `unknown_node` is 404).
+#[derive(Debug)]
+pub struct ApiError(pub Refusal);
+
+impl<E: Into<Refusal>> From<E> for ApiError {
+    fn from(e: E) -> Self {
+        ApiError(e.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        respond(self.0, false)
     }
 }
 

@@ -10,13 +10,14 @@ use std::time::Duration;
 use axum::extract::{Request, State};
 use axum::http::{HeaderName, Method, header};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use canopy_protocol::{ErrorCode, PROTOCOL_HEADER};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
+use crate::http::error::RefusalResponse;
 use crate::origin::{OriginPolicy, host_allowed};
-use crate::refusal::Refusal;
 use crate::state::AppState;
+use canopy_room::refusal::Refusal;
 
 /// The CORS layer for the listed origins, or none (same-origin only) when none is
 /// listed.

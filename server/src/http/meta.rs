@@ -11,8 +11,9 @@ use utoipa::OpenApi;
 use canopy_protocol::ErrorCode;
 use canopy_protocol::http::Health;
 
-use crate::refusal::Refusal;
+use crate::http::error::ApiError;
 use crate::state::AppState;
+use canopy_room::refusal::Refusal;
 
 /// Liveness: 200 while the process serves requests, with the server's and the wire
 /// contract's versions.
@@ -33,7 +34,7 @@ pub async fn not_found(
     headers: HeaderMap,
     method: axum::http::Method,
     uri: axum::http::Uri,
-) -> Refusal {
+) -> ApiError {
     super::observe::record(
         &app,
         method.as_str(),
@@ -44,10 +45,10 @@ pub async fn not_found(
     if let Err(r) = super::access::admin_only(&app, &headers) {
         return r;
     }
-    Refusal::new(
+    ApiError(Refusal::new(
         ErrorCode::NotFound,
         format!("no route {} (see /openapi.json)", uri.path()),
-    )
+    ))
 }
 
 /// A route asked with a method it does not take: `405 method_not_allowed` (after the
@@ -57,14 +58,14 @@ pub async fn method_not_allowed(
     headers: HeaderMap,
     method: axum::http::Method,
     uri: axum::http::Uri,
-) -> Refusal {
+) -> ApiError {
     if let Err(r) = super::access::admin_only(&app, &headers) {
         return r;
     }
-    Refusal::new(
+    ApiError(Refusal::new(
         ErrorCode::MethodNotAllowed,
         format!("{} does not take {method}", uri.path()),
-    )
+    ))
 }
 
 /// Readiness: 200 until shutdown begins, then 503 so load balancers stop sending.

@@ -30,15 +30,15 @@ pub use nodes::DUMPS_AT_ONCE;
 
 use axum::Router;
 use axum::error_handling::HandleErrorLayer;
-use axum::response::IntoResponse;
 use axum::routing::{delete, get, post};
 use canopy_protocol::ErrorCode;
 use tower::ServiceBuilder;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 
-use crate::refusal::Refusal;
+use crate::http::error::RefusalResponse;
 use crate::state::AppState;
+use canopy_room::refusal::Refusal;
 
 /// The OpenAPI document, assembled from the handlers' annotations.
 #[derive(OpenApi)]

@@ -25,10 +25,11 @@ use canopy_protocol::http::{NodeDetail, NodesSnapshot, OctreeCell, OctreeCells};
 use canopy_protocol::{ErrorCode, Node};
 use tokio::sync::OwnedSemaphorePermit;
 
+use super::error::ApiError;
 use crate::access::Caller;
-use crate::refusal::Refusal;
-use crate::room::RoomShared;
 use crate::state::AppState;
+use canopy_room::RoomShared;
+use canopy_room::refusal::Refusal;
 
 /// Whole-room reads served at once; more wait their turn.
 pub const DUMPS_AT_ONCE: usize = 2;
@@ -48,12 +49,12 @@ const CHUNK_NODES: usize = 128;
 /// Runs `read` under the room's scene read lock on a blocking thread.
 async fn read_scene<T: Send + 'static>(
     room: &Arc<RoomShared>,
-    read: impl FnOnce(&crate::room::SceneState) -> T + Send + 'static,
-) -> Result<T, Refusal> {
+    read: impl FnOnce(&canopy_room::SceneState) -> T + Send + 'static,
+) -> Result<T, ApiError> {
     let room = Arc::clone(room);
     tokio::task::spawn_blocking(move || read(&room.scene.read()))
         .await
-        .map_err(|e| Refusal::overloaded(format!("the read did not finish: {e}")))
+        .map_err(|e| Refusal::overloaded(format!("the read did not finish: {e}")).into())
 }
 
 fn rate_limited(app: &AppState) -> Refusal {
@@ -77,10 +78,10 @@ pub(super) async fn list_nodes(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
-) -> Result<Response, Refusal> {
+) -> Result<Response, ApiError> {
     let room = app.room(&room)?;
     if !app.query_limiter.check(&caller.rate_key) {
-        return Err(rate_limited(&app));
+        return Err(rate_limited(&app).into());
     }
     let permit = Arc::clone(&app.dumps)
         .acquire_owned()
@@ -176,7 +177,7 @@ fn whole_read_allowance(nodes: usize, timeout: Duration) -> Duration {
 pub(super) async fn get_node(
     State(app): State<AppState>,
     Path((room, id)): Path<(String, String)>,
-) -> Result<Json<NodeDetail>, Refusal> {
+) -> Result<Json<NodeDetail>, ApiError> {
     let room = app.room(&room)?;
     // Decimal digits only: `u32::from_str` would also take a leading `+`.
     let id: u32 = id
@@ -220,10 +221,10 @@ pub(super) async fn octree(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
-) -> Result<Json<OctreeCells>, Refusal> {
+) -> Result<Json<OctreeCells>, ApiError> {
     let room = app.room(&room)?;
     if !app.query_limiter.check(&caller.rate_key) {
-        return Err(rate_limited(&app));
+        return Err(rate_limited(&app).into());
     }
     let dump = read_scene(&room, |s| OctreeCells {
         tick: s.tick(),

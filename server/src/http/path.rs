@@ -7,7 +7,8 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
-use crate::refusal::Refusal;
+use super::error::ApiError;
+use canopy_room::refusal::Refusal;
 
 /// The path parameters, decoded into `T`; axum's `Path` with the contract's rejection.
 #[derive(Debug)]
@@ -18,15 +19,16 @@ where
     T: DeserializeOwned + Send,
     S: Send + Sync,
 {
-    type Rejection = Refusal;
+    type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Refusal> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(Path(value)),
             Err(e) => Err(Refusal::bad_request(format!(
                 "the path is not valid: {}",
                 e.body_text()
-            ))),
+            ))
+            .into()),
         }
     }
 }

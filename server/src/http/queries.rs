@@ -11,15 +11,15 @@ use canopy_protocol::query::{
 };
 
 use super::body::JsonBody;
+use super::error::ApiError;
 use crate::access::Caller;
 use crate::queries::Answer;
-use crate::refusal::Refusal;
-use crate::room::query::QueryOutput;
 use crate::state::AppState;
+use canopy_room::query::QueryOutput;
 
-async fn answer(app: &AppState, caller: &Caller, room: &str, q: Query) -> Result<Answer, Refusal> {
+async fn answer(app: &AppState, caller: &Caller, room: &str, q: Query) -> Result<Answer, ApiError> {
     let room = app.room(room)?;
-    crate::queries::answer(app, caller, &room, q).await
+    Ok(crate::queries::answer(app, caller, &room, q).await?)
 }
 
 fn nodes(a: Answer) -> Json<NodesResult> {
@@ -47,7 +47,7 @@ pub(super) async fn region(
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<RegionQuery>,
-) -> Result<Json<NodesResult>, Refusal> {
+) -> Result<Json<NodesResult>, ApiError> {
     answer(&app, &caller, &room, Query::Region(q))
         .await
         .map(nodes)
@@ -68,7 +68,7 @@ pub(super) async fn sphere(
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<SphereQuery>,
-) -> Result<Json<NodesResult>, Refusal> {
+) -> Result<Json<NodesResult>, ApiError> {
     answer(&app, &caller, &room, Query::Sphere(q))
         .await
         .map(nodes)
@@ -89,7 +89,7 @@ pub(super) async fn ray(
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<RayQuery>,
-) -> Result<Json<RayResult>, Refusal> {
+) -> Result<Json<RayResult>, ApiError> {
     let a = answer(&app, &caller, &room, Query::Ray(q)).await?;
     match a.output {
         QueryOutput::Ray(hits) => Ok(Json(RayResult { tick: a.tick, hits })),
@@ -112,7 +112,7 @@ pub(super) async fn nearest(
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
     JsonBody(q): JsonBody<NearestQuery>,
-) -> Result<Json<NearestResult>, Refusal> {
+) -> Result<Json<NearestResult>, ApiError> {
     let a = answer(&app, &caller, &room, Query::Nearest(q)).await?;
     match a.output {
         QueryOutput::Nearest(hits) => Ok(Json(NearestResult { tick: a.tick, hits })),

@@ -8,8 +8,9 @@ use axum::http::StatusCode;
 use canopy_protocol::http::{CreateRoom, RoomCreated, RoomDetail, RoomList, RoomSummary};
 
 use super::body::JsonBody;
-use crate::refusal::Refusal;
+use super::error::ApiError;
 use crate::state::AppState;
+use canopy_room::refusal::Refusal;
 
 /// Creates a room; without an id the server picks one (`room-N`).
 #[utoipa::path(post, path = "/rooms", request_body(content = CreateRoom, description = "Both fields optional"),
@@ -23,7 +24,7 @@ use crate::state::AppState;
 pub(super) async fn create_room(
     State(app): State<AppState>,
     JsonBody(body): JsonBody<CreateRoom>,
-) -> Result<(StatusCode, Json<RoomCreated>), Refusal> {
+) -> Result<(StatusCode, Json<RoomCreated>), ApiError> {
     let room = match app.cluster() {
         None => app.create_room(body.id, body.tick_hz)?,
         Some(cluster) => {
@@ -64,7 +65,8 @@ pub(super) async fn create_room(
                     "room {} could not be stored in the cluster's journal ({why}); it was \
                      not created",
                     room.id
-                )));
+                ))
+                .into());
             }
             room
         }
@@ -73,7 +75,8 @@ pub(super) async fn create_room(
         return Err(Refusal::overloaded(format!(
             "the storage failed before room {} was durable ({why}); a restart may not have it",
             room.id
-        )));
+        ))
+        .into());
     }
     tracing::info!(room = %room.id, tick_hz = room.tick_hz, "room created");
     Ok((
@@ -119,7 +122,7 @@ pub(super) async fn list_rooms(State(app): State<AppState>) -> Json<RoomList> {
 pub(super) async fn get_room(
     State(app): State<AppState>,
     Path(room): Path<String>,
-) -> Result<Json<RoomDetail>, Refusal> {
+) -> Result<Json<RoomDetail>, ApiError> {
     let r = app.room(&room)?;
     let s = r.stats.view();
     Ok(Json(RoomDetail {
@@ -151,7 +154,7 @@ pub(super) async fn get_room(
 pub(super) async fn delete_room(
     State(app): State<AppState>,
     Path(room): Path<String>,
-) -> Result<StatusCode, Refusal> {
+) -> Result<StatusCode, ApiError> {
     if let Some(cluster) = app.cluster()
         && app.room(&room)?.gate.journal().is_some()
     {
@@ -172,7 +175,8 @@ pub(super) async fn delete_room(
         return Err(Refusal::overloaded(format!(
             "room {room} is deleted, but the storage failed before that was durable \
              ({e}); a restart may bring it back"
-        )));
+        ))
+        .into());
     }
     tracing::info!(%room, "room deleted");
     Ok(StatusCode::NO_CONTENT)

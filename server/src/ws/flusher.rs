@@ -12,11 +12,11 @@ use std::time::Instant;
 use prometheus::local::LocalHistogram;
 
 use crate::metrics::Metrics;
-use crate::room::RoomShared;
-use crate::room::flush::FlushQueue;
+use canopy_room::RoomShared;
+use canopy_room::flush::FlushQueue;
 use std::io::IoSlice;
 
-use crate::room::outbox::{DirectWrite, FLUSH_BATCH, Front, Outbox, Wrote};
+use canopy_room::outbox::{DirectWrite, FLUSH_BATCH, Front, Outbox, Wrote};
 
 use super::frame::{FRAGMENTS_PER_WRITE, Opcode, WirePlan};
 use super::writer::data_opcode;

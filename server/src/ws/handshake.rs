@@ -32,9 +32,10 @@ use super::session::{SessionParams, serve};
 use super::socket::Socket;
 use crate::access::Caller;
 use crate::admission::ConnPermit;
-use crate::refusal::Refusal;
-use crate::room::RoomInstance;
+use crate::http::error::ApiError;
 use crate::state::AppState;
+use canopy_room::RoomInstance;
+use canopy_room::refusal::Refusal;
 
 /// The socket library's read buffer per connection: small, since client messages are
 /// small except for edit batches, which grow it only while they arrive.
@@ -101,12 +102,13 @@ pub async fn upgrade(
     Path(room): Path<String>,
     Query(params): Query<HashMap<String, String>>,
     mut req: Request,
-) -> Result<Response, Refusal> {
+) -> Result<Response, ApiError> {
     let room = app.room(&room)?;
     if app.draining.load(Ordering::Acquire) {
         return Err(Refusal::overloaded(
             "the server is draining before a shutdown; connect to another",
-        ));
+        )
+        .into());
     }
     let headers = req.headers();
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
@@ -115,7 +117,8 @@ pub async fn upgrade(
         return Err(Refusal::new(
             ErrorCode::Forbidden,
             "this Origin may not open WebSocket connections (see --allowed-origins)",
-        ));
+        )
+        .into());
     }
     let format = match params.get("format") {
         None => Format::Bincode,
@@ -149,7 +152,8 @@ pub async fn upgrade(
         return Err(Refusal::overloaded(format!(
             "room {} has {max} WebSocket connections, the limit",
             room.id
-        )));
+        ))
+        .into());
     }
     let permit = req.extensions().get::<ConnPermit>().cloned();
     let config = read_config(app.config.max_ws_message_bytes);

@@ -11,6 +11,7 @@
 //! any byte stream (`Socket::from_io`), so it is tested over in-memory pipes as well as
 //! sockets.
 
+pub mod close;
 mod flusher;
 mod frame;
 mod handshake;
@@ -24,13 +25,3 @@ pub use frame::FRAGMENT_BYTES;
 pub use handshake::{read_config, upgrade};
 pub use session::{SessionParams, serve};
 pub use socket::{ReadSide, Socket};
-
-/// The close code that tells a client to reconnect and subscribe again: used for a
-/// client that made no progress for the write deadline, and for idle connections.
-pub const CLOSE_RESUBSCRIBE: u16 = 4000;
-
-/// The close code after `closed` "token expired": reconnect with a new token.
-pub const CLOSE_TOKEN_EXPIRED: u16 = 4001;
-
-/// The close code of a message over the size limit.
-pub const CLOSE_TOO_LARGE: u16 = 1009;

@@ -22,8 +22,9 @@ use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 
 use super::handshake::{READ_BUFFER_BYTES, WRITE_BUFFER_BYTES, handshake_key, switching_protocols};
 use crate::cluster::{Cluster, FORWARDED_HEADER, RoomRecord};
-use crate::refusal::Refusal;
+use crate::http::error::ApiError;
 use crate::state::AppState;
+use canopy_room::refusal::Refusal;
 
 /// Request headers the owner needs from the client (the credentials and the caller);
 /// `Origin` is checked here, against this node's host, and not passed.
@@ -46,18 +47,19 @@ pub(crate) async fn pass_on(
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
     if !app.origins.permits(origin, host) {
-        return Refusal::new(
+        return ApiError::from(Refusal::new(
             ErrorCode::Forbidden,
             "this Origin may not open WebSocket connections (see --allowed-origins)",
-        )
+        ))
         .into_response();
     }
     let key = match handshake_key(&headers) {
         Ok(k) => k.clone(),
-        Err(r) => return r.into_response(),
+        Err(r) => return ApiError::from(r).into_response(),
     };
     let Some(on_upgrade) = req.extensions_mut().remove::<hyper::upgrade::OnUpgrade>() else {
-        return Refusal::bad_request("this connection cannot be upgraded").into_response();
+        return ApiError::from(Refusal::bad_request("this connection cannot be upgraded"))
+            .into_response();
     };
     let base = owner
         .url
@@ -68,10 +70,10 @@ pub(crate) async fn pass_on(
         req.uri().path_and_query().map_or("/", |p| p.as_str())
     );
     let unreachable = |why: String| {
-        Refusal::overloaded(format!(
+        ApiError::from(Refusal::overloaded(format!(
             "the room's owner, node {}, could not be reached at {} ({why}); connect again",
             owner.node, owner.url
-        ))
+        )))
         .into_response()
     };
     let mut upstream_req = match target.as_str().into_client_request() {

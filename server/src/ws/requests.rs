@@ -13,11 +13,11 @@ use canopy_protocol::{ClientMsg, ErrorCode, Format, Hits, ServerMsg, codec};
 
 use super::session::Session;
 use crate::offload;
-use crate::refusal::Refusal;
-use crate::room::edit::check_batch_size;
-use crate::room::query::QueryOutput;
-use crate::room::scope::Scope;
-use crate::room::{EditReply, EditTicket, RoomCommand, SubscribeRequest};
+use canopy_room::edit::check_batch_size;
+use canopy_room::query::QueryOutput;
+use canopy_room::refusal::Refusal;
+use canopy_room::scope::Scope;
+use canopy_room::{EditReply, EditTicket, RoomCommand, SubscribeRequest};
 
 /// Reads `seq` (for `edits`) or `id` (for `query`) from a JSON message that failed to
 /// decode, so its error can still name the request.
@@ -78,7 +78,7 @@ impl Session {
                 ..
             } => {
                 if let Some(r) = &region
-                    && let Err(e) = crate::room::query::check_region(r)
+                    && let Err(e) = canopy_room::query::check_region(r)
                 {
                     self.refuse(None, None, &e.into());
                     return;

@@ -19,14 +19,15 @@ use tokio_tungstenite::tungstenite::error::CapacityError;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
+use super::close::SessionEnd;
 use super::socket::{Socket, SocketOut};
-use super::{CLOSE_RESUBSCRIBE, CLOSE_TOKEN_EXPIRED, CLOSE_TOO_LARGE};
 use super::{flusher, writer};
 use crate::access::Caller;
-use crate::refusal::Refusal;
-use crate::room::outbox::{ConnId, Outbox};
-use crate::room::{RoomCommand, RoomShared};
 use crate::state::AppState;
+use canopy_room::CloseCause;
+use canopy_room::outbox::{ConnId, Outbox};
+use canopy_room::refusal::Refusal;
+use canopy_room::{RoomCommand, RoomShared};
 
 /// Who the session serves.
 #[derive(Debug)]
@@ -87,7 +88,7 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         // Frames of this room's ticks are then written by its flushers while the
         // writer sleeps (`flusher.rs`).
         flusher::start(&room, &app.metrics);
-        outbox.set_direct(Arc::clone(tcp) as Arc<dyn crate::room::outbox::DirectWrite>);
+        outbox.set_direct(Arc::clone(tcp) as Arc<dyn canopy_room::outbox::DirectWrite>);
     }
     let mut writer = tokio::spawn(tracing::Instrument::in_current_span(writer::run(
         out,
@@ -126,34 +127,35 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         tokio::select! {
             biased;
             _ = &mut expired => {
-                outbox.close("token expired", CLOSE_TOKEN_EXPIRED);
-                break "token expired";
+                outbox.close(CloseCause::TokenExpired);
+                break SessionEnd::Closed(CloseCause::TokenExpired);
             }
             _ = app.shutdown.cancelled() => {
                 // Give the room its last tick, so accepted edits are answered, then close.
                 let _ = tokio::time::timeout(Duration::from_secs(2), room.closed()).await;
-                outbox.close("server shutting down", 1001);
-                break "server shutting down";
+                outbox.close(CloseCause::ShuttingDown);
+                break SessionEnd::Closed(CloseCause::ShuttingDown);
             }
             _ = room.closed() => {
-                if app.shutdown.is_cancelled() {
-                    outbox.close("server shutting down", 1001);
-                    break "server shutting down";
-                }
-                outbox.close("room deleted", 1000);
-                break "room deleted";
+                let cause = if app.shutdown.is_cancelled() {
+                    CloseCause::ShuttingDown
+                } else {
+                    CloseCause::RoomDeleted
+                };
+                outbox.close(cause);
+                break SessionEnd::Closed(cause);
             }
             end = &mut writer => {
                 writer_done = true;
                 break match end {
-                    Ok(writer::WriterEnd::Closed) => "closed by the server",
-                    _ => "the socket broke or stalled",
+                    Ok(writer::WriterEnd::Closed) => SessionEnd::WriterClosed,
+                    _ => SessionEnd::SocketBroke,
                 };
             }
             _ = pings.tick() => {
                 if last_heard.elapsed() > idle_limit {
-                    outbox.close("idle: nothing heard within the deadline", CLOSE_RESUBSCRIBE);
-                    break "idle";
+                    outbox.close(CloseCause::Idle);
+                    break SessionEnd::Closed(CloseCause::Idle);
                 }
                 outbox.push_ping();
             }
@@ -164,12 +166,12 @@ pub async fn serve(params: SessionParams, socket: Socket) {
                 // Anything that arrives, pongs included, proves the peer is alive.
                 last_heard = Instant::now();
                 match msg {
-                    None => break "closed by the client",
+                    None => break SessionEnd::ClientClosed,
                     Some(Ok(Message::Close(frame))) => {
                         // The socket library does not write (`socket.rs`): the echo
                         // goes through the outbox, after what is queued.
                         outbox.close_reply(echo_code(frame.as_ref()));
-                        break "closed by the client";
+                        break SessionEnd::ClientClosed;
                     }
                     Some(Ok(Message::Ping(payload))) => outbox.push_pong(payload),
                     Some(Err(e)) => {
@@ -178,11 +180,11 @@ pub async fn serve(params: SessionParams, socket: Socket) {
                                 "a message of {size} bytes, over the limit of {max_size}"
                             ));
                             outbox.push_reply(&refusal.to_ws(None, None));
-                            outbox.close("message too large", CLOSE_TOO_LARGE);
-                            break "message too large";
+                            outbox.close(CloseCause::TooLarge);
+                            break SessionEnd::Closed(CloseCause::TooLarge);
                         }
                         tracing::debug!(error = %e, "read failed");
-                        break "read failed";
+                        break SessionEnd::ReadFailed;
                     }
                     Some(Ok(Message::Text(t))) => session.handle(t.into(), Format::Json).await,
                     Some(Ok(Message::Binary(b))) => session.handle(b, Format::Bincode).await,
@@ -195,7 +197,7 @@ pub async fn serve(params: SessionParams, socket: Socket) {
     room.send(RoomCommand::Unsubscribe { conn });
     if !writer_done {
         // Let the writer send what is queued (a `closed`, say), within a bound.
-        outbox.close("connection closed", 1000);
+        outbox.close(CloseCause::ConnectionClosed);
         if tokio::time::timeout(Duration::from_secs(2), &mut writer)
             .await
             .is_err()
@@ -203,13 +205,16 @@ pub async fn serve(params: SessionParams, socket: Socket) {
             writer.abort();
         }
     }
-    if !matches!(why, "closed by the client" | "read failed") {
+    if !why.by_client() {
         linger(&mut stream).await;
     }
     room.connections.fetch_sub(1, Ordering::AcqRel);
     app.metrics.connections.dec();
-    app.metrics.ws_closed.with_label_values(&[why]).inc();
-    tracing::info!(room = %room.id, conn, why, "ws closed");
+    app.metrics
+        .ws_closed
+        .with_label_values(&[why.label()])
+        .inc();
+    tracing::info!(room = %room.id, conn, why = why.label(), "ws closed");
 }
 
 /// The code a close reply echoes: the client's, unless it sent none or one that may

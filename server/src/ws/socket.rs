@@ -22,8 +22,8 @@ use tokio_rustls::server::TlsStream;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 
-use crate::room::outbox::DirectWrite;
 use crate::write_deadline::WriteDeadline;
+use canopy_room::outbox::DirectWrite;
 
 /// A connection ready for a session.
 pub struct Socket {

@@ -18,11 +18,11 @@ use canopy_protocol::{Format, ServerMsg, codec};
 use tokio::io::AsyncWriteExt;
 use tokio::time::timeout;
 
-use super::CLOSE_RESUBSCRIBE;
+use super::close::{CLOSE_NO_PROGRESS, NO_PROGRESS_REASON};
 use super::frame::{Opcode, WirePlan, close_payload};
 use super::socket::SocketOut;
 use crate::metrics::Metrics;
-use crate::room::outbox::{ConnId, Next, Outbox, Outgoing};
+use canopy_room::outbox::{ConnId, Next, Outbox, Outgoing};
 
 /// Why the writer stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,10 +85,11 @@ pub(super) async fn run(
                     finish(&mut out).await;
                     return WriterEnd::Closed;
                 }
-                Outgoing::Close { reason, code } => {
+                Outgoing::Close(cause) => {
+                    let reason = cause.reason();
                     let closed = codec::encode_server(
                         &ServerMsg::Closed {
-                            reason: reason.clone(),
+                            reason: reason.to_string(),
                         },
                         format,
                     );
@@ -96,7 +97,7 @@ pub(super) async fn run(
                         .await
                         .is_ok()
                     {
-                        let body = close_payload(*code, reason);
+                        let body = close_payload(super::close::code(*cause), reason);
                         let _ = send(&mut out, &body, Opcode::Close, 0, deadline).await;
                     }
                     finish(&mut out).await;
@@ -216,7 +217,7 @@ async fn give_up(out: &mut SocketOut, conn: ConnId, mid_message: bool) -> Writer
     tracing::info!(conn, "no write progress: disconnecting");
     // A close frame cannot go in the middle of a message; the socket just closes then.
     if !mid_message {
-        let body = close_payload(CLOSE_RESUBSCRIBE, "no progress: reconnect and resubscribe");
+        let body = close_payload(CLOSE_NO_PROGRESS, NO_PROGRESS_REASON);
         let _ = send(out, &body, Opcode::Close, 0, Duration::from_secs(1)).await;
     }
     finish(out).await;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use canopy_protocol::{ErrorCode, Op, Transform};
-use canopy_server::room::{EditReply, EditTicket};
+use canopy_room::{EditReply, EditTicket};
 use common::{config, start};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -34,7 +34,7 @@ async fn read_to_close(tcp: &mut TcpStream, secs: u64) -> Option<Vec<u8>> {
 
 /// Queues `n` one-op batches that change nothing (node 0 stays at x = 1) in `room`, from
 /// no connection: with a tick op budget of 1, a queue of `n` ticks ahead of what follows.
-fn queue_noops(room: &canopy_server::room::RoomShared, n: usize) {
+fn queue_noops(room: &canopy_room::RoomShared, n: usize) {
     let noop = Op::SetLocal {
         node: 0,
         t: Some([1.0, 0.0, 0.0]),

@@ -324,7 +324,7 @@ async fn snapshots_held_by_readers_that_do_not_read_are_bounded() {
     let mut cfg = config();
     cfg.max_unsent_snapshot_bytes = 1;
     let s = start(cfg).await;
-    let unsent = || s.state.metrics.unsent_snapshot_bytes.get();
+    let unsent = || s.state.metrics.room.unsent_snapshot_bytes.get();
     s.create_room("big", 30).await;
     assert_eq!(s.edits("big", add_ops(20_000)).await.0, 200);
     s.create_room("small", 30).await;

@@ -6,7 +6,6 @@
 mod cluster_support;
 mod common;
 mod persist_kill_support;
-mod room_support;
 
 mod access;
 mod access_jwt;
@@ -21,15 +20,10 @@ mod cluster_failover;
 mod cluster_failures;
 mod mirror;
 mod operations;
-mod persist_failure;
 mod persist_kill;
-mod persist_live_deltas;
-mod persist_restore;
 mod queries_brute;
 mod readme_tour;
 mod resume;
-mod room_replica;
-mod room_tick;
 mod slow_clients;
 mod tidy;
 mod tls;

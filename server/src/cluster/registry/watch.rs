@@ -8,7 +8,7 @@ use async_nats::jetstream::kv;
 use futures_util::StreamExt;
 
 use super::{NodeRecord, Registry, RoomRecord, Seen};
-use crate::room::lease::monotonic_ms;
+use canopy_room::lease::monotonic_ms;
 
 impl Registry {
     /// Keeps the view current: watches both buckets, starting again after an error

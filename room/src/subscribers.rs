@@ -116,7 +116,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::room::outbox::OutboxLimits;
+    use crate::outbox::OutboxLimits;
 
     fn sub(conn: ConnId) -> Subscriber {
         Subscriber {

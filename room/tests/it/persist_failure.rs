@@ -10,11 +10,10 @@ use room_support::CheckedTick;
 use std::sync::Arc;
 
 use canopy_protocol::{ErrorCode, Format, Op, Transform};
-use canopy_server::durability;
-use canopy_server::metrics::Metrics;
-use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
-use canopy_server::room::scope::Scope;
-use canopy_server::room::{
+use canopy_room::metrics::RoomMetrics;
+use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
+use canopy_room::scope::Scope;
+use canopy_room::{
     EditAnswer, EditReply, EditTicket, LogLink, Room, RoomCommand, RoomConfig, RoomLog, SceneState,
     SubscribeRequest,
 };
@@ -50,7 +49,7 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
     let (persist, _) = open(Arc::new(disk.clone()), config).expect("opens");
     let persist = Arc::new(persist);
     let created = persist
-        .create_room(&durability::room_meta("r", 30, None, 1))
+        .create_room(&canopy_room::recovered::room_meta("r", 30, None, 1))
         .unwrap();
     persist.step().unwrap();
     let c = RoomConfig::default();
@@ -60,7 +59,7 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
         "r".into(),
         30,
         c,
-        Arc::new(Metrics::new()),
+        Arc::new(RoomMetrics::default()),
         None,
         scene,
         Some(log),
@@ -110,9 +109,9 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
     let why = gate.durable(answer.durable_at).await.unwrap_err();
     assert!(why.contains("ENOSPC") || why.contains("space"), "{why}");
     match ws.try_next() {
-        Some(Outgoing::Close { reason, code }) => {
-            assert_eq!(code, 1011);
-            assert!(reason.contains("storage failed"), "{reason}");
+        Some(Outgoing::Close(cause)) => {
+            assert_eq!(cause, canopy_room::CloseCause::StorageFailed);
+            assert!(cause.reason().contains("storage failed"));
         }
         other => panic!("expected the connection closed, got {other:?}"),
     }

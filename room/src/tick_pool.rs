@@ -21,7 +21,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use parking_lot::Mutex;
 
-use crate::room::Room;
+use crate::Room;
 
 /// Housekeeping the embedding process wants on every tick thread, set once before any
 /// room starts (the `canopy` binary hands freed memory back to the OS with it).
@@ -38,7 +38,7 @@ pub fn set_housekeeping(f: fn()) {
 const IDLE_WAKE: Duration = Duration::from_secs(1);
 
 /// Milliseconds since the Unix epoch.
-pub(crate) fn now_ms() -> u64 {
+pub fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)
@@ -211,7 +211,7 @@ fn run(rx: mpsc::Receiver<Msg>, load: Arc<AtomicUsize>) {
                 for s in &mut slots {
                     let report = s.room.tick(now_ms());
                     log_tick(&s.room, report);
-                    s.room.stop("server shutting down", 1001);
+                    s.room.stop(crate::CloseCause::ShuttingDown);
                 }
                 load.store(0, Ordering::Relaxed);
                 return;
@@ -220,7 +220,7 @@ fn run(rx: mpsc::Receiver<Msg>, load: Arc<AtomicUsize>) {
         }
         slots.retain_mut(|s| {
             if s.room.shared().is_closed() && !s.room.is_stopped() {
-                s.room.stop("room deleted", 1000);
+                s.room.stop(crate::CloseCause::RoomDeleted);
             }
             if s.room.is_stopped() {
                 load.fetch_sub(1, Ordering::Relaxed);
@@ -249,7 +249,7 @@ fn run(rx: mpsc::Receiver<Msg>, load: Arc<AtomicUsize>) {
     }
 }
 
-fn log_tick(room: &Room, report: crate::room::TickReport) {
+fn log_tick(room: &Room, report: crate::TickReport) {
     if report.slow {
         tracing::warn!(
             room = %room.shared().id,

@@ -1,6 +1,6 @@
 //! [`Refusal`]: the one shape every refused request takes on its way to a client, built
 //! by `From` from each layer's typed error and turned into the contract's answer in one
-//! place per edge (an HTTP error body in `http/error.rs`, a WebSocket `error` message by
+//! place per edge (an HTTP error body in the server's `http/error.rs`, a WebSocket `error` message by
 //! [`Refusal::to_ws`]).
 //!
 //! Invariant: a refusal's message is written for people and never carries a token; its
@@ -16,12 +16,16 @@ use canopy_scene::{BatchError, SceneError};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct Refusal {
+    /// The contract's error code (its HTTP status goes with it).
     pub code: ErrorCode,
+    /// What went wrong, for people.
     pub message: String,
+    /// The index of the batch's first bad op, when an op is at fault.
     pub op: Option<u32>,
 }
 
 impl Refusal {
+    /// A refusal with `code` and `message`, naming no op.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
             code,
@@ -30,22 +34,27 @@ impl Refusal {
         }
     }
 
+    /// `bad_request`: malformed or missing input.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::BadRequest, message)
     }
 
+    /// `invalid_value`: a value out of its range.
     pub fn invalid_value(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::InvalidValue, message)
     }
 
+    /// `too_large`: over a size or count limit.
     pub fn too_large(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::TooLarge, message)
     }
 
+    /// `overloaded`: a budget is full or a deadline passed; try again later.
     pub fn overloaded(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::Overloaded, message)
     }
 
+    /// `unknown_room` for `room`.
     pub fn unknown_room(room: &str) -> Self {
         Self::new(ErrorCode::UnknownRoom, format!("no room {room}"))
     }
@@ -88,14 +97,8 @@ impl From<canopy_protocol::DecodeError> for Refusal {
     }
 }
 
-impl From<crate::room::query::QueryError> for Refusal {
-    fn from(e: crate::room::query::QueryError) -> Self {
-        Refusal::new(e.code(), e.to_string())
-    }
-}
-
-impl From<crate::state::RegistryError> for Refusal {
-    fn from(e: crate::state::RegistryError) -> Self {
+impl From<crate::query::QueryError> for Refusal {
+    fn from(e: crate::query::QueryError) -> Self {
         Refusal::new(e.code(), e.to_string())
     }
 }

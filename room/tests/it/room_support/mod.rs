@@ -2,7 +2,7 @@
 //! the room's whole invariant check (scene, octree against hierarchy, history,
 //! subscribers, outboxes), so every test that ticks a room also checks it.
 
-use canopy_server::room::{Room, TickReport};
+use canopy_room::{Room, TickReport};
 
 /// A tick followed by [`Room::assert_well_formed`].
 pub(crate) trait CheckedTick {

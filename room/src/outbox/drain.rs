@@ -13,8 +13,9 @@ use std::sync::atomic::Ordering;
 use bytes::Bytes;
 use canopy_protocol::codec;
 
-use super::{Item, Outbox, Outgoing, STORAGE_FAILED, State};
-use crate::room::gate::Passage;
+use super::{Item, Outbox, Outgoing, State};
+use crate::CloseCause;
+use crate::gate::Passage;
 
 /// A socket that takes writes without waiting: the WebSocket edge's handle on a plain
 /// TCP connection, kept by the outbox so the flusher can reach it. Room code never
@@ -128,13 +129,8 @@ impl Outbox {
                 if let Some((_, item)) = started {
                     st.queue.push_back((0, item));
                 }
-                st.queue.push_back((
-                    0,
-                    Item::Close {
-                        reason: STORAGE_FAILED.to_string(),
-                        code: 1011,
-                    },
-                ));
+                st.queue
+                    .push_back((0, Item::Close(CloseCause::StorageFailed)));
                 st.closing = true;
                 self.space.notify_waiters();
                 true
@@ -163,7 +159,7 @@ impl Outbox {
                 Item::Ping => Outgoing::Ping,
                 Item::Pong(b) => Outgoing::Pong(b),
                 Item::CloseReply(code) => Outgoing::CloseReply { code },
-                Item::Close { reason, code } => Outgoing::Close { reason, code },
+                Item::Close(cause) => Outgoing::Close(cause),
             };
             return Some(Next { item, written });
         }
@@ -174,7 +170,7 @@ impl Outbox {
         // A merged frame covers ticks the client did not get one by one: compact rows
         // are absolute, setting its baseline to the server's.
         let msg = if self.is_compact() {
-            crate::room::compact::absolute_delta(&parts, m.tick, m.time, false)
+            crate::compact::absolute_delta(&parts, m.tick, m.time, false)
         } else {
             parts.to_message(m.tick, m.time)
         };
@@ -304,9 +300,9 @@ impl Outbox {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::room::delta::{DeltaParts, SharedDelta};
-    use crate::room::gate::{DurableGate, JournalMark};
-    use crate::room::outbox::OutboxLimits;
+    use crate::delta::{DeltaParts, SharedDelta};
+    use crate::gate::{DurableGate, JournalMark};
+    use crate::outbox::OutboxLimits;
     use canopy_protocol::Format;
     use std::sync::{Arc, Mutex};
 
@@ -567,7 +563,7 @@ pub(super) mod tests {
         assert_eq!(flush(&ob), 0);
         assert!(matches!(
             ob.take_next().map(|n| n.item),
-            Some(Outgoing::Close { code: 1011, .. })
+            Some(Outgoing::Close(CloseCause::StorageFailed))
         ));
     }
 }

@@ -17,12 +17,13 @@ use canopy_protocol::{ErrorCode, Format, Node, NodeId, ServerMsg, codec};
 use prometheus::IntGauge;
 use rustc_hash::FxHashSet;
 
+use super::Room;
 use super::command::SubscribeRequest;
 use super::outbox::ConnId;
 use super::scene_state::SceneState;
 use super::scope::{self, Scope};
-use super::{Room, Subscriber};
 use crate::refusal::Refusal;
+use crate::subscribers::Subscriber;
 
 /// Subscriptions waiting for the tick, at most one per connection, in arrival order.
 #[derive(Debug, Default)]

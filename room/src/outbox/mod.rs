@@ -40,10 +40,6 @@ mod check;
 mod drain;
 pub use drain::{DIRECT_MAX_BYTES, DirectWrite, FLUSH_BATCH, Front, Next, Wrote};
 
-/// The `closed` reason of a connection whose queued acks or frames showed a tick that
-/// the storage failed to make durable.
-pub const STORAGE_FAILED: &str = "storage failed: unacknowledged edits may be lost";
-
 /// A connection's identity within the server.
 pub type ConnId = u64;
 
@@ -66,13 +62,9 @@ pub enum Outgoing {
         /// The client's close code, echoed.
         code: u16,
     },
-    /// Send `closed` with this reason, then close the socket with `code`.
-    Close {
-        /// The `closed` message's reason, also the close frame's.
-        reason: String,
-        /// The WebSocket close code (1000, 1001, 1011, 4000, ...).
-        code: u16,
-    },
+    /// Send `closed` with this cause's reason, then close the socket with the code the
+    /// WebSocket edge gives the cause.
+    Close(crate::CloseCause),
 }
 
 /// The bounds of one outbox (flags `--ws-queue-frames`, `--ws-queue-frame-bytes`,
@@ -141,10 +133,7 @@ enum Item {
     Ping,
     Pong(Bytes),
     CloseReply(u16),
-    Close {
-        reason: String,
-        code: u16,
-    },
+    Close(crate::CloseCause),
 }
 
 #[derive(Debug, Default)]
@@ -515,7 +504,7 @@ impl Outbox {
     }
 
     /// Queues `closed` and the close frame; nothing queued after it is sent.
-    pub fn close(&self, reason: &str, code: u16) {
+    pub fn close(&self, cause: crate::CloseCause) {
         let mut st = self.state.lock();
         if st.closing {
             return;
@@ -523,13 +512,7 @@ impl Outbox {
         st.closing = true;
         // An answer still to come will not be sent: its place must not hold the close.
         st.queue.retain(|(_, i)| !matches!(i, Item::Held(_)));
-        st.queue.push_back((
-            0,
-            Item::Close {
-                reason: reason.to_string(),
-                code,
-            },
-        ));
+        st.queue.push_back((0, Item::Close(cause)));
         self.push_closing(st);
     }
 

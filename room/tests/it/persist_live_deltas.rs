@@ -11,11 +11,10 @@ use room_support::CheckedTick;
 use std::sync::Arc;
 
 use canopy_protocol::{Format, Op, ServerMsg, Transform};
-use canopy_server::durability;
-use canopy_server::metrics::Metrics;
-use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
-use canopy_server::room::scope::Scope;
-use canopy_server::room::{
+use canopy_room::metrics::RoomMetrics;
+use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
+use canopy_room::scope::Scope;
+use canopy_room::{
     EditAnswer, EditReply, EditTicket, FramePassage, LogLink, Room, RoomCommand, RoomConfig,
     RoomLog, SceneState, SubscribeRequest,
 };
@@ -31,7 +30,7 @@ fn logged_room(frames: FramePassage) -> (Room, Arc<Persist>) {
     let (persist, _) = open(Arc::new(SimDisk::new(11)), config).expect("opens");
     let persist = Arc::new(persist);
     let created = persist
-        .create_room(&durability::room_meta("r", 30, None, 1))
+        .create_room(&canopy_room::recovered::room_meta("r", 30, None, 1))
         .unwrap();
     persist.step().unwrap();
     let c = RoomConfig {
@@ -40,7 +39,7 @@ fn logged_room(frames: FramePassage) -> (Room, Arc<Persist>) {
     };
     let scene = SceneState::new(c.hierarchy, c.octree);
     let log = RoomLog::new(LogLink::new(Arc::clone(&persist)), created, created, 0);
-    let metrics = Arc::new(Metrics::new());
+    let metrics = Arc::new(RoomMetrics::default());
     let mut room = Room::with_scene("r".into(), 30, c, metrics, None, scene, Some(log));
     let _rx = http(&room, vec![Op::add_root(1, Transform::IDENTITY)]);
     room.checked_tick(100);

@@ -36,7 +36,7 @@ impl Outbox {
                 Item::Snapshot(_) if !(at == 0 && st.front_written > 0) => snapshots += 1,
                 Item::Snapshot(_) => {}
                 Item::Held(_) => held += 1,
-                Item::Close { .. } | Item::CloseReply(_) => closes += 1,
+                Item::Close(_) | Item::CloseReply(_) => closes += 1,
                 Item::Ping | Item::Pong(_) => {}
             }
         }
@@ -152,7 +152,7 @@ mod tests {
                     Step::Take => {
                         ob.take_next();
                     }
-                    Step::Close => ob.close("bye", 1000),
+                    Step::Close => ob.close(crate::CloseCause::ConnectionClosed),
                     Step::CloseReply => ob.close_reply(1000),
                     Step::WriterGone => ob.writer_gone(),
                 }

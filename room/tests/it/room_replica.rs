@@ -14,11 +14,11 @@ use std::sync::Arc;
 
 use canopy_protocol::http::EditsResult;
 use canopy_protocol::{Format, Node, Op, ServerMsg, Transform, codec};
-use canopy_server::metrics::Metrics;
-use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
-use canopy_server::room::replica::{FedRecord, FeedLink, ReplicaRecord};
-use canopy_server::room::scope::Scope;
-use canopy_server::room::{
+use canopy_room::metrics::RoomMetrics;
+use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
+use canopy_room::replica::{FedRecord, FeedLink, ReplicaRecord};
+use canopy_room::scope::Scope;
+use canopy_room::{
     EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomConfig, SubscribeRequest,
 };
 use rand::rngs::SmallRng;
@@ -98,7 +98,7 @@ fn submit(room: &Room, ops: Vec<Op>) {
     );
 }
 
-fn start_of(owner: &mut Room, now: u64) -> canopy_server::room::replica::ReplicaStart {
+fn start_of(owner: &mut Room, now: u64) -> canopy_room::replica::ReplicaStart {
     let (tx, mut rx) = tokio::sync::oneshot::channel();
     owner.handle(RoomCommand::Capture(tx));
     let _ = now;
@@ -109,7 +109,7 @@ fn start_of(owner: &mut Room, now: u64) -> canopy_server::room::replica::Replica
 
 #[test]
 fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
-    let metrics = Arc::new(Metrics::new());
+    let metrics = Arc::new(RoomMetrics::default());
     let mut owner = Room::new(
         "r".into(),
         30,
@@ -169,7 +169,7 @@ fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
     assert_eq!(replica.shared().instance, owner.shared().instance);
     // Records the start already holds come too (the relay subscribes first).
     while let Ok(bytes) = feed.try_recv() {
-        let r: ReplicaRecord = canopy_server::cluster::decode(&bytes.bytes).unwrap();
+        let r: ReplicaRecord = bytes.record;
         replica.handle(RoomCommand::Replicate(Box::new(r)));
     }
     let sub = Outbox::new(1, Format::Bincode, OutboxLimits::DEFAULT);
@@ -190,7 +190,7 @@ fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
         owner.checked_tick(now);
         let mut recorded = false;
         while let Ok(bytes) = feed.try_recv() {
-            let r: ReplicaRecord = canopy_server::cluster::decode(&bytes.bytes).unwrap();
+            let r: ReplicaRecord = bytes.record;
             recorded = true;
             replica.handle(RoomCommand::Replicate(Box::new(r)));
         }
@@ -248,7 +248,7 @@ fn owner_and_replica(
     Room,
     mpsc::Receiver<PendingEdit>,
 ) {
-    let metrics = Arc::new(Metrics::new());
+    let metrics = Arc::new(RoomMetrics::default());
     let mut owner = Room::new(
         id.into(),
         30,
@@ -308,7 +308,7 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
         client.try_next().is_none(),
         "no ack before the replica shows tick 1"
     );
-    let r: ReplicaRecord = canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
+    let r: ReplicaRecord = feed.try_recv().unwrap().record;
     replica.handle(RoomCommand::Replicate(Box::new(r)));
     replica.checked_tick(102);
     let ack = client.try_next().and_then(|o| message(&o));
@@ -331,8 +331,7 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
         owner.checked_tick(200 + id as u64);
     }
     let _lost = feed.try_recv().unwrap();
-    let third: ReplicaRecord =
-        canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
+    let third: ReplicaRecord = feed.try_recv().unwrap().record;
     let sub = Outbox::new(8, Format::Bincode, OutboxLimits::DEFAULT);
     replica.handle(RoomCommand::Subscribe(SubscribeRequest::new(
         Arc::clone(&sub),
@@ -367,15 +366,13 @@ fn at_a_relay_the_ack_comes_before_its_ticks_delta_even_when_the_record_came_fir
     // Tick 1: someone else's batch, replayed before this client edits.
     submit(&owner, vec![add(1)]);
     owner.checked_tick(100);
-    let first: ReplicaRecord =
-        canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
+    let first: ReplicaRecord = feed.try_recv().unwrap().record;
     // The client's batch is taken (its place held, as the session does at a relay)
     // and applied by the owner at tick 2; both records arrive before its answer.
     let held = client.hold_reply();
     submit(&owner, vec![add(2)]);
     owner.checked_tick(133);
-    let second: ReplicaRecord =
-        canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
+    let second: ReplicaRecord = feed.try_recv().unwrap().record;
     replica.handle(RoomCommand::Replicate(Box::new(first)));
     replica.handle(RoomCommand::Replicate(Box::new(second)));
     replica.checked_tick(134);
@@ -410,8 +407,7 @@ fn at_a_relay_the_ack_comes_before_its_ticks_delta_even_when_the_record_came_fir
     drop(dropped);
     submit(&owner, vec![add(3)]);
     owner.checked_tick(166);
-    let third: ReplicaRecord =
-        canopy_server::cluster::decode(&feed.try_recv().unwrap().bytes).unwrap();
+    let third: ReplicaRecord = feed.try_recv().unwrap().record;
     replica.handle(RoomCommand::Replicate(Box::new(third)));
     replica.checked_tick(167);
     assert!(matches!(

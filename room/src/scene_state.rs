@@ -180,7 +180,7 @@ mod tests {
     use glam::Vec3;
 
     use super::*;
-    use crate::room::diff::TickDiff;
+    use crate::diff::TickDiff;
 
     fn checked(scene: &SceneState) -> bool {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scene.assert_well_formed()))

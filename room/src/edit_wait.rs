@@ -13,12 +13,12 @@ use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use crate::refusal::Refusal;
-use crate::room::{EditAnswer, EditTicket, RoomShared};
+use crate::{EditAnswer, EditTicket, RoomShared};
 
 /// Waits for the outcome of a batch `room` admitted with `ticket`, answering on `rx`.
 /// At `until` a batch no tick has taken is withdrawn and refused (`overloaded`, after
 /// `waited`); one a tick took is waited for, however long it takes.
-pub(crate) async fn outcome(
+pub async fn outcome(
     room: &RoomShared,
     mut rx: oneshot::Receiver<EditAnswer>,
     ticket: &EditTicket,

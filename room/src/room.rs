@@ -1,82 +1,34 @@
-//! Rooms: an independent world each, with its scene, its subscribers and its tick.
-//!
-//! A [`Room`] is plain synchronous state owned by one tick thread (`crate::tick_pool`),
-//! which calls [`Room::tick`] once per period; everything else reaches it through its
-//! [`RoomShared`]: commands go through its channel and are taken by the next tick, reads
-//! take a read lock on its scene.
-//!
-//! **Architecture invariant**: room code never awaits or does I/O, and each room's tick
-//! is the only writer of its scene.
-//!
-//! Files, one phase or concept each: `tick.rs` (the phases in order), `apply.rs`
-//! (batches within the op budget), `fanout.rs` (deltas per scope into outboxes),
-//! `subscribe.rs` (snapshots within their budget), `subscribers.rs` (who listens),
-//! `record.rs` (statistics and the slow tick), `edit.rs` (admitted batches and their
-//! replies), `shared.rs` (the handle other threads hold), `scene_state.rs` (hierarchy
-//! plus octree), `diff.rs`, `scope.rs`, `delta.rs`, `merge.rs`, `outbox/` (the
-//! slow-client policy), `flush.rs` (outboxes handed to the flushers), `command.rs` (what
-//! other tasks send), `packed_ops.rs` (pending ops in their bincode form), `compact.rs`
-//! (compact transforms), `resume.rs` (the history a subscription resumes from),
-//! `query.rs`, `durable.rs` (the persist phase, snapshot capture and restore), `gate.rs`
-//! (the durability gate), `restore_error.rs` (why a rebuild from stored state failed), and for
-//! cluster mode `lease.rs` and `replica.rs`.
-
-mod apply;
-pub mod command;
-mod compact;
-pub mod delta;
-pub mod diff;
-pub mod durable;
-pub mod edit;
-mod fanout;
-pub mod flush;
-pub mod gate;
-pub mod lease;
-pub mod merge;
-pub mod outbox;
-pub mod packed_ops;
-pub mod query;
-mod record;
-pub mod replica;
-mod restore_error;
-pub mod resume;
-pub mod scene_state;
-pub mod scope;
-mod shared;
-mod stats;
-mod subscribe;
-mod subscribers;
-mod tick;
+//! The [`Room`] type: a room's synchronous state, owned by its tick thread, with its
+//! constructors, its commands and its end.
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver};
 
 use canopy_protocol::ErrorCode;
 use canopy_protocol::message::Region;
-
-use crate::metrics::Metrics;
-use crate::refusal::Refusal;
 use canopy_scene::HierarchyLimits;
 use canopy_scene::octree::OctreeConfig;
-pub use command::{RoomCommand, SubscribeRequest};
-use delta::DeltaParts;
-use diff::TickDiff;
-pub use durable::RoomLog;
-pub use gate::{DurableGate, FramePassage, JournalMark, LogLink};
+
+use crate::command::RoomCommand;
+use crate::delta::{self, DeltaParts};
+use crate::diff::TickDiff;
+use crate::durable::RoomLog;
+use crate::edit::{EditQueue, PendingEdit};
+use crate::gate::{DurableGate, FramePassage};
+use crate::metrics::RoomMetrics;
+use crate::outbox::{ConnId, Outbox};
+use crate::refusal::Refusal;
+use crate::restore_error::RestoreError;
+use crate::scene_state::SceneState;
+use crate::shared::EditLimits;
+use crate::shared::{RoomInstance, RoomShared};
+use crate::subscribe::SubscribeQueue;
+use crate::subscribers::Subscribers;
+use crate::{compact, replica, resume};
 
 /// A cluster room whose journal has stored nothing of its waiting records for this
 /// long refuses new batches (see `apply.rs`).
 pub const JOURNAL_STALL_MS: u64 = 1_000;
-use edit::EditQueue;
-pub use edit::{CallerQuotas, EditAnswer, EditQuota, EditReply, EditTicket, PendingEdit};
-use outbox::{ConnId, Outbox};
-pub use record::TickReport;
-pub use restore_error::RestoreError;
-pub use scene_state::SceneState;
-pub use shared::{EditLimits, RoomInstance, RoomShared};
-pub use stats::RoomStats;
-use subscribe::SubscribeQueue;
-use subscribers::{Subscriber, Subscribers};
 
 /// Limits and settings every room of a server shares.
 #[derive(Debug, Clone)]
@@ -137,28 +89,28 @@ impl Default for RoomConfig {
 /// A room's state, owned by its tick thread.
 #[derive(Debug)]
 pub struct Room {
-    shared: Arc<RoomShared>,
-    config: RoomConfig,
-    metrics: Arc<Metrics>,
-    commands: Receiver<RoomCommand>,
-    edits: EditQueue,
-    subscribes: SubscribeQueue,
-    subscribers: Subscribers,
-    diff: TickDiff,
-    parts: DeltaParts,
+    pub(crate) shared: Arc<RoomShared>,
+    pub(crate) config: RoomConfig,
+    pub(crate) metrics: Arc<RoomMetrics>,
+    pub(crate) commands: Receiver<RoomCommand>,
+    pub(crate) edits: EditQueue,
+    pub(crate) subscribes: SubscribeQueue,
+    pub(crate) subscribers: Subscribers,
+    pub(crate) diff: TickDiff,
+    pub(crate) parts: DeltaParts,
     /// This tick's outboxes for the flushers (capacity kept from tick to tick).
-    flush_batch: Vec<Arc<Outbox>>,
+    pub(crate) flush_batch: Vec<Arc<Outbox>>,
     /// The outboxes a tick's fan-out found locked, pushed at its end (`fanout.rs`).
-    locked_outboxes: Vec<(Arc<Outbox>, Arc<delta::SharedDelta>)>,
-    history: resume::History,
-    compact: compact::CompactState,
+    pub(crate) locked_outboxes: Vec<(Arc<Outbox>, Arc<delta::SharedDelta>)>,
+    pub(crate) history: resume::History,
+    pub(crate) compact: compact::CompactState,
     /// The room's log bookkeeping; `None` for rooms kept in memory only.
-    log: Option<RoomLog>,
+    pub(crate) log: Option<RoomLog>,
     /// An owner's records for its relays (cluster mode).
-    feed_state: replica::FeedState,
+    pub(crate) feed_state: replica::FeedState,
     /// A relay's replay of its owner's records (cluster mode).
-    replay: replica::ReplayState,
-    stopped: bool,
+    pub(crate) replay: replica::ReplayState,
+    pub(crate) stopped: bool,
 }
 
 impl Room {
@@ -167,8 +119,8 @@ impl Room {
         id: String,
         tick_hz: u32,
         config: RoomConfig,
-        metrics: Arc<Metrics>,
-        tokens: Option<crate::access::RoomTokens>,
+        metrics: Arc<RoomMetrics>,
+        tokens: Option<crate::tokens::RoomTokens>,
     ) -> Room {
         let scene = SceneState::new(config.hierarchy, config.octree);
         Self::with_scene(id, tick_hz, config, metrics, tokens, scene, None)
@@ -180,8 +132,8 @@ impl Room {
         id: String,
         tick_hz: u32,
         config: RoomConfig,
-        metrics: Arc<Metrics>,
-        tokens: Option<crate::access::RoomTokens>,
+        metrics: Arc<RoomMetrics>,
+        tokens: Option<crate::tokens::RoomTokens>,
         scene: SceneState,
         log: Option<RoomLog>,
     ) -> Room {
@@ -229,7 +181,7 @@ impl Room {
     pub fn replica(
         id: String,
         config: RoomConfig,
-        metrics: Arc<Metrics>,
+        metrics: Arc<RoomMetrics>,
         start: &replica::ReplicaStart,
         upstream: tokio::sync::mpsc::Sender<PendingEdit>,
     ) -> Result<Room, RestoreError> {
@@ -238,7 +190,7 @@ impl Room {
         let tokens = start
             .tokens
             .clone()
-            .map(|(editor, viewer)| crate::access::RoomTokens { editor, viewer });
+            .map(|(editor, viewer)| crate::tokens::RoomTokens { editor, viewer });
         let mut room = Self::with_scene(id, start.tick_hz, config, metrics, tokens, scene, None);
         let instance = RoomInstance::parse(&start.instance)
             .ok_or_else(|| RestoreError::Instance(start.instance.clone()))?;
@@ -263,7 +215,7 @@ impl Room {
     pub fn taken_over(
         id: String,
         config: RoomConfig,
-        metrics: Arc<Metrics>,
+        metrics: Arc<RoomMetrics>,
         start: &replica::ReplicaStart,
         records: &[replica::ReplicaRecord],
         now_ms: u64,
@@ -278,7 +230,7 @@ impl Room {
         let tokens = start
             .tokens
             .clone()
-            .map(|(editor, viewer)| crate::access::RoomTokens { editor, viewer });
+            .map(|(editor, viewer)| crate::tokens::RoomTokens { editor, viewer });
         let mut room = Self::with_scene(id, start.tick_hz, config, metrics, tokens, scene, None);
         room.feed_state.seq = records.last().map_or(start.seq, |r| r.seq.max(start.seq));
         // The handle was made just now and is not shared yet.
@@ -331,13 +283,13 @@ impl Room {
     }
 
     /// Takes every command that arrived since the last tick.
-    fn take_commands(&mut self) {
+    pub(crate) fn take_commands(&mut self) {
         while let Ok(cmd) = self.commands.try_recv() {
             self.handle(cmd);
         }
     }
 
-    fn unsubscribe(&mut self, conn: ConnId) {
+    pub(crate) fn unsubscribe(&mut self, conn: ConnId) {
         self.subscribes.cancel(conn);
         if let Some(sub) = self.subscribers.remove(conn) {
             sub.outbox.clear_frames();
@@ -353,7 +305,7 @@ impl Room {
 
     /// Answers what waits (batches with `unknown_room`), closes every subscriber with
     /// `closed` and the close `code`, and stops.
-    pub fn stop(&mut self, reason: &str, close_code: u16) {
+    pub fn stop(&mut self, cause: crate::CloseCause) {
         self.take_commands();
         self.checkpoint_on_stop();
         self.shared.mark_closed();
@@ -368,10 +320,10 @@ impl Room {
             )));
         }
         for req in self.subscribes.drain() {
-            req.outbox.close(reason, close_code);
+            req.outbox.close(cause);
         }
         for s in self.subscribers.drain() {
-            s.outbox.close(reason, close_code);
+            s.outbox.close(cause);
             self.metrics.subscribers.dec();
         }
         self.shared.stats.set_subscribers(0);

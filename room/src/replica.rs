@@ -86,22 +86,32 @@ pub struct ReplicaStart {
     pub tokens: Option<(String, String)>,
 }
 
-/// One record on its way to the journal and the bus.
+/// One record on its way to the journal and the bus (which encode it).
 #[derive(Debug)]
 pub struct FedRecord {
-    /// Its number.
-    pub seq: u64,
     /// How many ops its batches hold (for the journal's compaction).
     pub ops: usize,
-    /// The encoded [`ReplicaRecord`].
-    pub bytes: Vec<u8>,
+    /// What the backlog counts for it ([`FedRecord::cost`]), given back when the feed
+    /// takes it.
+    pub cost: usize,
+    /// The record.
+    pub record: ReplicaRecord,
+}
+
+impl FedRecord {
+    /// What a record is charged against [`FEED_BACKLOG_BYTES`]: its ops at the log's
+    /// estimate per op, plus its header. An estimate, so that the room need not encode
+    /// what the cluster will encode once.
+    pub fn cost(ops: usize) -> usize {
+        64 + ops * crate::durable::LOGGED_BYTES_PER_OP
+    }
 }
 
 /// The owner's side: where a room's records go, set once cluster mode takes the room.
 #[derive(Debug)]
 pub struct FeedLink {
     /// Records for the journal and the bus, in order. Unbounded in count; bounded in
-    /// bytes by `queued` against [`FEED_BACKLOG_BYTES`].
+    /// estimated bytes by `queued` against [`FEED_BACKLOG_BYTES`].
     pub tx: mpsc::UnboundedSender<FedRecord>,
     /// Bytes sent and not yet taken by the feed task.
     pub queued: Arc<std::sync::atomic::AtomicUsize>,
@@ -237,15 +247,15 @@ impl Room {
             time_ms,
             batches: std::mem::take(&mut self.feed_state.batches),
         };
-        let bytes = crate::cluster::encode(&record);
         let ops = record.batches.iter().map(Vec::len).sum();
+        let cost = FedRecord::cost(ops);
         let queued = link
             .queued
-            .fetch_add(bytes.len(), std::sync::atomic::Ordering::AcqRel);
+            .fetch_add(cost, std::sync::atomic::Ordering::AcqRel);
         let room = &self.shared.id;
-        if queued + bytes.len() > FEED_BACKLOG_BYTES {
+        if queued + cost > FEED_BACKLOG_BYTES {
             link.queued
-                .fetch_sub(bytes.len(), std::sync::atomic::Ordering::AcqRel);
+                .fetch_sub(cost, std::sync::atomic::Ordering::AcqRel);
             match journal {
                 Some(j) => {
                     j.fail(format!(
@@ -260,7 +270,7 @@ impl Room {
             return 0;
         }
         let seq = record.seq;
-        let sent = link.tx.send(FedRecord { seq, ops, bytes }).is_ok();
+        let sent = link.tx.send(FedRecord { ops, cost, record }).is_ok();
         match journal {
             Some(j) if !sent => {
                 j.fail(format!("room {room}'s journal stopped"));
@@ -338,10 +348,7 @@ impl Room {
             }
             if record.seq != self.replay.applied + 1 || record.instance != self.replay.instance {
                 tracing::warn!(room = %shared.id, expected = self.replay.applied + 1, got = record.seq, "replica out of step with its owner: ending it");
-                self.stop(
-                    "the relay lost its place in the owner's stream; subscribe again",
-                    crate::ws::CLOSE_RESUBSCRIBE,
-                );
+                self.stop(crate::CloseCause::ReplicaLost);
                 return TickReport::default();
             }
             let mut scene = shared.scene.write();
@@ -349,10 +356,7 @@ impl Room {
                 if let Err(e) = scene.apply(batch) {
                     drop(scene);
                     tracing::error!(room = %shared.id, seq = record.seq, error = %e, "a replayed batch was refused: ending the replica");
-                    self.stop(
-                        "the relay could not replay the owner's tick; subscribe again",
-                        crate::ws::CLOSE_RESUBSCRIBE,
-                    );
+                    self.stop(crate::CloseCause::ReplicaLost);
                     return TickReport::default();
                 }
             }

@@ -22,8 +22,8 @@ use super::gate::DurableGate;
 use super::packed_ops::PackedOps;
 use super::scene_state::SceneState;
 use super::stats::RoomStats;
-use crate::access::RoomTokens;
 use crate::refusal::Refusal;
+use crate::tokens::RoomTokens;
 
 /// How much may wait for a room's tick (docs/protocol.md leaves it to the server;
 /// docs/configuration.md lists the flags).
@@ -261,7 +261,7 @@ impl RoomShared {
     }
 
     /// Stops counting a batch that left the queue (taken by the tick, or refused).
-    pub(crate) fn release(&self, edit: &PendingEdit) {
+    pub fn release(&self, edit: &PendingEdit) {
         self.release_cost(edit.cost(), edit.quota.as_deref());
     }
 
@@ -308,7 +308,7 @@ impl RoomShared {
     }
 
     /// Wakes the room's tick thread, if it has one yet.
-    pub(crate) fn wake(&self) {
+    pub fn wake(&self) {
         if let Some(w) = self.wake.get() {
             (w.0)();
         }

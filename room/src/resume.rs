@@ -188,7 +188,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::room::diff::DiffEntry;
+    use crate::diff::DiffEntry;
 
     proptest! {
         /// Ticks of any size recorded under small limits: after each the history is

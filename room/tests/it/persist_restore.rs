@@ -11,10 +11,9 @@ use room_support::CheckedTick;
 use std::sync::Arc;
 
 use canopy_protocol::{NodeId, Op, Transform};
+use canopy_room::metrics::RoomMetrics;
+use canopy_room::{EditReply, EditTicket, LogLink, Room, RoomConfig, RoomLog, durable};
 use canopy_scene::Hierarchy;
-use canopy_server::durability;
-use canopy_server::metrics::Metrics;
-use canopy_server::room::{EditReply, EditTicket, LogLink, Room, RoomConfig, RoomLog, durable};
 use canopy_store::{self, PersistConfig};
 use proptest::prelude::*;
 
@@ -116,12 +115,12 @@ fn run(history: Vec<(Vec<Vec<OpSeed>>, bool)>) -> (usize, usize) {
         canopy_store::open_dir(dir.path(), PersistConfig::default()).unwrap();
     assert!(recovered.rooms.is_empty());
     let persist = Arc::new(persist);
-    let meta = durability::room_meta("r", 30, None, 1);
+    let meta = canopy_room::recovered::room_meta("r", 30, None, 1);
     let created = persist.create_room(&meta).unwrap();
     let config = RoomConfig::default();
-    let scene = canopy_server::room::SceneState::new(config.hierarchy, config.octree);
+    let scene = canopy_room::SceneState::new(config.hierarchy, config.octree);
     let log = RoomLog::new(LogLink::new(Arc::clone(&persist)), created, created, 0);
-    let metrics = Arc::new(Metrics::new());
+    let metrics = Arc::new(RoomMetrics::default());
     let mut room = Room::with_scene("r".into(), 30, config, metrics, None, scene, Some(log));
     let mut now = 1_000;
     for (batches, snapshot) in history {
@@ -159,10 +158,10 @@ fn run(history: Vec<(Vec<Vec<OpSeed>>, bool)>) -> (usize, usize) {
     let (persist, recovered) =
         canopy_store::open_dir(dir.path(), PersistConfig::default()).unwrap();
     assert_eq!(recovered.rooms.len(), 1);
-    let back = durability::restore_room(
+    let back = canopy_room::recovered::restore_room(
         &recovered.rooms[0],
         RoomConfig::default(),
-        Arc::new(Metrics::new()),
+        Arc::new(RoomMetrics::default()),
         LogLink::new(Arc::new(persist)),
     )
     .unwrap();

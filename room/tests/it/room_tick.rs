@@ -9,13 +9,19 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use canopy_protocol::{Format, Op, ServerMsg, Transform, codec};
-use canopy_server::metrics::Metrics;
-use canopy_server::room::outbox::{Outbox, OutboxLimits, Outgoing};
-use canopy_server::room::scope::Scope;
-use canopy_server::room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
+use canopy_room::metrics::RoomMetrics;
+use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
+use canopy_room::scope::Scope;
+use canopy_room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
 
 fn room_with(config: RoomConfig) -> Room {
-    Room::new("t".into(), 30, config, Arc::new(Metrics::new()), None)
+    Room::new(
+        "t".into(),
+        30,
+        config,
+        Arc::new(RoomMetrics::default()),
+        None,
+    )
 }
 
 fn room() -> Room {
@@ -285,7 +291,7 @@ fn a_withdrawn_batch_is_never_applied() {
 #[test]
 fn pending_edits_are_bounded_per_room_and_per_connection() {
     let r = room_with(RoomConfig {
-        edits: canopy_server::room::EditLimits {
+        edits: canopy_room::EditLimits {
             max_pending_batches: 100,
             max_pending_ops: 10,
             max_pending_ops_per_conn: 6,

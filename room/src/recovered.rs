@@ -1,0 +1,73 @@
+//! A room brought back from the data dir: the metadata it is logged with, and its
+//! rebuild from what recovery found, logged from its last record on.
+//!
+//! Invariant: a rebuilt room shows exactly its snapshot plus every durable batch after
+//! it, in order (see `durable.rs`), with the tokens it was created with.
+
+use std::sync::Arc;
+
+use canopy_store::{RecoveredRoom, Replay, RoomMeta};
+
+use crate::durable::{self, RoomLog};
+use crate::gate::LogLink;
+use crate::metrics::RoomMetrics;
+use crate::tokens::RoomTokens;
+use crate::{RestoreError, Room, RoomConfig, SceneState};
+
+/// The metadata a room is logged with.
+pub fn room_meta(id: &str, tick_hz: u32, tokens: Option<&RoomTokens>, created_ms: u64) -> RoomMeta {
+    RoomMeta {
+        id: id.to_string(),
+        tick_hz,
+        editor_token: tokens.map(|t| t.editor.clone()),
+        viewer_token: tokens.map(|t| t.viewer.clone()),
+        created_ms,
+    }
+}
+
+/// The tokens a recovered room was created with (both or neither).
+fn tokens_of(meta: &RoomMeta) -> Option<RoomTokens> {
+    match (&meta.editor_token, &meta.viewer_token) {
+        (Some(editor), Some(viewer)) => Some(RoomTokens {
+            editor: editor.clone(),
+            viewer: viewer.clone(),
+        }),
+        _ => None,
+    }
+}
+
+/// Rebuilds one recovered room, logged from its last record on.
+pub fn restore_room(
+    recovered: &RecoveredRoom,
+    config: RoomConfig,
+    metrics: Arc<RoomMetrics>,
+    persist: LogLink,
+) -> Result<Room, RestoreError> {
+    let meta = &recovered.meta;
+    let scene = SceneState::new(config.hierarchy, config.octree);
+    let scene = durable::restore(recovered, scene, meta.tick_hz)?;
+    let replayed_ops = recovered
+        .replay
+        .iter()
+        .map(|r| match r {
+            Replay::Tick { batches, .. } => batches.iter().map(Vec::len).sum(),
+            Replay::Checkpoint { .. } => 0,
+        })
+        .sum();
+    let log = RoomLog::new(
+        persist,
+        recovered.created_seq,
+        recovered.last_seq,
+        scene.tick(),
+    )
+    .with_replayed(replayed_ops, recovered.replay.len());
+    Ok(Room::with_scene(
+        meta.id.clone(),
+        meta.tick_hz,
+        config,
+        metrics,
+        tokens_of(meta),
+        scene,
+        Some(log),
+    ))
+}
