@@ -24,7 +24,7 @@ export type { MirrorSink } from './mirror.js';
 export type { ConnectionEvents, EventName, FrameInfo } from './events.js';
 export { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 export type { Backoff } from './backoff.js';
-export { region, validateScope, wholeRoom } from './scope.js';
+export { follow, frustum, frustumPlanes, region, validateScope, wholeRoom } from './scope.js';
 export type { Scope } from './scope.js';
 export { Endpoint } from './endpoint.js';
 export type { Format } from './endpoint.js';

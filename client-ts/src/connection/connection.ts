@@ -223,7 +223,17 @@ export class Connection {
       });
     }
     if (this.#stateNow === 'stopped') return Promise.reject(new StoppedError(this.#stopReason!));
-    const next: Scope = { region: scope.region, mask: scope.mask ?? 0xffff_ffff, encoding: scope.encoding ?? 'exact' };
+    const { follow, frustum, sendHz, tiers } = scope;
+    // Only the v1.2 fields given are kept, so a v1.1 scope compares (and is sent) as before.
+    const next: Scope = {
+      region: scope.region ?? null,
+      mask: scope.mask ?? 0xffff_ffff,
+      encoding: scope.encoding ?? 'exact',
+      ...(follow && { follow }),
+      ...(frustum && { frustum }),
+      ...(sendHz !== undefined && { sendHz }),
+      ...(tiers?.length ? { tiers } : {}),
+    };
     if (JSON.stringify(next) !== JSON.stringify(this.#wanted)) this.#heldTick = null;
     this.#wanted = next;
     if (!this.#ws) return Promise.reject(new DisconnectedError('not connected (scope kept for the reconnect)'));
@@ -437,10 +447,8 @@ export class Connection {
   }
 
   #subscribeMsg(scope: Scope, since: number | undefined): ClientMsg {
-    const msg: ClientMsg = { type: 'subscribe', region: scope.region, mask: scope.mask ?? 0xffff_ffff };
-    if (since !== undefined) msg.since = since;
-    if (scope.encoding === 'compact') msg.encoding = 'compact';
-    return msg;
+    const { follow, frustum, sendHz, tiers } = scope;
+    return { type: 'subscribe', region: scope.region, mask: scope.mask!, since, encoding: scope.encoding, follow, frustum, send_hz: sendHz, tiers };
   }
 
   #request<T>(kind: string, build: (n: number) => ClientMsg): Promise<T> {
