@@ -22,7 +22,7 @@ export type { WebSocketCtor, WebSocketLike } from './connection/socket.js';
 export { Mirror } from './mirror.js';
 export type { MirrorSink } from './mirror.js';
 export type { ConnectionEvents, EventName, FrameInfo } from './events.js';
-export { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
+export { backoffDelay, DEFAULT_BACKOFF, parseRetryAfter, retryAfterDelay } from './backoff.js';
 export type { Backoff } from './backoff.js';
 export { follow, frustum, frustumPlanes, region, validateScope, wholeRoom } from './scope.js';
 export type { Scope } from './scope.js';

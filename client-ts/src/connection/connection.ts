@@ -21,10 +21,15 @@
 //   honours `since` only on that instance and answers a snapshot otherwise. The GET
 //   comes before the upgrade, so a mismatch can only cost a snapshot, never a wrong
 //   delta. A server that does not name its instance is never resumed from.
-// * `closed` "room deleted" stops the connection; any other end reconnects. A reconnect
-//   refused with a 4xx (other than 408 and 429) stops it too, since retrying cannot
-//   change the answer: a browser cannot see the upgrade's status, so the connection
-//   asks `GET /rooms/{room}` what the refusal was.
+// * `closed` "room deleted" stops the connection; any other end reconnects, `closed`
+//   "moving" (close code 4002: the room is moving to another cluster node) included,
+//   and resumes with `since` as after any drop. A reconnect refused with a 4xx (other
+//   than 408 and 429: `unknown_room`, `unauthorized`, `forbidden`, ...) stops it too,
+//   since retrying cannot change the answer: a browser cannot see the upgrade's status,
+//   so the connection asks `GET /rooms/{room}` what the refusal was. That GET also
+//   comes before each socket: a `503` there (a room between owners, a draining server)
+//   skips the upgrade, and its `Retry-After` sets the earliest next attempt (see
+//   backoff.ts); a `503` never stops the connection.
 
 import { ApiError, CanopyError, DecodeError, DisconnectedError, InvalidArgumentError, StoppedError, UnexpectedReplyError } from '../errors.js';
 import { VersionMismatchError } from '../errors.js';
@@ -34,7 +39,7 @@ import { Emitter } from '../events.js';
 import type { ConnectionEvents, EventName } from '../events.js';
 import { Mirror } from '../mirror.js';
 import type { MirrorSink } from '../mirror.js';
-import { backoffDelay, DEFAULT_BACKOFF } from '../backoff.js';
+import { backoffDelay, DEFAULT_BACKOFF, retryAfterDelay } from '../backoff.js';
 import type { Backoff } from '../backoff.js';
 import { validateScope, wholeRoom } from '../scope.js';
 import type { Scope } from '../scope.js';
@@ -89,6 +94,12 @@ export interface ConnectOptions {
 export type ConnState = 'connected' | 'reconnecting' | 'stopped';
 
 const ROOM_DELETED = 'room deleted';
+
+/** A refusal retrying cannot change: a 4xx other than 408 (timeout) and 429 (rate). */
+const final = (e: ApiError): boolean => {
+  const s = e.status ?? 0;
+  return s >= 400 && s < 500 && s !== 408 && s !== 429;
+};
 
 type Resolver = { resolve(v: unknown): void; reject(e: CanopyError): void };
 
@@ -178,7 +189,9 @@ export class Connection {
     try {
       ws = await conn.#dial();
     } catch (e) {
-      throw (e instanceof VersionMismatchError ? null : await conn.#refusal()) ?? e;
+      if (e instanceof VersionMismatchError) throw e;
+      const answer = e instanceof ApiError ? e : await conn.#refusal();
+      throw answer && (final(answer) || answer.status === 503) ? answer : e;
     }
     conn.#attach(ws, false);
     return conn;
@@ -316,7 +329,11 @@ export class Connection {
   async #dial(): Promise<WebSocketLike> {
     this.#sockInstance = await this.#http.getRoom(this.room).then(
       (r) => (typeof r.instance === 'string' && /^[0-9a-f]{16}$/i.test(r.instance) ? r.instance : null),
-      () => null,
+      (e) => {
+        // Between owners the upgrade would be refused the same way: wait instead.
+        if (e instanceof ApiError && e.status === 503) throw e;
+        return null;
+      },
     );
     const resumeFrom = this.#heldTick !== null ? this.#heldInstance ?? undefined : undefined;
     const url = this.#endpoint.ws(this.room, this.format, this.#opts.token, resumeFrom);
@@ -342,14 +359,13 @@ export class Connection {
     return ws;
   }
 
-  /** After a failed open: the room's HTTP answer, when it is a refusal retrying cannot change. */
+  /** After a failed open: the room's HTTP answer when it is an error (null: it answers). */
   async #refusal(): Promise<ApiError | null> {
     try {
       await this.#http.getRoom(this.room);
       return null;
     } catch (e) {
-      const s = e instanceof ApiError ? e.status ?? 0 : 0;
-      return s >= 400 && s < 500 && s !== 408 && s !== 429 ? (e as ApiError) : null;
+      return e instanceof ApiError ? e : null;
     }
   }
 
@@ -408,12 +424,14 @@ export class Connection {
     this.#scheduleReconnect(error);
   }
 
-  #scheduleReconnect(lastError: string): void {
+  /** Retries after the backoff, and no sooner than `retryAfterMs` (a 503's Retry-After). */
+  #scheduleReconnect(lastError: string, retryAfterMs?: number): void {
     const b = this.#opts.backoff;
     if (this.#attempt >= b.maxAttempts) {
       return this.#stop(`gave up after ${this.#attempt} attempts: ${lastError}`);
     }
-    const delay = backoffDelay(b, this.#attempt++, Math.random());
+    let delay = backoffDelay(b, this.#attempt++, Math.random());
+    if (retryAfterMs !== undefined) delay = Math.max(delay, retryAfterDelay(b, retryAfterMs, Math.random()));
     this.#stateNow = 'reconnecting';
     this.#retry = setTimeout(async () => {
       try {
@@ -423,9 +441,9 @@ export class Connection {
       } catch (e) {
         if (this.#closing || this.#stateNow === 'stopped') return;
         if (e instanceof VersionMismatchError) return this.#stop(e.message);
-        const refused = await this.#refusal();
-        if (refused) return this.#stop(`reconnect refused: ${refused.message}`);
-        this.#scheduleReconnect((e as Error).message);
+        const answer = e instanceof ApiError ? e : await this.#refusal();
+        if (answer && final(answer)) return this.#stop(`reconnect refused: ${answer.message}`);
+        this.#scheduleReconnect((e as Error).message, answer?.retryAfterMs);
       }
     }, delay);
   }
