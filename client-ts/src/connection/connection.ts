@@ -134,6 +134,8 @@ export class Connection {
   /** The instance of the socket whose copy `heldTick` describes. */
   #heldInstance: string | null = null;
   #closedReason: string | null = null;
+  /** The room's tick rate, from `GET /rooms/{room}` (0: not known). */
+  #tickHz = 0;
   #lastError = '';
   #lastHeard = 0;
   #attempt = 0;
@@ -328,7 +330,10 @@ export class Connection {
   /** Opens a socket and checks the protocol version (see socket.ts). */
   async #dial(): Promise<WebSocketLike> {
     this.#sockInstance = await this.#http.getRoom(this.room).then(
-      (r) => (typeof r.instance === 'string' && /^[0-9a-f]{16}$/i.test(r.instance) ? r.instance : null),
+      (r) => {
+        if (r.tick_hz > 0) this.#tickHz = r.tick_hz;
+        return typeof r.instance === 'string' && /^[0-9a-f]{16}$/i.test(r.instance) ? r.instance : null;
+      },
       (e) => {
         // Between owners the upgrade would be refused the same way: wait instead.
         if (e instanceof ApiError && e.status === 503) throw e;
@@ -466,7 +471,18 @@ export class Connection {
 
   #subscribeMsg(scope: Scope, since: number | undefined): ClientMsg {
     const { follow, frustum, sendHz, tiers } = scope;
+    this.#pace(scope);
     return { type: 'subscribe', region: scope.region, mask: scope.mask!, since, encoding: scope.encoding, follow, frustum, send_hz: sendHz, tiers };
+  }
+
+  /**
+   * Tells the mirror how often frames should come (from `sendHz`, else the room's tick
+   * rate) and its slowest tier, for an Interpolator's defaults.
+   */
+  #pace(s: Scope): void {
+    const hz = s.sendHz ?? this.#tickHz;
+    this.mirror.frameIntervalMs = hz > 0 ? 1000 / hz : 0;
+    this.mirror.tierEvery = Math.max(1, ...(s.tiers ?? []).map((t) => t.every));
   }
 
   #request<T>(kind: string, build: (n: number) => ClientMsg): Promise<T> {

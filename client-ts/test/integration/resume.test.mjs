@@ -117,6 +117,9 @@ test('(v1.2) follow, frustum, send rate and tiers are kept across reconnects, re
   await conn.subscribe({ ...follow(1, 25, 2.5, 6), sendHz: 20, tiers });
   const wire = { type: 'subscribe', region: null, mask: 6, follow: { node: 1, radius: 25, margin: 2.5 }, send_hz: 20, tiers };
   assert.deepEqual(subscribes[0], wire);
+  // The mirror's pace, for an Interpolator: the send rate and the slowest tier.
+  assert.equal(conn.mirror.frameIntervalMs, 50);
+  assert.equal(conn.mirror.tierEvery, 3);
 
   let resynced = nextEvent(conn, 'resynced');
   sockets.at(-1).terminate();
@@ -127,6 +130,9 @@ test('(v1.2) follow, frustum, send rate and tiers are kept across reconnects, re
   const planes = [[1, 0, 0, 1], [-1, 0, 0, 1], [0, 1, 0, 1], [0, -1, 0, 1], [0, 0, 1, 1], [0, 0, -1, 1]];
   await conn.subscribe({ ...frustum(planes), encoding: 'compact' });
   assert.deepEqual(subscribes[2], { type: 'subscribe', region: null, mask: 0xffffffff, encoding: 'compact', frustum: planes });
+  // Without a send rate, the room's tick rate (30 Hz here) paces the frames.
+  assert.equal(conn.mirror.frameIntervalMs, 1000 / 30);
+  assert.equal(conn.mirror.tierEvery, 1);
   resynced = nextEvent(conn, 'resynced');
   sockets.at(-1).terminate();
   await resynced;
