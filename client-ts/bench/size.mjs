@@ -9,7 +9,11 @@
 // Vite) serves. esbuild's own code splitting also moves the few modules that the lazy
 // parts share with the entry into small chunks of their own, each gzipped apart, which
 // costs a few hundred bytes more; that figure is printed too. Exits non-zero above the
-// 10 KB target, so CI catches growth.
+// 11.5 KB target, so CI catches growth. (The target was 10 KB until protocol 1.2: the
+// v1.2 scopes with their checks and frustumPlanes, queries around a node, the moving-room
+// reconnect policy and the mirror's watchers cost 1.5 KB.) The Interpolator is a
+// separate entry (`@canopy/client/interpolate`), printed apart: pages that render the
+// mirror as it is never download it.
 
 import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
@@ -18,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const TARGET = 10 * 1024;
+const TARGET = 11.5 * 1024;
 const lazyExternal = {
   name: 'lazy-external',
   setup(b) {
@@ -78,8 +82,19 @@ console.log(`  (esbuild code splitting: ${initial.length} chunks, ${kb(sum(initi
 for (const s of lazy) console.log(`  loaded on demand: ${kb(s.min)} minified, ${kb(s.gz)} gzipped (${inputsOf(s.k)})`);
 const gz = initialGz;
 console.log(`everything, initial and on demand: ${kb(gz + sum(lazy, (x) => x.gz))} gzipped`);
+const interp = await build({
+  entryPoints: [fileURLToPath(new URL('../dist/interpolate.js', import.meta.url))],
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  write: false,
+});
+const interpMin = interp.outputFiles[0].contents;
+console.log(`separate entry @canopy/client/interpolate: ${kb(interpMin.length)} minified, ${kb(gzipSync(interpMin, { level: 9 }).length)} gzipped`);
 console.log(`target ${kb(TARGET)} for the initial download: ${gz <= TARGET ? `met, ${kb(TARGET - gz)} to spare` : `missed by ${kb(gz - TARGET)}`}`);
 if (gz > TARGET) {
-  console.error('the bundle is over the 10 KB target');
+  console.error(`the bundle is over the ${kb(TARGET)} target`);
   process.exit(1);
 }

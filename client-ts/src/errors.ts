@@ -20,6 +20,8 @@ export class ApiError extends CanopyError {
     readonly op?: number,
     /** The HTTP status, when the error came over HTTP (or a refused WebSocket upgrade). */
     readonly status?: number,
+    /** A `503`'s `Retry-After`, in ms, when the server sent one (and CORS lets it be read). */
+    readonly retryAfterMs?: number,
   ) {
     super(`${code}: ${message}${op === undefined ? '' : ` (op ${op})`}`);
   }

@@ -8,6 +8,7 @@
 
 import { ApiError, DecodeError, TransportError, UnexpectedStatusError } from './errors.js';
 import { Endpoint } from './endpoint.js';
+import { parseRetryAfter } from './backoff.js';
 import type * as JsonClient from './wire/json-client.js';
 import { ERROR_CODES } from './wire/types.js';
 import type {
@@ -32,15 +33,18 @@ export type QueryAnswer =
   | ({ kind: 'ray' } & RayResult)
   | ({ kind: 'nearest' } & NearestResult);
 
-/** Turns a failed answer into ApiError (a contract error body) or UnexpectedStatusError. */
-export function errorFromBody(status: number, body: string): ApiError | UnexpectedStatusError {
+/**
+ * Turns a failed answer into ApiError (a contract error body) or UnexpectedStatusError;
+ * `retryAfter` is the answer's `Retry-After` header, if any.
+ */
+export function errorFromBody(status: number, body: string, retryAfter?: string | null): ApiError | UnexpectedStatusError {
   try {
     // Checked by hand rather than with wire/json-check.ts, which loads only when needed.
     const e = JSON.parse(body).error;
     const { code, message, op } = e;
     const opOk = op === undefined || op === null || (Number.isInteger(op) && op >= 0 && op <= 0xffff_ffff);
     if ((ERROR_CODES as readonly string[]).includes(code) && typeof message === 'string' && opOk) {
-      return new ApiError(code as ErrorCode, message, op ?? undefined, status);
+      return new ApiError(code as ErrorCode, message, op ?? undefined, status, parseRetryAfter(retryAfter));
     }
   } catch {
     // not a contract error body
@@ -89,7 +93,7 @@ export class Client {
     } catch (e) {
       throw new TransportError(`${method} /${segments.join('/')} failed: ${(e as Error).message}`, { cause: e });
     }
-    if (!res.ok) throw errorFromBody(res.status, text);
+    if (!res.ok) throw errorFromBody(res.status, text, res.headers.get('retry-after'));
     return text;
   }
 

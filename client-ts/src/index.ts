@@ -10,6 +10,8 @@
 //   JSON server-message decoder and the compact decoder load only when a connection
 //   needs them; to call them directly, import them from '@canopy/client/codecs'
 //   (codecs.ts), which keeps them out of this entry's bundle.
+// * Interpolator (interpolate.ts): a smooth, delayed view of a mirror for rendering,
+//   imported from '@canopy/client/interpolate' for the same reason.
 
 export * from './wire/types.js';
 export * from './errors.js';
@@ -20,11 +22,11 @@ export type { ConnectOptions, ConnState } from './connection/connection.js';
 export { PROTOCOL_VERSION, WS_SUBPROTOCOL } from './connection/socket.js';
 export type { WebSocketCtor, WebSocketLike } from './connection/socket.js';
 export { Mirror } from './mirror.js';
-export type { MirrorSink } from './mirror.js';
+export type { MirrorSink, MirrorWatcher } from './mirror.js';
 export type { ConnectionEvents, EventName, FrameInfo } from './events.js';
-export { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
+export { backoffDelay, DEFAULT_BACKOFF, parseRetryAfter, retryAfterDelay } from './backoff.js';
 export type { Backoff } from './backoff.js';
-export { region, validateScope, wholeRoom } from './scope.js';
+export { follow, frustum, frustumPlanes, region, validateScope, wholeRoom } from './scope.js';
 export type { Scope } from './scope.js';
 export { Endpoint } from './endpoint.js';
 export type { Format } from './endpoint.js';

@@ -40,8 +40,18 @@ export interface MirrorSink {
   changed(id: number, slot: number): void;
   /** A held node's world transform changed. */
   updated(id: number, slot: number): void;
-  /** A node left the copy. */
-  left(id: number): void;
+  /** A node left the copy; `slot` is free from now on (and may be reused). */
+  left(id: number, slot: number): void;
+}
+
+/**
+ * Hears every frame a mirror applies, whoever applies it and whatever sink they pass
+ * (an Interpolator keeps its history of node states this way): `frame` before the
+ * frame's changes, with its server time and whether it replaces the copy (a
+ * snapshot), then the node changes as a sink hears them.
+ */
+export interface MirrorWatcher extends MirrorSink {
+  frame(time: number, snapshot: boolean): void;
 }
 
 const NO_PARENT = -1;
@@ -75,6 +85,36 @@ export class Mirror {
   time = 0;
   /** `update`/`remove` entries that named a node the copy lacks; 0 against a correct server. */
   inconsistencies = 0;
+  /**
+   * The expected time between frames in ms (0: unknown): a Connection sets it from the
+   * subscription's `sendHz`, else the room's tick rate. An Interpolator's defaults
+   * follow it.
+   */
+  frameIntervalMs = 0;
+  /** The largest `every` of the subscription's distance tiers (1: none). */
+  tierEvery = 1;
+
+  #watchers: MirrorWatcher[] = [];
+  /** The caller's sink for the frame being applied, when watchers hear it too. */
+  #outer: MirrorSink | null = null;
+  readonly #fan: MirrorSink = {
+    entered: (id, slot) => {
+      this.#outer?.entered(id, slot);
+      for (const w of this.#watchers) w.entered(id, slot);
+    },
+    changed: (id, slot) => {
+      this.#outer?.changed(id, slot);
+      for (const w of this.#watchers) w.changed(id, slot);
+    },
+    updated: (id, slot) => {
+      this.#outer?.updated(id, slot);
+      for (const w of this.#watchers) w.updated(id, slot);
+    },
+    left: (id, slot) => {
+      this.#outer?.left(id, slot);
+      for (const w of this.#watchers) w.left(id, slot);
+    },
+  };
 
   #slots = new Map<number, number>();
   #free: number[] = [];
@@ -130,6 +170,22 @@ export class Mirror {
     return [...this.#slots.values()].map((s) => this.nodeAt(s)).sort((a, b) => a.id - b.id);
   }
 
+  /** Adds a watcher of every frame applied from now on; returns its removal. */
+  watch(w: MirrorWatcher): () => void {
+    this.#watchers.push(w);
+    return () => {
+      this.#watchers = this.#watchers.filter((x) => x !== w);
+    };
+  }
+
+  /** The sink a frame is applied with: the caller's, plus the watchers' when there are any. */
+  #sink(sink: MirrorSink | null | undefined, time: number, snapshot: boolean): MirrorSink | null {
+    if (!this.#watchers.length) return sink ?? null;
+    for (const w of this.#watchers) w.frame(time, snapshot);
+    this.#outer = sink ?? null;
+    return this.#fan;
+  }
+
   // ---- applying frames -------------------------------------------------------------
 
   /**
@@ -137,6 +193,7 @@ export class Mirror {
    * `left` for nodes gone, then `entered` or `changed` (only when values differ).
    */
   applySnapshot(msg: SnapshotMsg, sink?: MirrorSink | null): void {
+    sink = this.#sink(sink, msg.time, true);
     const fresh = new Set<number>();
     for (const n of msg.nodes) fresh.add(n.id);
     for (const [id, slot] of this.#slots) {
@@ -167,6 +224,7 @@ export class Mirror {
    * lacks (they are skipped and counted); the copy then needs a fresh snapshot.
    */
   applyDelta(msg: DeltaMsg, sink?: MirrorSink | null): boolean {
+    sink = this.#sink(sink, msg.time, false);
     const before = this.inconsistencies;
     const upserted: number[] = [];
     for (const n of msg.upsert) {
@@ -218,6 +276,7 @@ export class Mirror {
 
   /** Empties the copy (after `unsubscribe`), reporting every node as left. */
   clear(sink?: MirrorSink | null): void {
+    sink = this.#sink(sink, this.time, true);
     for (const [id, slot] of this.#slots) this.#release(id, slot, sink);
   }
 
@@ -261,7 +320,7 @@ export class Mirror {
     this.#slots.delete(id);
     this.#free.push(slot);
     this.compact.forget(slot);
-    if (sink) sink.left(id);
+    if (sink) sink.left(id, slot);
   }
 
   /** Doubles the arrays; returns the first new slot and puts the rest on the free list. */

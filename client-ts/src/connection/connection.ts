@@ -21,10 +21,15 @@
 //   honours `since` only on that instance and answers a snapshot otherwise. The GET
 //   comes before the upgrade, so a mismatch can only cost a snapshot, never a wrong
 //   delta. A server that does not name its instance is never resumed from.
-// * `closed` "room deleted" stops the connection; any other end reconnects. A reconnect
-//   refused with a 4xx (other than 408 and 429) stops it too, since retrying cannot
-//   change the answer: a browser cannot see the upgrade's status, so the connection
-//   asks `GET /rooms/{room}` what the refusal was.
+// * `closed` "room deleted" stops the connection; any other end reconnects, `closed`
+//   "moving" (close code 4002: the room is moving to another cluster node) included,
+//   and resumes with `since` as after any drop. A reconnect refused with a 4xx (other
+//   than 408 and 429: `unknown_room`, `unauthorized`, `forbidden`, ...) stops it too,
+//   since retrying cannot change the answer: a browser cannot see the upgrade's status,
+//   so the connection asks `GET /rooms/{room}` what the refusal was. That GET also
+//   comes before each socket: a `503` there (a room between owners, a draining server)
+//   skips the upgrade, and its `Retry-After` sets the earliest next attempt (see
+//   backoff.ts); a `503` never stops the connection.
 
 import { ApiError, CanopyError, DecodeError, DisconnectedError, InvalidArgumentError, StoppedError, UnexpectedReplyError } from '../errors.js';
 import { VersionMismatchError } from '../errors.js';
@@ -34,7 +39,7 @@ import { Emitter } from '../events.js';
 import type { ConnectionEvents, EventName } from '../events.js';
 import { Mirror } from '../mirror.js';
 import type { MirrorSink } from '../mirror.js';
-import { backoffDelay, DEFAULT_BACKOFF } from '../backoff.js';
+import { backoffDelay, DEFAULT_BACKOFF, retryAfterDelay } from '../backoff.js';
 import type { Backoff } from '../backoff.js';
 import { validateScope, wholeRoom } from '../scope.js';
 import type { Scope } from '../scope.js';
@@ -90,6 +95,12 @@ export type ConnState = 'connected' | 'reconnecting' | 'stopped';
 
 const ROOM_DELETED = 'room deleted';
 
+/** A refusal retrying cannot change: a 4xx other than 408 (timeout) and 429 (rate). */
+const final = (e: ApiError): boolean => {
+  const s = e.status ?? 0;
+  return s >= 400 && s < 500 && s !== 408 && s !== 429;
+};
+
 type Resolver = { resolve(v: unknown): void; reject(e: CanopyError): void };
 
 export class Connection {
@@ -123,6 +134,8 @@ export class Connection {
   /** The instance of the socket whose copy `heldTick` describes. */
   #heldInstance: string | null = null;
   #closedReason: string | null = null;
+  /** The room's tick rate, from `GET /rooms/{room}` (0: not known). */
+  #tickHz = 0;
   #lastError = '';
   #lastHeard = 0;
   #attempt = 0;
@@ -178,7 +191,9 @@ export class Connection {
     try {
       ws = await conn.#dial();
     } catch (e) {
-      throw (e instanceof VersionMismatchError ? null : await conn.#refusal()) ?? e;
+      if (e instanceof VersionMismatchError) throw e;
+      const answer = e instanceof ApiError ? e : await conn.#refusal();
+      throw answer && (final(answer) || answer.status === 503) ? answer : e;
     }
     conn.#attach(ws, false);
     return conn;
@@ -223,7 +238,17 @@ export class Connection {
       });
     }
     if (this.#stateNow === 'stopped') return Promise.reject(new StoppedError(this.#stopReason!));
-    const next: Scope = { region: scope.region, mask: scope.mask ?? 0xffff_ffff, encoding: scope.encoding ?? 'exact' };
+    const { follow, frustum, sendHz, tiers } = scope;
+    // Only the v1.2 fields given are kept, so a v1.1 scope compares (and is sent) as before.
+    const next: Scope = {
+      region: scope.region ?? null,
+      mask: scope.mask ?? 0xffff_ffff,
+      encoding: scope.encoding ?? 'exact',
+      ...(follow && { follow }),
+      ...(frustum && { frustum }),
+      ...(sendHz !== undefined && { sendHz }),
+      ...(tiers?.length ? { tiers } : {}),
+    };
     if (JSON.stringify(next) !== JSON.stringify(this.#wanted)) this.#heldTick = null;
     this.#wanted = next;
     if (!this.#ws) return Promise.reject(new DisconnectedError('not connected (scope kept for the reconnect)'));
@@ -305,8 +330,15 @@ export class Connection {
   /** Opens a socket and checks the protocol version (see socket.ts). */
   async #dial(): Promise<WebSocketLike> {
     this.#sockInstance = await this.#http.getRoom(this.room).then(
-      (r) => (typeof r.instance === 'string' && /^[0-9a-f]{16}$/i.test(r.instance) ? r.instance : null),
-      () => null,
+      (r) => {
+        if (r.tick_hz > 0) this.#tickHz = r.tick_hz;
+        return typeof r.instance === 'string' && /^[0-9a-f]{16}$/i.test(r.instance) ? r.instance : null;
+      },
+      (e) => {
+        // Between owners the upgrade would be refused the same way: wait instead.
+        if (e instanceof ApiError && e.status === 503) throw e;
+        return null;
+      },
     );
     const resumeFrom = this.#heldTick !== null ? this.#heldInstance ?? undefined : undefined;
     const url = this.#endpoint.ws(this.room, this.format, this.#opts.token, resumeFrom);
@@ -332,14 +364,13 @@ export class Connection {
     return ws;
   }
 
-  /** After a failed open: the room's HTTP answer, when it is a refusal retrying cannot change. */
+  /** After a failed open: the room's HTTP answer when it is an error (null: it answers). */
   async #refusal(): Promise<ApiError | null> {
     try {
       await this.#http.getRoom(this.room);
       return null;
     } catch (e) {
-      const s = e instanceof ApiError ? e.status ?? 0 : 0;
-      return s >= 400 && s < 500 && s !== 408 && s !== 429 ? (e as ApiError) : null;
+      return e instanceof ApiError ? e : null;
     }
   }
 
@@ -398,12 +429,14 @@ export class Connection {
     this.#scheduleReconnect(error);
   }
 
-  #scheduleReconnect(lastError: string): void {
+  /** Retries after the backoff, and no sooner than `retryAfterMs` (a 503's Retry-After). */
+  #scheduleReconnect(lastError: string, retryAfterMs?: number): void {
     const b = this.#opts.backoff;
     if (this.#attempt >= b.maxAttempts) {
       return this.#stop(`gave up after ${this.#attempt} attempts: ${lastError}`);
     }
-    const delay = backoffDelay(b, this.#attempt++, Math.random());
+    let delay = backoffDelay(b, this.#attempt++, Math.random());
+    if (retryAfterMs !== undefined) delay = Math.max(delay, retryAfterDelay(b, retryAfterMs, Math.random()));
     this.#stateNow = 'reconnecting';
     this.#retry = setTimeout(async () => {
       try {
@@ -413,9 +446,9 @@ export class Connection {
       } catch (e) {
         if (this.#closing || this.#stateNow === 'stopped') return;
         if (e instanceof VersionMismatchError) return this.#stop(e.message);
-        const refused = await this.#refusal();
-        if (refused) return this.#stop(`reconnect refused: ${refused.message}`);
-        this.#scheduleReconnect((e as Error).message);
+        const answer = e instanceof ApiError ? e : await this.#refusal();
+        if (answer && final(answer)) return this.#stop(`reconnect refused: ${answer.message}`);
+        this.#scheduleReconnect((e as Error).message, answer?.retryAfterMs);
       }
     }, delay);
   }
@@ -437,10 +470,19 @@ export class Connection {
   }
 
   #subscribeMsg(scope: Scope, since: number | undefined): ClientMsg {
-    const msg: ClientMsg = { type: 'subscribe', region: scope.region, mask: scope.mask ?? 0xffff_ffff };
-    if (since !== undefined) msg.since = since;
-    if (scope.encoding === 'compact') msg.encoding = 'compact';
-    return msg;
+    const { follow, frustum, sendHz, tiers } = scope;
+    this.#pace(scope);
+    return { type: 'subscribe', region: scope.region, mask: scope.mask!, since, encoding: scope.encoding, follow, frustum, send_hz: sendHz, tiers };
+  }
+
+  /**
+   * Tells the mirror how often frames should come (from `sendHz`, else the room's tick
+   * rate) and its slowest tier, for an Interpolator's defaults.
+   */
+  #pace(s: Scope): void {
+    const hz = s.sendHz ?? this.#tickHz;
+    this.mirror.frameIntervalMs = hz > 0 ? 1000 / hz : 0;
+    this.mirror.tierEvery = Math.max(1, ...(s.tiers ?? []).map((t) => t.every));
   }
 
   #request<T>(kind: string, build: (n: number) => ClientMsg): Promise<T> {

@@ -2,12 +2,15 @@
 // protocol/src/{message,ops,query}.rs): encoding, which the connection uses, and
 // decoding, which tests and fake servers use.
 //
-// Variant indices: ClientMsg subscribe 0, unsubscribe 1, edits 2, query 3, ping 4;
-// Op add 0, set_local 1, set_parent 2, set_shape 3, remove 4; Query region 0, sphere 1,
-// ray 2, nearest 3; Encoding exact 0, compact 1. Bincode has no defaults, so every field
+// Variant indices: ClientMsg subscribe 0, unsubscribe 1, edits 2, query 3, ping 4, and
+// (v1.2) subscribe 5, the v1.1 fields then follow, frustum, send_hz and tiers, used only
+// when one of those is set; Op add 0, set_local 1, set_parent 2, set_shape 3, remove 4;
+// Query region 0, sphere 1, ray 2, nearest 3, and (v1.2) sphere_around 4 and
+// nearest_around 5, a node id in place of the point; Encoding exact 0, compact 1. Bincode has no defaults, so every field
 // a JSON client may omit is written here with the contract's default.
 
-import type { ClientMsg, Op, Query, Transform, Vec3 } from './types.js';
+import type { ClientMsg, Frustum, Op, Query, Transform, Vec3 } from './types.js';
+import { InvalidArgumentError } from '../errors.js';
 import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 import { readTransform, writeTransform } from './bincode-server.js';
@@ -66,14 +69,18 @@ function writeOp(w: Writer, op: Op): void {
 }
 
 export function writeQuery(w: Writer, q: Query): void {
-  w.u8(KINDS.indexOf(q.kind));
+  // (v1.2) A sphere or nearest query around a node takes variant 4 or 5, so one with a
+  // point keeps its v1.1 bytes.
+  const around = q.kind === 'sphere' || q.kind === 'nearest' ? q.around : undefined;
+  w.u8(around === undefined ? KINDS.indexOf(q.kind) : q.kind === 'sphere' ? 4 : 5);
+  if (around !== undefined) w.u32(around);
   switch (q.kind) {
     case 'region':
       w.f32s(q.min, 3);
       w.f32s(q.max, 3);
       break;
     case 'sphere':
-      w.f32s(q.center, 3);
+      if (around === undefined) w.f32s(q.center!, 3);
       w.f32(q.radius);
       break;
     case 'ray':
@@ -82,7 +89,7 @@ export function writeQuery(w: Writer, q: Query): void {
       optF32(w, q.max_t);
       break;
     case 'nearest':
-      w.f32s(q.point, 3);
+      if (around === undefined) w.f32s(q.point!, 3);
       w.u32(q.k);
       optF32(w, q.max_dist);
       break;
@@ -96,8 +103,11 @@ export function encodeClientBincode(message: ClientMsg): Uint8Array {
   const msg = canonicalMsg(message);
   const w = new Writer(64);
   switch (msg.type) {
-    case 'subscribe':
-      w.u8(0);
+    case 'subscribe': {
+      // (v1.2) Only a subscribe using a v1.2 field is variant 5: every 1.x server reads
+      // variant 0, so a plain subscribe keeps working against a v1.1 server.
+      const v12 = msg.follow !== undefined || msg.frustum !== undefined || msg.send_hz !== undefined || msg.tiers !== undefined;
+      w.u8(v12 ? 5 : 0);
       if (msg.region === null) w.u8(0);
       else {
         w.u8(1);
@@ -111,7 +121,29 @@ export function encodeClientBincode(message: ClientMsg): Uint8Array {
         w.u64(msg.since);
       }
       w.u8(msg.encoding === 'compact' ? 1 : 0);
+      if (!v12) break;
+      if (msg.follow === undefined) w.u8(0);
+      else {
+        w.u8(1);
+        w.u32(msg.follow.node);
+        w.f32(msg.follow.radius);
+        optF32(w, msg.follow.margin);
+      }
+      if (msg.frustum === undefined) w.u8(0);
+      else {
+        w.u8(1);
+        if (!Array.isArray(msg.frustum) || msg.frustum.length !== 6) throw new InvalidArgumentError('frustum: 6 planes');
+        for (const plane of msg.frustum) w.f32s(plane, 4);
+      }
+      optU32(w, msg.send_hz);
+      const tiers = msg.tiers ?? [];
+      w.len(tiers.length);
+      for (const t of tiers) {
+        optF32(w, t.within);
+        w.u32(t.every);
+      }
       break;
+    }
     case 'unsubscribe':
       w.u8(1);
       break;
@@ -172,7 +204,8 @@ function readOp(r: Reader): Op {
 }
 
 function readQuery(r: Reader): Query {
-  switch (r.variant(KINDS.length)) {
+  const v = r.variant(6);
+  switch (v) {
     case 0: {
       const min = r.vec3();
       return { kind: 'region', min, max: r.vec3(), mask: r.u32() };
@@ -180,6 +213,10 @@ function readQuery(r: Reader): Query {
     case 1: {
       const center = r.vec3();
       return { kind: 'sphere', center, radius: r.f32(), mask: r.u32() };
+    }
+    case 4: {
+      const around = r.u32();
+      return { kind: 'sphere', around, radius: r.f32(), mask: r.u32() };
     }
     case 2: {
       const origin = r.vec3();
@@ -190,10 +227,10 @@ function readQuery(r: Reader): Query {
       return q;
     }
     default: {
-      const point = r.vec3();
+      const origin = v === 3 ? { point: r.vec3() } : { around: r.u32() };
       const k = r.u32();
       const maxDist = r.some() ? r.f32() : undefined;
-      const q: Query = { kind: 'nearest', point, k, mask: r.u32() };
+      const q: Query = { kind: 'nearest', ...origin, k, mask: r.u32() };
       if (maxDist !== undefined) q.max_dist = maxDist;
       return q;
     }
@@ -204,8 +241,10 @@ function readQuery(r: Reader): Query {
 export function decodeClientBincode(bytes: Uint8Array): ClientMsg {
   const r = new Reader(bytes);
   let msg: ClientMsg;
-  switch (r.variant(5)) {
-    case 0: {
+  const v = r.variant(6);
+  switch (v) {
+    case 0:
+    case 5: {
       const region = r.some() ? { min: r.vec3(), max: r.vec3() } : null;
       const mask = r.u32();
       const since = r.some() ? r.u64() : undefined;
@@ -213,6 +252,20 @@ export function decodeClientBincode(bytes: Uint8Array): ClientMsg {
       msg = { type: 'subscribe', region, mask };
       if (since !== undefined) msg.since = since;
       if (compact) msg.encoding = 'compact';
+      if (v === 0) break;
+      if (r.some()) {
+        const node = r.u32();
+        msg.follow = { node, radius: r.f32() };
+        if (r.some()) msg.follow.margin = r.f32();
+      }
+      if (r.some()) msg.frustum = Array.from({ length: 6 }, () => r.quat()) as Frustum;
+      if (r.some()) msg.send_hz = r.u32();
+      const n = r.len(2);
+      if (n) msg.tiers = [];
+      for (let i = 0; i < n; i++) {
+        const within = r.some() ? r.f32() : undefined;
+        msg.tiers!.push(within === undefined ? { every: r.u32() } : { within, every: r.u32() });
+      }
       break;
     }
     case 1:

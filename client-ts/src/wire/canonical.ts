@@ -5,7 +5,7 @@
 // not know is refused here, before anything is sent.
 
 import { InvalidArgumentError } from '../errors.js';
-import type { ClientMsg, Op, Query, Transform } from './types.js';
+import type { ClientMsg, Op, Query, Transform, Vec3 } from './types.js';
 
 export const ALL_LAYERS = 0xffff_ffff;
 
@@ -41,17 +41,28 @@ export function canonicalOp(op: Op): Op {
   throw new InvalidArgumentError(`unknown op ${JSON.stringify((op as { op: unknown }).op)}`);
 }
 
+/**
+ * (v1.2) A sphere or nearest query measures from a point or `around` a node: exactly
+ * one, or it has no wire form (the Rust codec refuses to encode it too).
+ */
+function origin(point: Vec3 | undefined, around: number | undefined, name: string): Record<string, Vec3 | number> {
+  if ((point === undefined) === (around === undefined)) {
+    throw new InvalidArgumentError(`give \`${name}\` or \`around\`, exactly one`);
+  }
+  return point === undefined ? { around: around! } : { [name]: point };
+}
+
 export function canonicalQuery(q: Query): Query {
   const mask = q.mask ?? ALL_LAYERS;
   switch (q.kind) {
     case 'region':
       return { kind: q.kind, min: q.min, max: q.max, mask };
     case 'sphere':
-      return { kind: q.kind, center: q.center, radius: q.radius, mask };
+      return defined({ kind: q.kind, ...origin(q.center, q.around, 'center'), radius: q.radius, mask }) as Query;
     case 'ray':
       return defined({ kind: q.kind, origin: q.origin, dir: q.dir, max_t: q.max_t, mask, all: q.all ?? false });
     case 'nearest':
-      return defined({ kind: q.kind, point: q.point, k: q.k, max_dist: q.max_dist, mask });
+      return defined({ kind: q.kind, ...origin(q.point, q.around, 'point'), k: q.k, max_dist: q.max_dist, mask }) as Query;
   }
   throw new InvalidArgumentError(`unknown query kind ${JSON.stringify((q as { kind: unknown }).kind)}`);
 }
@@ -65,6 +76,10 @@ export function canonicalMsg(msg: ClientMsg): ClientMsg {
         mask: msg.mask,
         since: msg.since,
         encoding: msg.encoding === 'compact' ? msg.encoding : undefined,
+        follow: msg.follow && defined({ node: msg.follow.node, radius: msg.follow.radius, margin: msg.follow.margin }),
+        frustum: msg.frustum,
+        send_hz: msg.send_hz,
+        tiers: msg.tiers?.length ? msg.tiers.map((t) => defined({ within: t.within, every: t.every })) : undefined,
       });
     case 'edits':
       return { type: msg.type, seq: msg.seq, ops: msg.ops.map(canonicalOp) };

@@ -5,7 +5,7 @@
 // parts of `set_local`/`set_shape`, `max_t`, `max_dist`), so a message has one JSON form.
 
 import { DecodeError } from '../errors.js';
-import type { ClientMsg, Op, Query } from './types.js';
+import type { ClientMsg, Frustum, Op, Query, Vec3 } from './types.js';
 import * as c from './json-check.js';
 import { stringify } from './json-text.js';
 import { ALL_LAYERS, canonicalMsg, canonicalOp, canonicalQuery, fullTransform } from './canonical.js';
@@ -72,13 +72,21 @@ function op(v: unknown): Op {
   }
 }
 
+/** (v1.2) A sphere's `center` or a nearest query's `point`, or `around` a node: one of them. */
+function origin(o: c.Obj, name: 'center' | 'point'): Record<string, Vec3 | number> {
+  const at = c.opt(o[name], c.vec3, name);
+  const around = c.opt(o.around, c.u32, 'around');
+  if ((at === undefined) === (around === undefined)) throw new DecodeError(`give \`${name}\` or \`around\`, exactly one`);
+  return around !== undefined ? { around } : { [name]: at! };
+}
+
 function query(v: unknown): Query {
   const o = c.obj(v, 'query');
   switch (o.kind) {
     case 'region':
       return { kind: 'region', min: c.vec3(o.min, 'min'), max: c.vec3(o.max, 'max'), mask: mask(o.mask) };
     case 'sphere':
-      return { kind: 'sphere', center: c.vec3(o.center, 'center'), radius: c.f32(o.radius, 'radius'), mask: mask(o.mask) };
+      return { kind: 'sphere', ...origin(o, 'center'), radius: c.f32(o.radius, 'radius'), mask: mask(o.mask) } as Query;
     case 'ray': {
       const q: Query = {
         kind: 'ray',
@@ -92,7 +100,7 @@ function query(v: unknown): Query {
       return q;
     }
     case 'nearest': {
-      const q: Query = { kind: 'nearest', point: c.vec3(o.point, 'point'), k: c.u32(o.k, 'k'), mask: mask(o.mask) };
+      const q = { kind: 'nearest', ...origin(o, 'point'), k: c.u32(o.k, 'k'), mask: mask(o.mask) } as Query & { kind: 'nearest' };
       const maxDist = c.opt(o.max_dist, c.f32, 'max_dist');
       if (maxDist !== undefined) q.max_dist = maxDist;
       return q;
@@ -118,6 +126,28 @@ export function decodeClientJson(text: string): ClientMsg {
       if (o.encoding !== undefined && o.encoding !== 'exact') {
         if (o.encoding !== 'compact') throw new DecodeError('encoding must be exact or compact');
         msg.encoding = 'compact';
+      }
+      const f = c.opt(o.follow, c.obj, 'follow');
+      if (f) {
+        msg.follow = { node: c.u32(f.node, 'follow.node'), radius: c.f32(f.radius, 'follow.radius') };
+        const margin = c.opt(f.margin, c.f32, 'follow.margin');
+        if (margin !== undefined) msg.follow.margin = margin;
+      }
+      const planes = c.opt(o.frustum, c.arr, 'frustum');
+      if (planes) {
+        if (planes.length !== 6) throw new DecodeError('frustum must have 6 planes');
+        msg.frustum = planes.map((p, i) => c.fixed(p, 4, `frustum[${i}]`)) as Frustum;
+      }
+      const hz = c.opt(o.send_hz, c.u32, 'send_hz');
+      if (hz !== undefined) msg.send_hz = hz;
+      const tiers = c.opt(o.tiers, c.arr, 'tiers') ?? [];
+      if (tiers.length) {
+        msg.tiers = tiers.map((t, i) => {
+          const to = c.obj(t, `tiers[${i}]`);
+          const every = c.u32(to.every, `tiers[${i}].every`);
+          const within = c.opt(to.within, c.f32, `tiers[${i}].within`);
+          return within === undefined ? { every } : { within, every };
+        });
       }
       return msg;
     }

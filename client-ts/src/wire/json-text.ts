@@ -6,7 +6,7 @@
 // Which numbers are f32 follows from the field they sit in: the contract's geometry
 // fields are all f32 and nothing else is, and an `update` row is an id then 8 f32s.
 
-const F32_KEYS = new Set(['t', 'r', 's', 'extent', 'min', 'max', 'center', 'radius', 'origin', 'dir', 'max_t', 'point', 'max_dist', 'dist']);
+const F32_KEYS = new Set(['t', 'r', 's', 'extent', 'min', 'max', 'center', 'radius', 'origin', 'dir', 'max_t', 'point', 'max_dist', 'dist', 'margin', 'within', 'frustum']);
 
 /** The shortest decimal that reads back (through f32 rounding) as `Math.fround(v)`. */
 export function formatF32(v: number): string {

@@ -49,6 +49,34 @@ export interface Region {
 
 export type Encoding = 'exact' | 'compact';
 
+/**
+ * (v1.2) A scope that follows a node: the sphere of `radius` around its world position,
+ * re-evaluated every tick. A node enters within `radius` and leaves beyond
+ * `radius + margin` (`margin` absent: a tenth of `radius`).
+ */
+export interface Follow {
+  node: number;
+  radius: number;
+  margin?: number;
+}
+
+/**
+ * (v1.2) A camera's view volume: six planes `[nx, ny, nz, d]` with inward unit normals;
+ * a point `p` is inside when `n·p + d >= 0` for all six.
+ */
+export type Frustum = [Plane, Plane, Plane, Plane, Plane, Plane];
+export type Plane = [number, number, number, number];
+
+/**
+ * (v1.2) A distance tier: nodes within `within` of the scope's centre (beyond the tier
+ * before) have their changes sent on every `every`-th send. The last tier has no
+ * `within` and takes every node past the others.
+ */
+export interface Tier {
+  within?: number;
+  every: number;
+}
+
 // ---- edit ops ---------------------------------------------------------------------
 
 /** A new node; without `id` the server assigns one. Omitted fields take their defaults. */
@@ -95,11 +123,11 @@ export interface RegionQuery {
   max: Vec3;
   mask?: number;
 }
-export interface SphereQuery {
-  center: Vec3;
+/** Measured from `center`, or (v1.2) from the world position of the node `around`. */
+export type SphereQuery = ({ center: Vec3; around?: undefined } | { around: number; center?: undefined }) & {
   radius: number;
   mask?: number;
-}
+};
 export interface RayQuery {
   origin: Vec3;
   dir: Vec3;
@@ -107,12 +135,12 @@ export interface RayQuery {
   mask?: number;
   all?: boolean;
 }
-export interface NearestQuery {
-  point: Vec3;
+/** Measured from `point`, or (v1.2) from the world position of the node `around`. */
+export type NearestQuery = ({ point: Vec3; around?: undefined } | { around: number; point?: undefined }) & {
   k: number;
   max_dist?: number;
   mask?: number;
-}
+};
 export type Query =
   | ({ kind: 'region' } & RegionQuery)
   | ({ kind: 'sphere' } & SphereQuery)
@@ -160,6 +188,12 @@ export type ClientMsg =
       mask: number;
       since?: U64;
       encoding?: Encoding;
+      /** (v1.2) Any of these four makes the bincode form variant 5 (see bincode-client.ts). */
+      follow?: Follow;
+      frustum?: Frustum;
+      send_hz?: number;
+      /** (v1.2) Absent or empty: no tiers. */
+      tiers?: Tier[];
     }
   | { type: 'unsubscribe' }
   | { type: 'edits'; seq: U64; ops: Op[] }

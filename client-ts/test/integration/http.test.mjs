@@ -62,6 +62,13 @@ test('edits, nodes and the four queries', async () => {
   const any = await client.query('http-edits', { kind: 'nearest', point: [0, 0, 0], k: 3, max_dist: 1e6 });
   assert.equal(any.kind, 'nearest');
   assert.equal(any.hits.length, 3);
+  // (v1.2) Sphere and nearest queries measured from a node's world position.
+  // Node 2's box is 1.5 from node 1's origin.
+  assert.deepEqual((await client.querySphere('http-edits', { around: 1, radius: 1.4, mask: 2 })).nodes, [1]);
+  assert.deepEqual((await client.querySphere('http-edits', { around: 1, radius: 1.6, mask: 2 })).nodes, [1, 2]);
+  const aroundNearest = await client.queryNearest('http-edits', { around: 2, k: 2 });
+  assert.deepEqual(aroundNearest.hits.map((h) => h.node), [2, 1]);
+  await assert.rejects(client.querySphere('http-edits', { around: 404, radius: 1 }), (e) => e instanceof ApiError && e.code === 'unknown_node');
 });
 
 test('errors carry the contract codes, statuses and op index', async () => {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import WebSocket, { WebSocketServer } from 'ws';
 
-import { Connection } from '../../dist/index.js';
+import { Connection, follow, frustum } from '../../dist/index.js';
 import { decodeClientBincode } from '../../dist/wire/bincode-client.js';
 import { encodeServerBincode } from '../../dist/wire/bincode-server.js';
 import { nextEvent } from '../helpers/wait.mjs';
@@ -103,4 +103,38 @@ test('a server that names no instance is never asked to resume', async (t) => {
   sockets.at(-1).terminate();
   await resynced;
   assert.deepEqual(subscribes.map((m) => m.since), [undefined, undefined]);
+});
+
+test('(v1.2) follow, frustum, send rate and tiers are kept across reconnects, resuming with since', async (t) => {
+  // A resubscribe naming `since` gets a resumed delta, any other a snapshot.
+  const { subscribes, sockets, url } = await fakeServer(t, () => detail({ instance: '00000000000000aa' }), (n) => (
+    subscribes[n - 1].since === undefined
+      ? { type: 'snapshot', tick: 10 + n, time: 1, nodes: [node(1, 0)] }
+      : { type: 'delta', tick: 10 + n, time: 2, upsert: [], update: noRows(), remove: new Uint32Array(0), resumed: true }));
+  const conn = await Connection.open(url, 'r', { WebSocket, backoff: { initialMs: 10 } });
+  t.after(() => conn.close());
+  const tiers = [{ within: 10, every: 1 }, { every: 3 }];
+  await conn.subscribe({ ...follow(1, 25, 2.5, 6), sendHz: 20, tiers });
+  const wire = { type: 'subscribe', region: null, mask: 6, follow: { node: 1, radius: 25, margin: 2.5 }, send_hz: 20, tiers };
+  assert.deepEqual(subscribes[0], wire);
+  // The mirror's pace, for an Interpolator: the send rate and the slowest tier.
+  assert.equal(conn.mirror.frameIntervalMs, 50);
+  assert.equal(conn.mirror.tierEvery, 3);
+
+  let resynced = nextEvent(conn, 'resynced');
+  sockets.at(-1).terminate();
+  assert.equal((await resynced)[0].resumed, true);
+  assert.deepEqual(subscribes[1], { ...wire, since: 11 });
+
+  // A new scope is sent whole, and is the one a later reconnect resumes.
+  const planes = [[1, 0, 0, 1], [-1, 0, 0, 1], [0, 1, 0, 1], [0, -1, 0, 1], [0, 0, 1, 1], [0, 0, -1, 1]];
+  await conn.subscribe({ ...frustum(planes), encoding: 'compact' });
+  assert.deepEqual(subscribes[2], { type: 'subscribe', region: null, mask: 0xffffffff, encoding: 'compact', frustum: planes });
+  // Without a send rate, the room's tick rate (30 Hz here) paces the frames.
+  assert.equal(conn.mirror.frameIntervalMs, 1000 / 30);
+  assert.equal(conn.mirror.tierEvery, 1);
+  resynced = nextEvent(conn, 'resynced');
+  sockets.at(-1).terminate();
+  await resynced;
+  assert.deepEqual(subscribes[3], { ...subscribes[2], since: 13 });
 });

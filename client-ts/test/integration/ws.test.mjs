@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 
-import { ApiError, Client, Connection, region, wholeRoom } from '../../dist/index.js';
+import { ApiError, Client, Connection, follow, region, wholeRoom } from '../../dist/index.js';
 import { startServer } from '../helpers/server.mjs';
 import { nextEvent, until } from '../helpers/wait.mjs';
 
@@ -120,3 +120,33 @@ test('the mirror can be read without copying', async () => {
   assert.equal(conn.mirror.parent[slot], -1);
   await conn.close();
 });
+
+for (const format of ['bincode', 'json']) {
+  test(`${format}: v1.2 queries around a node, and a v1.2 subscribe the server reads`, async (t) => {
+    const room = `ws-v12-${format}`;
+    await http.createRoom({ id: room });
+    await http.edit(room, [
+      { op: 'add', id: 1, local: { t: [0, 0, 0] } },
+      { op: 'add', id: 2, local: { t: [3, 0, 0] } },
+      { op: 'add', id: 3, local: { t: [30, 0, 0] } },
+    ]);
+    const conn = await http.connect(room, { WebSocket, format });
+    t.after(() => conn.close());
+    assert.deepEqual((await conn.querySphere({ around: 2, radius: 4 })).nodes, [1, 2]);
+    assert.deepEqual((await conn.queryNearest({ around: 3, k: 2 })).hits.map((h) => h.node), [3, 2]);
+    await assert.rejects(conn.queryNearest({ around: 99, k: 1 }), (e) => e instanceof ApiError && e.code === 'unknown_node');
+
+    // A server that serves v1.2 scopes answers with a snapshot; one that does not yet
+    // refuses them by name, which shows it read the message (a frame it could not
+    // decode would be a bad_request about the bytes).
+    const scope = { ...follow(1, 5), sendHz: 10, tiers: [{ within: 2, every: 1 }, { every: 4 }] };
+    try {
+      await conn.subscribe(scope);
+      assert.deepEqual([...conn.mirror.entries()].map(([id]) => id).sort(), [1, 2]);
+    } catch (e) {
+      assert.ok(e instanceof ApiError && e.code === 'bad_request' && /follow|not supported/.test(e.message), String(e));
+    }
+    assert.deepEqual(conn.scope, { region: null, mask: 0xffffffff, encoding: 'exact', follow: { node: 1, radius: 5 }, sendHz: 10, tiers: scope.tiers });
+    assert.equal(conn.state, 'connected');
+  });
+}
