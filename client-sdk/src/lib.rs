@@ -55,8 +55,8 @@ mod tls;
 
 pub use backoff::Backoff;
 pub use connection::{
-    CLOSE_GOING_AWAY, CLOSE_RECONNECT, ConnState, ConnectOptions, Connection, Pong,
-    REASON_ROOM_DELETED, REASON_SHUTTING_DOWN, StopReason,
+    CLOSE_GOING_AWAY, CLOSE_MOVING, CLOSE_RECONNECT, ConnState, ConnectOptions, Connection, Pong,
+    REASON_MOVING, REASON_ROOM_DELETED, REASON_SHUTTING_DOWN, StopReason,
 };
 pub use error::{ClientError, Result};
 pub use events::{Event, Events};

@@ -37,6 +37,7 @@ use super::command::Command;
 use super::lifecycle::{self, ConnState, Decision, StopReason};
 use super::options::ConnectOptions;
 use super::pending::{Pending, SnapshotWaiter, Subscribe};
+use super::reconnect::Reconnect;
 use super::socket::{self, Opened, Socket, Writer};
 use crate::backoff::BackoffState;
 use crate::endpoint::Endpoint;
@@ -71,13 +72,6 @@ impl End {
             code: None,
         }
     }
-}
-
-/// The result of a run of reconnect attempts.
-enum Reconnect {
-    /// Boxed: a socket is large, and this value is moved once per reconnect.
-    Open(Box<Opened>),
-    Stop(StopReason, Option<oneshot::Sender<()>>),
 }
 
 /// The state of the driver task.
@@ -162,7 +156,7 @@ impl Driver {
         self.events.receiver_count() > 0
     }
 
-    fn set_scope(&mut self, scope: Option<Scope>) {
+    pub(super) fn set_scope(&mut self, scope: Option<Scope>) {
         self.scope = scope;
         *self.shared.scope.lock() = scope;
     }
@@ -314,7 +308,7 @@ impl Driver {
     }
 
     /// Forgets the scope and empties the mirror, reporting every node as left.
-    fn unsubscribe_locally(&mut self) {
+    pub(super) fn unsubscribe_locally(&mut self) {
         self.set_scope(None);
         self.synced = false;
         self.held = None;
@@ -473,101 +467,6 @@ impl Driver {
             self.resync(writer)?;
         }
         Ok(())
-    }
-
-    /// Waits out backoff delays and tries to open a new socket until one opens or the
-    /// policy says stop. Requests made meanwhile fail at once with `Disconnected`
-    /// (never queue), but scope changes are remembered for the new connection.
-    async fn reconnect(&mut self, backoff: &mut BackoffState) -> Reconnect {
-        let mut last_error = String::from("none yet");
-        loop {
-            let Some(delay) = backoff.next_delay() else {
-                let reason = StopReason::GaveUp {
-                    attempts: backoff.attempts(),
-                    last_error,
-                };
-                return Reconnect::Stop(reason, None);
-            };
-            self.state.send_replace(ConnState::Reconnecting {
-                attempt: backoff.attempts(),
-            });
-            if let Err(stop) = self.offline(tokio::time::sleep(delay)).await {
-                return stop;
-            }
-            let url = self.endpoint.ws(
-                &self.room,
-                self.options.format,
-                self.options.token.as_deref(),
-            );
-            let roots = self.options.roots.clone();
-            let attempt = tokio::time::timeout(
-                self.options.connect_timeout,
-                socket::open(&url, self.options.max_message_bytes, &roots),
-            );
-            let attempt = match self.offline(attempt).await {
-                Ok(attempt) => attempt,
-                Err(stop) => return stop,
-            };
-            match attempt {
-                Ok(Ok(socket)) => return Reconnect::Open(Box::new(socket)),
-                Ok(Err(e)) => {
-                    if let Decision::Stop(reason) = lifecycle::after_failed_attempt(&e) {
-                        return Reconnect::Stop(reason, None);
-                    }
-                    last_error = e.to_string();
-                }
-                Err(_) => {
-                    last_error = format!("no connection within {:?}", self.options.connect_timeout)
-                }
-            }
-            tracing::debug!(room = %self.room, attempt = backoff.attempts(), error = %last_error, "reconnect failed");
-        }
-    }
-
-    /// Runs `work` (a backoff delay or a connect attempt) while answering requests as
-    /// there is no connection, so none waits on it; `Err` when the caller closes.
-    async fn offline<F: std::future::Future>(&mut self, work: F) -> Result<F::Output, Reconnect> {
-        tokio::pin!(work);
-        loop {
-            tokio::select! {
-                output = &mut work => return Ok(output),
-                command = self.commands.recv() => match command {
-                    None => return Err(Reconnect::Stop(StopReason::ClosedByClient, None)),
-                    Some(Command::Close { done }) => {
-                        return Err(Reconnect::Stop(StopReason::ClosedByClient, Some(done)));
-                    }
-                    Some(command) => self.refuse_offline(command),
-                },
-            }
-        }
-    }
-
-    /// Answers a request made while there is no connection.
-    fn refuse_offline(&mut self, command: Command) {
-        match command {
-            Command::Subscribe { scope, reply } => {
-                // Remembered, so the next connection subscribes with it.
-                self.set_scope(Some(scope));
-                let _ = reply.send(Err(ClientError::Disconnected));
-            }
-            Command::Unsubscribe { reply } => {
-                self.unsubscribe_locally();
-                let _ = reply.send(Ok(()));
-            }
-            Command::Edits { reply, .. } => {
-                let _ = reply.send(Err(ClientError::Disconnected));
-            }
-            Command::Query { reply, .. } => {
-                let _ = reply.send(Err(ClientError::Disconnected));
-            }
-            Command::Ping { reply } => {
-                let _ = reply.send(Err(ClientError::Disconnected));
-            }
-            Command::Close { done } => {
-                // The reconnect loop takes Close before calling here; see `command`.
-                let _ = done.send(());
-            }
-        }
     }
 }
 

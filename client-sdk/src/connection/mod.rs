@@ -30,8 +30,12 @@
 //!   as before.
 //! * **Server `closed`**: `room deleted` stops the connection
 //!   ([`StopReason::RoomDeleted`], published as [`Event::Stopped`]); any other reason,
-//!   such as `server shutting down` (close code 1001) or close code 4000, reconnects.
-//!   The full policy is in `lifecycle`.
+//!   such as `server shutting down` (close code 1001), `moving` (close code 4002: the
+//!   room changes cluster node; the reconnect resumes with `since`) or close code 4000,
+//!   reconnects. A reconnect refused with `Retry-After` (`503 overloaded` while a room
+//!   is between owners) waits at least that long and keeps trying; only `room deleted`,
+//!   a 4xx refusal (`401`, `403`, `404 unknown_room`) or `max_attempts` failed attempts
+//!   stop it. The full policy is in `lifecycle`.
 //! * **Stopping**: [`Connection::close`], dropping every handle, or the policy stops
 //!   the driver; later requests fail with [`ClientError::Stopped`] and
 //!   [`Events::next`] returns `None` once the last events are read.
@@ -41,6 +45,7 @@ mod driver;
 mod lifecycle;
 mod options;
 mod pending;
+mod reconnect;
 mod socket;
 
 use std::sync::Arc;
@@ -55,8 +60,8 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 pub use command::Pong;
 pub use lifecycle::{
-    CLOSE_GOING_AWAY, CLOSE_RECONNECT, ConnState, REASON_ROOM_DELETED, REASON_SHUTTING_DOWN,
-    StopReason,
+    CLOSE_GOING_AWAY, CLOSE_MOVING, CLOSE_RECONNECT, ConnState, REASON_MOVING, REASON_ROOM_DELETED,
+    REASON_SHUTTING_DOWN, StopReason,
 };
 pub use options::ConnectOptions;
 

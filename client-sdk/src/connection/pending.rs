@@ -155,6 +155,7 @@ impl Pending {
             message,
             op,
             status: None,
+            retry_after: None,
         };
         if let Some(seq) = seq {
             return match self.edits.remove(&seq) {

@@ -1,6 +1,7 @@
 //! The Rust client's integration tests, in one binary: the SDK against an in-process
 //! server (HTTP, WebSocket, reconnect and resume, compact transforms, TLS) and against a
-//! scripted fake server; `common` starts the servers.
+//! scripted fake server (a room moving between cluster nodes among them); `common` starts
+//! the servers.
 
 mod common;
 
@@ -11,6 +12,7 @@ mod fake_server;
 mod http_api;
 mod mirror_compact;
 mod mirror_sync;
+mod moving;
 mod reconnect;
 mod tls;
 mod ws_requests;
