@@ -28,7 +28,7 @@ use serde::de::DeserializeOwned;
 use crate::connection::{ConnectOptions, Connection};
 use crate::endpoint::Endpoint;
 use crate::error::{ClientError, Result};
-use crate::query::{AnswerKind, QueryAnswer};
+use crate::query::{AnswerKind, QueryAnswer, no_origin};
 
 /// The default time limit of one HTTP request. Edits are answered after the tick that
 /// applies them, which at 1 Hz is up to a second, so this leaves ample room.
@@ -203,8 +203,11 @@ impl Client {
             .await
     }
 
-    /// `POST /rooms/{room}/query/sphere`.
+    /// `POST /rooms/{room}/query/sphere`, around a point ([`SphereQuery::at`]) or a
+    /// node ([`sphere_around`](crate::sphere_around), v1.2). A query naming neither
+    /// origin, or both, fails with [`ClientError::InvalidArgument`] before it is sent.
     pub async fn query_sphere(&self, room: &str, q: &SphereQuery) -> Result<NodesResult> {
+        q.origin().map_err(|e| no_origin("sphere", e))?;
         self.call(Method::POST, &["rooms", room, "query", "sphere"], Some(q))
             .await
     }
@@ -215,8 +218,11 @@ impl Client {
             .await
     }
 
-    /// `POST /rooms/{room}/query/nearest`.
+    /// `POST /rooms/{room}/query/nearest`, from a point ([`NearestQuery::at`]) or a node
+    /// ([`nearest_around`](crate::nearest_around), v1.2). A query naming neither
+    /// origin, or both, fails with [`ClientError::InvalidArgument`] before it is sent.
     pub async fn query_nearest(&self, room: &str, q: &NearestQuery) -> Result<NearestResult> {
+        q.origin().map_err(|e| no_origin("nearest", e))?;
         self.call(Method::POST, &["rooms", room, "query", "nearest"], Some(q))
             .await
     }

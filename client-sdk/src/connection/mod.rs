@@ -243,8 +243,11 @@ impl Connection {
         self.edit(batch.ops).await
     }
 
-    /// Runs a query over the WebSocket.
+    /// Runs a query over the WebSocket. A sphere or nearest query naming neither a
+    /// point nor a node to measure from (or both) fails at once with
+    /// [`ClientError::InvalidArgument`].
     pub async fn query(&self, query: Query) -> Result<QueryAnswer> {
+        crate::query::check(&query)?;
         self.request(|reply| Command::Query { query, reply }).await
     }
 
@@ -253,7 +256,9 @@ impl Connection {
         self.query(Query::Region(q)).await?.into_nodes()
     }
 
-    /// A sphere query: ids of nodes whose world AABB is within the radius.
+    /// A sphere query: ids of nodes whose world AABB is within the radius of a point
+    /// ([`SphereQuery::at`]) or of a node's world position
+    /// ([`sphere_around`](crate::sphere_around), v1.2).
     pub async fn query_sphere(&self, q: SphereQuery) -> Result<NodesResult> {
         self.query(Query::Sphere(q)).await?.into_nodes()
     }
@@ -263,7 +268,8 @@ impl Connection {
         self.query(Query::Ray(q)).await?.into_ray()
     }
 
-    /// A nearest query: the `k` nearest nodes.
+    /// A nearest query: the `k` nodes nearest to a point ([`NearestQuery::at`]) or to a
+    /// node's world position ([`nearest_around`](crate::nearest_around), v1.2).
     pub async fn query_nearest(&self, q: NearestQuery) -> Result<NearestResult> {
         self.query(Query::Nearest(q)).await?.into_nearest()
     }

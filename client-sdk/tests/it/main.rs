@@ -6,6 +6,7 @@
 mod common;
 
 mod access;
+mod around;
 mod compact_live;
 mod compact_resume;
 mod fake_server;
