@@ -63,7 +63,7 @@ pub use events::{Event, Events};
 pub use http::{Client, DEFAULT_HTTP_TIMEOUT, POOL_IDLE_TIMEOUT};
 pub use mirror::Mirror;
 pub use query::{QueryAnswer, nearest_around, sphere_around};
-pub use scope::Scope;
+pub use scope::{ClipDepth, MAX_SEND_HZ, Scope};
 
 /// The wire types, re-exported so callers need no direct dependency on the protocol
 /// crate.

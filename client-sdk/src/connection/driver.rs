@@ -36,7 +36,7 @@ use super::Shared;
 use super::command::Command;
 use super::lifecycle::{self, ConnState, Decision, StopReason};
 use super::options::ConnectOptions;
-use super::pending::{Pending, SnapshotWaiter, Subscribe};
+use super::pending::{Pending, Refused, SnapshotWaiter, Subscribe, Taken};
 use super::reconnect::Reconnect;
 use super::socket::{self, Opened, Socket, Writer};
 use crate::backoff::BackoffState;
@@ -157,7 +157,7 @@ impl Driver {
     }
 
     pub(super) fn set_scope(&mut self, scope: Option<Scope>) {
-        self.scope = scope;
+        self.scope.clone_from(&scope);
         *self.shared.scope.lock() = scope;
     }
 
@@ -171,13 +171,14 @@ impl Driver {
         if resumed {
             self.publish(vec![Event::Reconnected]);
         }
-        if let Some(scope) = self.scope {
+        if let Some(scope) = self.scope.clone() {
             let same_instance = self.instance.is_some() && self.instance == self.held_instance;
-            let since = (resumed && same_instance && self.held == Some(scope))
+            let since = (resumed && same_instance && self.held.as_ref() == Some(&scope))
                 .then(|| self.shared.mirror.read().tick());
+            let msg = scope.message(since, self.encoding());
             self.pending
-                .add_subscribe(SnapshotWaiter::Resync, scope, since);
-            if let Err(e) = self.send(&writer, &scope.message(since, self.encoding())) {
+                .add_subscribe(SnapshotWaiter::Resync, scope, since, None);
+            if let Err(e) = self.send(&writer, &msg) {
                 return End::lost(e);
             }
         }
@@ -276,10 +277,12 @@ impl Driver {
     fn command(&mut self, command: Command, writer: &Writer) -> Result<(), ClientError> {
         match command {
             Command::Subscribe { scope, reply } => {
-                self.set_scope(Some(scope));
+                let msg = scope.message(None, self.encoding());
+                let previous = self.scope.clone();
+                self.set_scope(Some(scope.clone()));
                 self.pending
-                    .add_subscribe(SnapshotWaiter::Caller(reply), scope, None);
-                self.send(writer, &scope.message(None, self.encoding()))
+                    .add_subscribe(SnapshotWaiter::Caller(reply), scope, None, previous);
+                self.send(writer, &msg)
             }
             Command::Unsubscribe { reply } => {
                 self.unsubscribe_locally();
@@ -326,15 +329,27 @@ impl Driver {
     /// already on its way. The copy is doubtful from now on, so it is never resumed from.
     fn resync(&mut self, writer: &Writer) -> Result<(), ClientError> {
         self.held = None;
-        let Some(scope) = self.scope else {
+        let Some(scope) = self.scope.clone() else {
             return Ok(());
         };
         if self.pending.resync_pending() {
             return Ok(());
         }
+        let msg = scope.message(None, self.encoding());
         self.pending
-            .add_subscribe(SnapshotWaiter::Resync, scope, None);
-        self.send(writer, &scope.message(None, self.encoding()))
+            .add_subscribe(SnapshotWaiter::Resync, scope, None, None);
+        self.send(writer, &msg)
+    }
+
+    /// The server refused the caller's subscribe to `scope` and kept serving what it
+    /// served before: unless the caller has asked for another scope since, the desired
+    /// scope goes back to the one before (`previous`), so that a reconnect does not
+    /// subscribe with a scope the server refuses (a v1.2 scope on a v1.1 server, say).
+    fn subscribe_refused(&mut self, scope: Scope, previous: Option<Scope>) {
+        if self.scope.as_ref() == Some(&scope) && !self.pending.subscribe_pending() {
+            tracing::debug!(room = %self.room, ?scope, ?previous, "subscribe refused; scope restored");
+            self.set_scope(previous);
+        }
     }
 
     /// Handles one server message other than `closed`.
@@ -360,8 +375,22 @@ impl Driver {
                 message,
                 op,
             } => {
-                if !self.pending.error(seq, id, code, message.clone(), op) {
-                    tracing::debug!(room = %self.room, %code, %message, "unmatched server error");
+                match self.pending.error(seq, id, code, message.clone(), op) {
+                    Taken::Nothing => {
+                        tracing::debug!(room = %self.room, %code, %message, "unmatched server error");
+                    }
+                    Taken::Request => {}
+                    Taken::Subscribe(refused) => {
+                        let Refused {
+                            scope,
+                            previous,
+                            reply,
+                            error,
+                        } = *refused;
+                        // The scope first, so that the caller woken by the answer sees it.
+                        self.subscribe_refused(scope, previous);
+                        let _ = reply.send(Err(error));
+                    }
                 }
                 if seq.is_none() && id.is_none() {
                     self.publish(vec![Event::ServerError { code, message }]);
@@ -391,7 +420,7 @@ impl Driver {
         let answered = self.pending.take_snapshot_waiter();
         // A snapshot that arrives after an `unsubscribe` answers a subscribe the caller
         // has since withdrawn: it completes the call but is not applied.
-        if let Some(scope) = self.scope {
+        if let Some(scope) = self.scope.clone() {
             let wants = self.wants_events();
             let mut events = Vec::new();
             let (consistent, len) = {
@@ -400,7 +429,7 @@ impl Driver {
                 (applied != Some(false), mirror.len())
             };
             self.synced = true;
-            self.held = Some(answered.as_ref().map_or(scope, |a| a.scope));
+            self.held = Some(answered.as_ref().map_or(scope, |a| a.scope.clone()));
             self.held_instance.clone_from(&self.instance);
             events.push(match answered.as_ref().map(|a| &a.waiter) {
                 Some(SnapshotWaiter::Caller(_)) => Event::Snapshot { tick, time, len },

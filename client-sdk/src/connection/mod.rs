@@ -202,7 +202,7 @@ impl Connection {
     /// The scope the connection is subscribed with (or will resubscribe with), `None`
     /// when unsubscribed.
     pub fn scope(&self) -> Option<Scope> {
-        *self.inner.shared.scope.lock()
+        self.inner.shared.scope.lock().clone()
     }
 
     /// Where the connection is in its life.
@@ -218,6 +218,13 @@ impl Connection {
     /// Subscribes to `scope`, or changes the subscription to it, and waits until the
     /// answering snapshot has replaced the mirror; returns its tick. The scope is kept
     /// for reconnects even if this call fails with `Disconnected`.
+    ///
+    /// A scope [`Scope::validate`] refuses fails at once with
+    /// [`ClientError::InvalidArgument`]. One the server refuses (a follow scope of a
+    /// node that does not exist, or any v1.2 field on a server that does not serve
+    /// v1.2: `bad_request`) fails with [`ClientError::Api`]; the server then goes on
+    /// with the subscription it had, and so does the connection: [`Connection::scope`]
+    /// is the previous scope again and reconnects subscribe with that one.
     pub async fn subscribe(&self, scope: Scope) -> Result<u64> {
         scope.validate()?;
         self.request(|reply| Command::Subscribe { scope, reply })

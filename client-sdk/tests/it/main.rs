@@ -15,5 +15,6 @@ mod mirror_compact;
 mod mirror_sync;
 mod moving;
 mod reconnect;
+mod subscribe_v1_2;
 mod tls;
 mod ws_requests;
