@@ -11,6 +11,7 @@ mod compact_live;
 mod compact_resume;
 mod fake_server;
 mod http_api;
+mod interpolation;
 mod mirror_compact;
 mod mirror_sync;
 mod moving;
