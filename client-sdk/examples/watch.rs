@@ -1,10 +1,11 @@
 //! Prints a room's live changes: connects over WebSocket, subscribes to the whole room
-//! (or a region), and prints every event as it arrives, including disconnects and
-//! resynchronisations.
+//! (or a region, or, on a v1.2 server, the sphere following a node), and prints every
+//! event as it arrives, including disconnects and resynchronisations.
 //!
 //! ```text
 //! cargo run -p canopy-client --example watch -- http://127.0.0.1:7878 demo --json
 //! cargo run -p canopy-client --example watch -- http://127.0.0.1:7878 demo --region=-5,-5,-5,5,5,5
+//! cargo run -p canopy-client --example watch -- http://127.0.0.1:7878 demo --follow 3 --radius 20 --send-hz 10
 //! ```
 
 use canopy_client::{Client, ConnectOptions, Event, Scope};
@@ -23,6 +24,15 @@ struct Args {
     /// Watch only a region: minx,miny,minz,maxx,maxy,maxz.
     #[arg(long, value_parser = parse_region, allow_hyphen_values = true)]
     region: Option<Scope>,
+    /// (v1.2) Watch the sphere of `--radius` around this node, following it.
+    #[arg(long, requires = "radius", conflicts_with = "region")]
+    follow: Option<u32>,
+    /// The radius of `--follow`, world units.
+    #[arg(long, requires = "follow")]
+    radius: Option<f32>,
+    /// (v1.2) At most this many frames a second.
+    #[arg(long)]
+    send_hz: Option<u32>,
     /// Layer mask of the subscription.
     #[arg(long, default_value_t = u32::MAX)]
     mask: u32,
@@ -60,7 +70,13 @@ async fn main() -> anyhow::Result<()> {
     } else {
         ConnectOptions::default()
     };
-    let scope = args.region.unwrap_or_default().with_mask(args.mask);
+    let mut scope = match (args.follow, args.radius) {
+        (Some(node), Some(radius)) => Scope::follow(node, radius),
+        _ => args.region.unwrap_or_default(),
+    }
+    .with_mask(args.mask);
+    scope.send_hz = args.send_hz;
+    scope.validate()?;
 
     let conn = client.connect(&args.room, options).await?;
     let mut events = conn.events();

@@ -48,6 +48,10 @@ pub enum ClientError {
         op: Option<u32>,
         /// The HTTP status, when the error came over HTTP; `None` over WebSocket.
         status: Option<u16>,
+        /// The answer's `Retry-After` header (whole seconds): how long the server asks
+        /// the caller to wait before trying again, as a room moving between cluster
+        /// nodes does with `503 overloaded`. `None` when absent or not in seconds.
+        retry_after: Option<Duration>,
     },
 
     /// The server answered with a status that is neither success nor a contract error
@@ -58,6 +62,8 @@ pub enum ClientError {
         status: u16,
         /// The first 512 characters of the body, decoded lossily as UTF-8.
         body: String,
+        /// The answer's `Retry-After` header (whole seconds), when it had one.
+        retry_after: Option<Duration>,
     },
 
     /// A body or message could not be decoded into the contract's types.
@@ -106,13 +112,25 @@ impl ClientError {
         }
     }
 
+    /// How long the server asked the caller to wait before trying again (an HTTP
+    /// answer's `Retry-After`), for [`ClientError::Api`] and
+    /// [`ClientError::UnexpectedStatus`]; `None` otherwise.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            ClientError::Api { retry_after, .. }
+            | ClientError::UnexpectedStatus { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
     /// Builds an [`ClientError::Api`] from an error body's inner object.
-    pub(crate) fn api(info: ErrorInfo, status: Option<u16>) -> Self {
+    pub(crate) fn api(info: ErrorInfo, status: Option<u16>, retry_after: Option<Duration>) -> Self {
         ClientError::Api {
             code: info.code,
             message: info.message,
             op: info.op,
             status,
+            retry_after,
         }
     }
 }

@@ -3,8 +3,11 @@
 //!
 //! Invariant: every non-success answer becomes a typed error: a contract error body
 //! `{"error":{...}}` becomes [`ClientError::Api`] with its code, op index and status;
-//! anything else becomes [`ClientError::UnexpectedStatus`]. Bodies are decoded with the
-//! protocol crate's codec, so a malformed body is a [`ClientError::Decode`].
+//! anything else becomes [`ClientError::UnexpectedStatus`]. Either carries the answer's
+//! `Retry-After` (whole seconds) when it had one, so a caller can wait as the server asks
+//! (a room moving between cluster nodes answers `503 overloaded` with `Retry-After`).
+//! Bodies are decoded with the protocol crate's codec, so a malformed body is a
+//! [`ClientError::Decode`].
 
 use std::time::Duration;
 
@@ -25,7 +28,7 @@ use serde::de::DeserializeOwned;
 use crate::connection::{ConnectOptions, Connection};
 use crate::endpoint::Endpoint;
 use crate::error::{ClientError, Result};
-use crate::query::{AnswerKind, QueryAnswer};
+use crate::query::{AnswerKind, QueryAnswer, no_origin};
 
 /// The default time limit of one HTTP request. Edits are answered after the tick that
 /// applies them, which at 1 Hz is up to a second, so this leaves ample room.
@@ -200,8 +203,11 @@ impl Client {
             .await
     }
 
-    /// `POST /rooms/{room}/query/sphere`.
+    /// `POST /rooms/{room}/query/sphere`, around a point ([`SphereQuery::at`]) or a
+    /// node ([`sphere_around`](crate::sphere_around), v1.2). A query naming neither
+    /// origin, or both, fails with [`ClientError::InvalidArgument`] before it is sent.
     pub async fn query_sphere(&self, room: &str, q: &SphereQuery) -> Result<NodesResult> {
+        q.origin().map_err(|e| no_origin("sphere", e))?;
         self.call(Method::POST, &["rooms", room, "query", "sphere"], Some(q))
             .await
     }
@@ -212,8 +218,11 @@ impl Client {
             .await
     }
 
-    /// `POST /rooms/{room}/query/nearest`.
+    /// `POST /rooms/{room}/query/nearest`, from a point ([`NearestQuery::at`]) or a node
+    /// ([`nearest_around`](crate::nearest_around), v1.2). A query naming neither
+    /// origin, or both, fails with [`ClientError::InvalidArgument`] before it is sent.
     pub async fn query_nearest(&self, room: &str, q: &NearestQuery) -> Result<NearestResult> {
+        q.origin().map_err(|e| no_origin("nearest", e))?;
         self.call(Method::POST, &["rooms", room, "query", "nearest"], Some(q))
             .await
     }
@@ -269,24 +278,43 @@ impl Client {
     async fn send(&self, request: RequestBuilder) -> Result<Bytes> {
         let response = request.send().await?;
         let status = response.status();
+        let retry_after = retry_after(response.headers());
         let body = response.bytes().await?;
         if status.is_success() {
             return Ok(body);
         }
-        Err(error_from_body(status.as_u16(), &body))
+        Err(error_from_body(status.as_u16(), &body, retry_after))
     }
 }
 
 /// Turns a failed answer into [`ClientError::Api`] when it carries the contract's error
-/// body, or [`ClientError::UnexpectedStatus`] otherwise.
-pub(crate) fn error_from_body(status: u16, body: &[u8]) -> ClientError {
+/// body, or [`ClientError::UnexpectedStatus`] otherwise; `retry_after` is the answer's
+/// parsed `Retry-After` header.
+pub(crate) fn error_from_body(
+    status: u16,
+    body: &[u8],
+    retry_after: Option<Duration>,
+) -> ClientError {
     match codec::from_json::<ErrorBody>(body) {
-        Ok(e) => ClientError::api(e.error, Some(status)),
+        Ok(e) => ClientError::api(e.error, Some(status), retry_after),
         Err(_) => ClientError::UnexpectedStatus {
             status,
             body: String::from_utf8_lossy(body).chars().take(512).collect(),
+            retry_after,
         },
     }
+}
+
+/// The `Retry-After` header of an answer, in its delta-seconds form (a non-negative
+/// whole number of seconds, which is what Canopy sends). The HTTP-date form and
+/// anything unreadable give `None`: the caller then falls back to its own delay.
+pub(crate) fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    retry_after_value(headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?)
+}
+
+/// A `Retry-After` value in delta-seconds, as [`retry_after`] reads it.
+pub(crate) fn retry_after_value(value: &str) -> Option<Duration> {
+    value.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
 #[cfg(test)]
@@ -297,23 +325,50 @@ mod tests {
     #[test]
     fn contract_error_bodies_become_api_errors() {
         let body = br#"{"error":{"code":"cycle","message":"no","op":2}}"#;
-        match error_from_body(409, body) {
+        match error_from_body(409, body, None) {
             ClientError::Api {
                 code,
                 op,
                 status,
                 message,
+                retry_after,
             } => {
                 assert_eq!(code, ErrorCode::Cycle);
                 assert_eq!(op, Some(2));
                 assert_eq!(status, Some(409));
                 assert_eq!(message, "no");
+                assert_eq!(retry_after, None);
             }
             other => panic!("{other:?}"),
         }
         assert!(matches!(
-            error_from_body(502, b"Bad Gateway"),
+            error_from_body(502, b"Bad Gateway", None),
             ClientError::UnexpectedStatus { status: 502, .. }
         ));
+    }
+
+    #[test]
+    fn retry_after_is_read_in_whole_seconds_and_kept_on_the_error() {
+        use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
+        let mut headers = HeaderMap::new();
+        assert_eq!(retry_after(&headers), None);
+        for (text, want) in [
+            ("1", Some(Duration::from_secs(1))),
+            (" 30 ", Some(Duration::from_secs(30))),
+            ("0", Some(Duration::ZERO)),
+            ("-1", None),
+            ("1.5", None),
+            ("Wed, 21 Oct 2015 07:28:00 GMT", None),
+        ] {
+            headers.insert(RETRY_AFTER, HeaderValue::from_static(text));
+            assert_eq!(retry_after(&headers), want, "{text:?}");
+        }
+        let body = br#"{"error":{"code":"overloaded","message":"room arena is moving"}}"#;
+        let moving = error_from_body(503, body, Some(Duration::from_secs(1)));
+        assert_eq!(moving.code(), Some(ErrorCode::Overloaded));
+        assert_eq!(moving.retry_after(), Some(Duration::from_secs(1)));
+        let proxy = error_from_body(503, b"busy", Some(Duration::from_secs(2)));
+        assert_eq!(proxy.retry_after(), Some(Duration::from_secs(2)));
+        assert_eq!(ClientError::Disconnected.retry_after(), None);
     }
 }

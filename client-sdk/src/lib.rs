@@ -4,13 +4,17 @@
 //! * [`Client`] (`http`): rooms, edit batches, node reads and the four spatial queries
 //!   over HTTP, with an optional bearer token; it also opens connections.
 //! * [`Connection`] (`connection`): a WebSocket to one room (bincode by default, JSON on
-//!   request) that subscribes to the whole room or a region ([`Scope`]), keeps a
+//!   request) that subscribes to the whole room, a region, or (v1.2) the sphere
+//!   following a node or a camera frustum, at a send rate, with tiers ([`Scope`]), keeps a
 //!   [`Mirror`] of the in-scope nodes, publishes [`Event`]s, sends edit batches and
 //!   queries and matches their answers, and reconnects with [`Backoff`] and
 //!   resynchronises by itself after a drop (resuming from the mirror's tick when the
 //!   server can). With [`ConnectOptions::compact`] it asks for compact world transforms.
 //! * [`Mirror`] (`mirror`): the copy of the in-scope nodes, exact or compact, usable on
 //!   its own.
+//! * [`Interpolator`] (`interpolate`): a smooth view of the mirror for rendering, fed
+//!   the connection's events: each node's pose at `render time - delay`, interpolated
+//!   between the frames the server sent (tested error bounds on the type).
 //! * [`ClientError`] (`error`): every failure, with the contract's error codes typed.
 //!
 //! ```no_run
@@ -48,6 +52,7 @@ mod endpoint;
 mod error;
 mod events;
 mod http;
+mod interpolate;
 mod mirror;
 mod query;
 mod scope;
@@ -55,15 +60,16 @@ mod tls;
 
 pub use backoff::Backoff;
 pub use connection::{
-    CLOSE_GOING_AWAY, CLOSE_RECONNECT, ConnState, ConnectOptions, Connection, Pong,
-    REASON_ROOM_DELETED, REASON_SHUTTING_DOWN, StopReason,
+    CLOSE_GOING_AWAY, CLOSE_MOVING, CLOSE_RECONNECT, ConnState, ConnectOptions, Connection, Pong,
+    REASON_MOVING, REASON_ROOM_DELETED, REASON_SHUTTING_DOWN, StopReason,
 };
 pub use error::{ClientError, Result};
 pub use events::{Event, Events};
 pub use http::{Client, DEFAULT_HTTP_TIMEOUT, POOL_IDLE_TIMEOUT};
+pub use interpolate::{DEFAULT_CLOCK_WINDOW, DEFAULT_HISTORY, Interpolator};
 pub use mirror::Mirror;
-pub use query::QueryAnswer;
-pub use scope::Scope;
+pub use query::{QueryAnswer, nearest_around, sphere_around};
+pub use scope::{ClipDepth, MAX_SEND_HZ, Scope};
 
 /// The wire types, re-exported so callers need no direct dependency on the protocol
 /// crate.

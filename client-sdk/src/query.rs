@@ -1,15 +1,65 @@
 //! [`QueryAnswer`]: one type for the answer to any of the four spatial queries, whether
-//! it came over HTTP or as a WebSocket `query_result`.
+//! it came over HTTP or as a WebSocket `query_result`; the constructors of the v1.2
+//! queries measured from a node ([`sphere_around`], [`nearest_around`]); and the check
+//! every sphere or nearest query passes before it is sent.
 //!
-//! Invariant: the variant always matches the query's kind (region and sphere give
+//! Invariants: the variant always matches the query's kind (region and sphere give
 //! [`QueryAnswer::Nodes`], ray gives [`QueryAnswer::Ray`], nearest gives
 //! [`QueryAnswer::Nearest`]); an answer of another shape is reported as
-//! [`ClientError::UnexpectedReply`] instead of being passed on.
+//! [`ClientError::UnexpectedReply`] instead of being passed on. A sphere or nearest
+//! query that names neither origin (a point or `around` a node), or both, is refused
+//! with [`ClientError::InvalidArgument`] before anything is sent: such a query has no
+//! bincode form, and the server would refuse it as `bad_request` anyway.
 
-use canopy_protocol::query::{NearestResult, NodesResult, RayResult};
-use canopy_protocol::{Hits, NodeId, Query};
+use canopy_protocol::query::{
+    NearestQuery, NearestResult, NodesResult, OriginError, RayResult, SphereQuery,
+};
+use canopy_protocol::{ALL_LAYERS, Hits, NodeId, Query};
 
 use crate::error::{ClientError, Result};
+
+/// A sphere query (v1.2): the nodes whose world AABB comes within `radius` of the world
+/// position of `node`, read by the server at the answer's tick, over every layer. The
+/// node itself is among the answers when its box contains its origin. A node that does
+/// not exist is `404 unknown_node`. For a sphere around a point use
+/// [`SphereQuery::at`].
+pub fn sphere_around(node: NodeId, radius: f32) -> SphereQuery {
+    SphereQuery {
+        center: None,
+        around: Some(node),
+        radius,
+        mask: ALL_LAYERS,
+    }
+}
+
+/// A nearest query (v1.2): the `k` nodes whose world AABB is nearest to the world
+/// position of `node` (the node itself included, at distance 0 when its box contains
+/// its origin), over every layer, unbounded. For a point use [`NearestQuery::at`].
+pub fn nearest_around(node: NodeId, k: u32) -> NearestQuery {
+    NearestQuery {
+        point: None,
+        around: Some(node),
+        k,
+        max_dist: None,
+        mask: ALL_LAYERS,
+    }
+}
+
+/// Checks what the client can see before sending a query: a sphere or nearest query
+/// names exactly one origin.
+pub(crate) fn check(query: &Query) -> Result<()> {
+    let origin = match query {
+        Query::Sphere(q) => q.origin().map(drop),
+        Query::Nearest(q) => q.origin().map(drop),
+        Query::Region(_) | Query::Ray(_) => Ok(()),
+    };
+    origin.map_err(|e| no_origin(query.kind(), e))
+}
+
+/// The error of a `kind` query whose origin is missing or given twice.
+pub(crate) fn no_origin(kind: &str, e: OriginError) -> ClientError {
+    ClientError::InvalidArgument(format!("{kind} query: {e}"))
+}
 
 /// The answer to a spatial query, against the state of one tick.
 #[derive(Clone, Debug, PartialEq)]
@@ -136,6 +186,27 @@ mod tests {
         let near = Hits::Nearest(vec![NearestHit { node: 4, dist: 1.0 }]);
         assert!(QueryAnswer::from_ws(AnswerKind::Nearest, 3, None, Some(near)).is_ok());
         assert!(QueryAnswer::from_ws(AnswerKind::Nodes, 3, None, None).is_err());
+    }
+
+    #[test]
+    fn sphere_and_nearest_queries_need_exactly_one_origin() {
+        assert!(check(&Query::Sphere(sphere_around(3, 1.0))).is_ok());
+        assert!(check(&Query::Nearest(nearest_around(3, 2))).is_ok());
+        assert!(check(&Query::Sphere(SphereQuery::at([0.0; 3], 1.0))).is_ok());
+        let both = SphereQuery {
+            center: Some([0.0; 3]),
+            ..sphere_around(3, 1.0)
+        };
+        let neither = NearestQuery {
+            around: None,
+            ..nearest_around(3, 2)
+        };
+        for bad in [Query::Sphere(both), Query::Nearest(neither)] {
+            assert!(
+                matches!(check(&bad), Err(ClientError::InvalidArgument(_))),
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

@@ -36,7 +36,8 @@ use super::Shared;
 use super::command::Command;
 use super::lifecycle::{self, ConnState, Decision, StopReason};
 use super::options::ConnectOptions;
-use super::pending::{Pending, SnapshotWaiter, Subscribe};
+use super::pending::{Pending, Refused, SnapshotWaiter, Subscribe, Taken};
+use super::reconnect::Reconnect;
 use super::socket::{self, Opened, Socket, Writer};
 use crate::backoff::BackoffState;
 use crate::endpoint::Endpoint;
@@ -71,13 +72,6 @@ impl End {
             code: None,
         }
     }
-}
-
-/// The result of a run of reconnect attempts.
-enum Reconnect {
-    /// Boxed: a socket is large, and this value is moved once per reconnect.
-    Open(Box<Opened>),
-    Stop(StopReason, Option<oneshot::Sender<()>>),
 }
 
 /// The state of the driver task.
@@ -162,8 +156,8 @@ impl Driver {
         self.events.receiver_count() > 0
     }
 
-    fn set_scope(&mut self, scope: Option<Scope>) {
-        self.scope = scope;
+    pub(super) fn set_scope(&mut self, scope: Option<Scope>) {
+        self.scope.clone_from(&scope);
         *self.shared.scope.lock() = scope;
     }
 
@@ -177,13 +171,14 @@ impl Driver {
         if resumed {
             self.publish(vec![Event::Reconnected]);
         }
-        if let Some(scope) = self.scope {
+        if let Some(scope) = self.scope.clone() {
             let same_instance = self.instance.is_some() && self.instance == self.held_instance;
-            let since = (resumed && same_instance && self.held == Some(scope))
+            let since = (resumed && same_instance && self.held.as_ref() == Some(&scope))
                 .then(|| self.shared.mirror.read().tick());
+            let msg = scope.message(since, self.encoding());
             self.pending
-                .add_subscribe(SnapshotWaiter::Resync, scope, since);
-            if let Err(e) = self.send(&writer, &scope.message(since, self.encoding())) {
+                .add_subscribe(SnapshotWaiter::Resync, scope, since, None);
+            if let Err(e) = self.send(&writer, &msg) {
                 return End::lost(e);
             }
         }
@@ -282,10 +277,12 @@ impl Driver {
     fn command(&mut self, command: Command, writer: &Writer) -> Result<(), ClientError> {
         match command {
             Command::Subscribe { scope, reply } => {
-                self.set_scope(Some(scope));
+                let msg = scope.message(None, self.encoding());
+                let previous = self.scope.clone();
+                self.set_scope(Some(scope.clone()));
                 self.pending
-                    .add_subscribe(SnapshotWaiter::Caller(reply), scope, None);
-                self.send(writer, &scope.message(None, self.encoding()))
+                    .add_subscribe(SnapshotWaiter::Caller(reply), scope, None, previous);
+                self.send(writer, &msg)
             }
             Command::Unsubscribe { reply } => {
                 self.unsubscribe_locally();
@@ -314,7 +311,7 @@ impl Driver {
     }
 
     /// Forgets the scope and empties the mirror, reporting every node as left.
-    fn unsubscribe_locally(&mut self) {
+    pub(super) fn unsubscribe_locally(&mut self) {
         self.set_scope(None);
         self.synced = false;
         self.held = None;
@@ -332,15 +329,27 @@ impl Driver {
     /// already on its way. The copy is doubtful from now on, so it is never resumed from.
     fn resync(&mut self, writer: &Writer) -> Result<(), ClientError> {
         self.held = None;
-        let Some(scope) = self.scope else {
+        let Some(scope) = self.scope.clone() else {
             return Ok(());
         };
         if self.pending.resync_pending() {
             return Ok(());
         }
+        let msg = scope.message(None, self.encoding());
         self.pending
-            .add_subscribe(SnapshotWaiter::Resync, scope, None);
-        self.send(writer, &scope.message(None, self.encoding()))
+            .add_subscribe(SnapshotWaiter::Resync, scope, None, None);
+        self.send(writer, &msg)
+    }
+
+    /// The server refused the caller's subscribe to `scope` and kept serving what it
+    /// served before: unless the caller has asked for another scope since, the desired
+    /// scope goes back to the one before (`previous`), so that a reconnect does not
+    /// subscribe with a scope the server refuses (a v1.2 scope on a v1.1 server, say).
+    fn subscribe_refused(&mut self, scope: Scope, previous: Option<Scope>) {
+        if self.scope.as_ref() == Some(&scope) && !self.pending.subscribe_pending() {
+            tracing::debug!(room = %self.room, ?scope, ?previous, "subscribe refused; scope restored");
+            self.set_scope(previous);
+        }
     }
 
     /// Handles one server message other than `closed`.
@@ -366,8 +375,22 @@ impl Driver {
                 message,
                 op,
             } => {
-                if !self.pending.error(seq, id, code, message.clone(), op) {
-                    tracing::debug!(room = %self.room, %code, %message, "unmatched server error");
+                match self.pending.error(seq, id, code, message.clone(), op) {
+                    Taken::Nothing => {
+                        tracing::debug!(room = %self.room, %code, %message, "unmatched server error");
+                    }
+                    Taken::Request => {}
+                    Taken::Subscribe(refused) => {
+                        let Refused {
+                            scope,
+                            previous,
+                            reply,
+                            error,
+                        } = *refused;
+                        // The scope first, so that the caller woken by the answer sees it.
+                        self.subscribe_refused(scope, previous);
+                        let _ = reply.send(Err(error));
+                    }
                 }
                 if seq.is_none() && id.is_none() {
                     self.publish(vec![Event::ServerError { code, message }]);
@@ -397,7 +420,7 @@ impl Driver {
         let answered = self.pending.take_snapshot_waiter();
         // A snapshot that arrives after an `unsubscribe` answers a subscribe the caller
         // has since withdrawn: it completes the call but is not applied.
-        if let Some(scope) = self.scope {
+        if let Some(scope) = self.scope.clone() {
             let wants = self.wants_events();
             let mut events = Vec::new();
             let (consistent, len) = {
@@ -406,7 +429,7 @@ impl Driver {
                 (applied != Some(false), mirror.len())
             };
             self.synced = true;
-            self.held = Some(answered.as_ref().map_or(scope, |a| a.scope));
+            self.held = Some(answered.as_ref().map_or(scope, |a| a.scope.clone()));
             self.held_instance.clone_from(&self.instance);
             events.push(match answered.as_ref().map(|a| &a.waiter) {
                 Some(SnapshotWaiter::Caller(_)) => Event::Snapshot { tick, time, len },
@@ -473,101 +496,6 @@ impl Driver {
             self.resync(writer)?;
         }
         Ok(())
-    }
-
-    /// Waits out backoff delays and tries to open a new socket until one opens or the
-    /// policy says stop. Requests made meanwhile fail at once with `Disconnected`
-    /// (never queue), but scope changes are remembered for the new connection.
-    async fn reconnect(&mut self, backoff: &mut BackoffState) -> Reconnect {
-        let mut last_error = String::from("none yet");
-        loop {
-            let Some(delay) = backoff.next_delay() else {
-                let reason = StopReason::GaveUp {
-                    attempts: backoff.attempts(),
-                    last_error,
-                };
-                return Reconnect::Stop(reason, None);
-            };
-            self.state.send_replace(ConnState::Reconnecting {
-                attempt: backoff.attempts(),
-            });
-            if let Err(stop) = self.offline(tokio::time::sleep(delay)).await {
-                return stop;
-            }
-            let url = self.endpoint.ws(
-                &self.room,
-                self.options.format,
-                self.options.token.as_deref(),
-            );
-            let roots = self.options.roots.clone();
-            let attempt = tokio::time::timeout(
-                self.options.connect_timeout,
-                socket::open(&url, self.options.max_message_bytes, &roots),
-            );
-            let attempt = match self.offline(attempt).await {
-                Ok(attempt) => attempt,
-                Err(stop) => return stop,
-            };
-            match attempt {
-                Ok(Ok(socket)) => return Reconnect::Open(Box::new(socket)),
-                Ok(Err(e)) => {
-                    if let Decision::Stop(reason) = lifecycle::after_failed_attempt(&e) {
-                        return Reconnect::Stop(reason, None);
-                    }
-                    last_error = e.to_string();
-                }
-                Err(_) => {
-                    last_error = format!("no connection within {:?}", self.options.connect_timeout)
-                }
-            }
-            tracing::debug!(room = %self.room, attempt = backoff.attempts(), error = %last_error, "reconnect failed");
-        }
-    }
-
-    /// Runs `work` (a backoff delay or a connect attempt) while answering requests as
-    /// there is no connection, so none waits on it; `Err` when the caller closes.
-    async fn offline<F: std::future::Future>(&mut self, work: F) -> Result<F::Output, Reconnect> {
-        tokio::pin!(work);
-        loop {
-            tokio::select! {
-                output = &mut work => return Ok(output),
-                command = self.commands.recv() => match command {
-                    None => return Err(Reconnect::Stop(StopReason::ClosedByClient, None)),
-                    Some(Command::Close { done }) => {
-                        return Err(Reconnect::Stop(StopReason::ClosedByClient, Some(done)));
-                    }
-                    Some(command) => self.refuse_offline(command),
-                },
-            }
-        }
-    }
-
-    /// Answers a request made while there is no connection.
-    fn refuse_offline(&mut self, command: Command) {
-        match command {
-            Command::Subscribe { scope, reply } => {
-                // Remembered, so the next connection subscribes with it.
-                self.set_scope(Some(scope));
-                let _ = reply.send(Err(ClientError::Disconnected));
-            }
-            Command::Unsubscribe { reply } => {
-                self.unsubscribe_locally();
-                let _ = reply.send(Ok(()));
-            }
-            Command::Edits { reply, .. } => {
-                let _ = reply.send(Err(ClientError::Disconnected));
-            }
-            Command::Query { reply, .. } => {
-                let _ = reply.send(Err(ClientError::Disconnected));
-            }
-            Command::Ping { reply } => {
-                let _ = reply.send(Err(ClientError::Disconnected));
-            }
-            Command::Close { done } => {
-                // The reconnect loop takes Close before calling here; see `command`.
-                let _ = done.send(());
-            }
-        }
     }
 }
 

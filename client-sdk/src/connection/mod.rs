@@ -30,8 +30,12 @@
 //!   as before.
 //! * **Server `closed`**: `room deleted` stops the connection
 //!   ([`StopReason::RoomDeleted`], published as [`Event::Stopped`]); any other reason,
-//!   such as `server shutting down` (close code 1001) or close code 4000, reconnects.
-//!   The full policy is in `lifecycle`.
+//!   such as `server shutting down` (close code 1001), `moving` (close code 4002: the
+//!   room changes cluster node; the reconnect resumes with `since`) or close code 4000,
+//!   reconnects. A reconnect refused with `Retry-After` (`503 overloaded` while a room
+//!   is between owners) waits at least that long and keeps trying; only `room deleted`,
+//!   a 4xx refusal (`401`, `403`, `404 unknown_room`) or `max_attempts` failed attempts
+//!   stop it. The full policy is in `lifecycle`.
 //! * **Stopping**: [`Connection::close`], dropping every handle, or the policy stops
 //!   the driver; later requests fail with [`ClientError::Stopped`] and
 //!   [`Events::next`] returns `None` once the last events are read.
@@ -41,6 +45,7 @@ mod driver;
 mod lifecycle;
 mod options;
 mod pending;
+mod reconnect;
 mod socket;
 
 use std::sync::Arc;
@@ -55,8 +60,8 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 pub use command::Pong;
 pub use lifecycle::{
-    CLOSE_GOING_AWAY, CLOSE_RECONNECT, ConnState, REASON_ROOM_DELETED, REASON_SHUTTING_DOWN,
-    StopReason,
+    CLOSE_GOING_AWAY, CLOSE_MOVING, CLOSE_RECONNECT, ConnState, REASON_MOVING, REASON_ROOM_DELETED,
+    REASON_SHUTTING_DOWN, StopReason,
 };
 pub use options::ConnectOptions;
 
@@ -197,7 +202,7 @@ impl Connection {
     /// The scope the connection is subscribed with (or will resubscribe with), `None`
     /// when unsubscribed.
     pub fn scope(&self) -> Option<Scope> {
-        *self.inner.shared.scope.lock()
+        self.inner.shared.scope.lock().clone()
     }
 
     /// Where the connection is in its life.
@@ -213,6 +218,13 @@ impl Connection {
     /// Subscribes to `scope`, or changes the subscription to it, and waits until the
     /// answering snapshot has replaced the mirror; returns its tick. The scope is kept
     /// for reconnects even if this call fails with `Disconnected`.
+    ///
+    /// A scope [`Scope::validate`] refuses fails at once with
+    /// [`ClientError::InvalidArgument`]. One the server refuses (a follow scope of a
+    /// node that does not exist, or any v1.2 field on a server that does not serve
+    /// v1.2: `bad_request`) fails with [`ClientError::Api`]; the server then goes on
+    /// with the subscription it had, and so does the connection: [`Connection::scope`]
+    /// is the previous scope again and reconnects subscribe with that one.
     pub async fn subscribe(&self, scope: Scope) -> Result<u64> {
         scope.validate()?;
         self.request(|reply| Command::Subscribe { scope, reply })
@@ -238,8 +250,11 @@ impl Connection {
         self.edit(batch.ops).await
     }
 
-    /// Runs a query over the WebSocket.
+    /// Runs a query over the WebSocket. A sphere or nearest query naming neither a
+    /// point nor a node to measure from (or both) fails at once with
+    /// [`ClientError::InvalidArgument`].
     pub async fn query(&self, query: Query) -> Result<QueryAnswer> {
+        crate::query::check(&query)?;
         self.request(|reply| Command::Query { query, reply }).await
     }
 
@@ -248,7 +263,9 @@ impl Connection {
         self.query(Query::Region(q)).await?.into_nodes()
     }
 
-    /// A sphere query: ids of nodes whose world AABB is within the radius.
+    /// A sphere query: ids of nodes whose world AABB is within the radius of a point
+    /// ([`SphereQuery::at`]) or of a node's world position
+    /// ([`sphere_around`](crate::sphere_around), v1.2).
     pub async fn query_sphere(&self, q: SphereQuery) -> Result<NodesResult> {
         self.query(Query::Sphere(q)).await?.into_nodes()
     }
@@ -258,7 +275,8 @@ impl Connection {
         self.query(Query::Ray(q)).await?.into_ray()
     }
 
-    /// A nearest query: the `k` nearest nodes.
+    /// A nearest query: the `k` nodes nearest to a point ([`NearestQuery::at`]) or to a
+    /// node's world position ([`nearest_around`](crate::nearest_around), v1.2).
     pub async fn query_nearest(&self, q: NearestQuery) -> Result<NearestResult> {
         self.query(Query::Nearest(q)).await?.into_nearest()
     }

@@ -33,6 +33,28 @@ pub(crate) struct Subscribe {
     pub(crate) scope: Scope,
     /// The `since` it carried: only then may a resumed delta answer it.
     pub(crate) since: Option<u64>,
+    /// For the caller's subscribe: the scope the caller had asked for before it, which
+    /// the server goes on serving if it refuses this one.
+    pub(crate) previous: Option<Scope>,
+}
+
+/// Which request a server `error` answered.
+pub(crate) enum Taken {
+    /// None: nothing waits for it.
+    Nothing,
+    /// An edit batch or a query, now answered with the error.
+    Request,
+    /// The caller's subscribe, refused (boxed: two scopes are large).
+    Subscribe(Box<Refused>),
+}
+
+/// A caller's subscribe the server refused: the driver answers `reply` with `error`
+/// once it has put the scope asked for before (`previous`) back.
+pub(crate) struct Refused {
+    pub(crate) scope: Scope,
+    pub(crate) previous: Option<Scope>,
+    pub(crate) reply: Reply<u64>,
+    pub(crate) error: ClientError,
 }
 
 /// The waiting requests of one connection.
@@ -80,12 +102,19 @@ impl Pending {
         waiter: SnapshotWaiter,
         scope: Scope,
         since: Option<u64>,
+        previous: Option<Scope>,
     ) {
         self.snapshots.push_back(Subscribe {
             waiter,
             scope,
             since,
+            previous,
         });
+    }
+
+    /// Whether any subscribe still waits for its answer.
+    pub(crate) fn subscribe_pending(&self) -> bool {
+        !self.snapshots.is_empty()
     }
 
     /// The subscribe a snapshot (or resumed delta) answers: the oldest one. `None` means
@@ -140,8 +169,8 @@ impl Pending {
 
     /// Answers the request an `error` names. An error naming neither an edit batch nor a
     /// query is taken as the refusal of the oldest subscribe made by the caller (the only
-    /// other message the server refuses), if there is one. Returns whether a request
-    /// took the error.
+    /// other message the server refuses), if there is one. Returns which request took
+    /// the error.
     pub(crate) fn error(
         &mut self,
         seq: Option<u64>,
@@ -149,43 +178,51 @@ impl Pending {
         code: ErrorCode,
         message: String,
         op: Option<u32>,
-    ) -> bool {
+    ) -> Taken {
         let err = ClientError::Api {
             code,
             message,
             op,
             status: None,
+            retry_after: None,
         };
         if let Some(seq) = seq {
             return match self.edits.remove(&seq) {
                 Some(reply) => {
                     let _ = reply.send(Err(err));
-                    true
+                    Taken::Request
                 }
-                None => false,
+                None => Taken::Nothing,
             };
         }
         if let Some(id) = id {
             return match self.queries.remove(&id) {
                 Some((_, reply)) => {
                     let _ = reply.send(Err(err));
-                    true
+                    Taken::Request
                 }
-                None => false,
+                None => Taken::Nothing,
             };
         }
-        match self.snapshots.front().map(|s| &s.waiter) {
-            Some(SnapshotWaiter::Caller(_)) => {
-                if let Some(Subscribe {
-                    waiter: SnapshotWaiter::Caller(reply),
-                    ..
-                }) = self.snapshots.pop_front()
-                {
-                    let _ = reply.send(Err(err));
-                }
-                true
-            }
-            _ => false,
+        if !matches!(
+            self.snapshots.front().map(|s| &s.waiter),
+            Some(SnapshotWaiter::Caller(_))
+        ) {
+            return Taken::Nothing;
+        }
+        match self.snapshots.pop_front() {
+            Some(Subscribe {
+                waiter: SnapshotWaiter::Caller(reply),
+                scope,
+                previous,
+                ..
+            }) => Taken::Subscribe(Box::new(Refused {
+                scope,
+                previous,
+                reply,
+                error: err,
+            })),
+            _ => Taken::Nothing,
         }
     }
 
@@ -244,8 +281,8 @@ mod tests {
         let (tx, mut rx) = oneshot::channel();
         p.add_ping(tx);
         let (tx, mut sub) = oneshot::channel();
-        p.add_subscribe(SnapshotWaiter::Caller(tx), Scope::room(), None);
-        p.add_subscribe(SnapshotWaiter::Resync, Scope::room(), None);
+        p.add_subscribe(SnapshotWaiter::Caller(tx), Scope::room(), None, None);
+        p.add_subscribe(SnapshotWaiter::Resync, Scope::room(), None, None);
         assert!(p.resync_pending());
         p.fail_all();
         assert!(matches!(
@@ -264,18 +301,42 @@ mod tests {
     fn an_error_without_ids_refuses_the_oldest_caller_subscribe() {
         let mut p = Pending::default();
         let (tx, mut rx) = oneshot::channel();
-        p.add_subscribe(SnapshotWaiter::Caller(tx), Scope::room(), None);
-        assert!(p.error(None, None, ErrorCode::UnknownRoom, "gone".into(), None));
+        let follow = Scope::follow(3, 10.0);
+        p.add_subscribe(
+            SnapshotWaiter::Caller(tx),
+            follow.clone(),
+            None,
+            Some(Scope::room()),
+        );
+        match p.error(None, None, ErrorCode::BadRequest, "v1.2".into(), None) {
+            Taken::Subscribe(refused) => {
+                assert_eq!(
+                    (refused.scope, refused.previous),
+                    (follow, Some(Scope::room()))
+                );
+                assert!(refused.reply.send(Err(refused.error)).is_ok());
+            }
+            _ => panic!("the subscribe should take the error"),
+        }
         assert!(rx.try_recv().unwrap().is_err());
-        assert!(!p.error(None, None, ErrorCode::BadRequest, "?".into(), None));
+        assert!(!p.subscribe_pending());
+        assert!(matches!(
+            p.error(None, None, ErrorCode::BadRequest, "?".into(), None),
+            Taken::Nothing
+        ));
     }
 
     #[test]
     fn only_a_subscribe_with_since_may_be_answered_by_a_resumed_delta() {
         let mut p = Pending::default();
         assert!(!p.next_resumes());
-        p.add_subscribe(SnapshotWaiter::Resync, Scope::room(), Some(41));
-        p.add_subscribe(SnapshotWaiter::Resync, Scope::room().with_mask(2), None);
+        p.add_subscribe(SnapshotWaiter::Resync, Scope::room(), Some(41), None);
+        p.add_subscribe(
+            SnapshotWaiter::Resync,
+            Scope::room().with_mask(2),
+            None,
+            None,
+        );
         assert!(p.next_resumes());
         let first = p.take_snapshot_waiter().unwrap();
         assert_eq!((first.since, first.scope), (Some(41), Scope::room()));

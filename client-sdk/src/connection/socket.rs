@@ -26,7 +26,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite};
 
 use crate::error::{ClientError, Result};
-use crate::http::error_from_body;
+use crate::http::{error_from_body, retry_after_value};
 
 /// An open WebSocket.
 pub(crate) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -40,7 +40,8 @@ pub(crate) struct Opened {
 }
 
 /// Opens a WebSocket to `url`. A handshake the server refuses with an HTTP error
-/// becomes [`ClientError::Api`] (with the status) when the body is a contract error.
+/// becomes [`ClientError::Api`] (with the status and any `Retry-After`) when the body
+/// is a contract error.
 pub(crate) async fn open(
     url: &Url,
     max_message_bytes: usize,
@@ -81,8 +82,13 @@ pub(crate) async fn open(
         }
         Err(tungstenite::Error::Http(response)) => {
             let status = response.status().as_u16();
+            let retry_after = response
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .and_then(retry_after_value);
             let body = response.body().as_deref().unwrap_or_default();
-            Err(error_from_body(status, body))
+            Err(error_from_body(status, body, retry_after))
         }
         Err(e) => Err(e.into()),
     }

@@ -97,7 +97,7 @@ async fn compact_mirrors_stay_within_the_bounds_of_the_server() {
                 .connect(room, ConnectOptions::default().compact())
                 .await
                 .unwrap();
-            conn.subscribe(scope).await.unwrap();
+            conn.subscribe(scope.clone()).await.unwrap();
             watchers.push((conn, scope));
         }
         let mut model = RandomEditor::new(0x5EED);

@@ -357,7 +357,8 @@ async fn a_doubtful_copy_or_another_scope_is_never_resumed() {
             .unwrap();
         let region = Scope::region([0.0; 3], [1.0; 3]);
         let caller = conn.clone();
-        let _subscribe = tokio::spawn(async move { caller.subscribe(region).await });
+        let asked = region.clone();
+        let _subscribe = tokio::spawn(async move { caller.subscribe(asked).await });
         let mut third = accept(&mut conns).await;
         let mut first = subscribe_fields(&mut third).await;
         if first.0.is_none() {

@@ -125,7 +125,7 @@ async fn close_code_4000_reconnects_and_resubscribes_with_the_token() {
         let mut events = conn.events();
         let scope = Scope::region([0.0; 3], [1.0; 3]).with_mask(6);
         let (tick, ()) = tokio::join!(
-            conn.subscribe(scope),
+            conn.subscribe(scope.clone()),
             server.answer_subscribe(5, vec![node(1)])
         );
         assert_eq!(tick.unwrap(), 5);

@@ -78,13 +78,13 @@ async fn mirrors_converge_with_the_server_after_random_edits_in_both_formats() {
         let masked_region = Scope::region([-40.0, -5.0, -40.0], [40.0, 5.0, 40.0]).with_mask(2);
         let mut watchers: Vec<(Connection, Scope, Events)> = Vec::new();
         for format in [Format::Bincode, Format::Json] {
-            for scope in [Scope::room(), region, masked_region] {
+            for scope in [Scope::room(), region.clone(), masked_region.clone()] {
                 let conn = client
                     .connect(room, ConnectOptions::default().format(format))
                     .await
                     .unwrap();
                 let events = conn.events();
-                conn.subscribe(scope).await.unwrap();
+                conn.subscribe(scope.clone()).await.unwrap();
                 watchers.push((conn, scope, events));
             }
         }
@@ -126,7 +126,9 @@ async fn mirrors_converge_with_the_server_after_random_edits_in_both_formats() {
             let label = format!("{:?} {:?}", conn.format(), scope);
             let got = match scope.region {
                 None => converge(conn, || server_nodes(&client, room)).await,
-                Some(_) => converge(conn, || region_expectation(&client, room, *scope)).await,
+                Some(_) => {
+                    converge(conn, || region_expectation(&client, room, scope.clone())).await
+                }
             };
             assert_eq!(conn.mirror().inconsistencies(), 0, "{label}");
             if scope.region.is_none() {
@@ -217,8 +219,8 @@ async fn region_subscription_reports_entering_and_leaving() {
             .unwrap();
         let mut events = conn.events();
         let scope = Scope::region([-1.0; 3], [1.0; 3]).with_mask(0b01);
-        conn.subscribe(scope).await.unwrap();
-        assert_eq!(conn.scope(), Some(scope));
+        conn.subscribe(scope.clone()).await.unwrap();
+        assert_eq!(conn.scope(), Some(scope.clone()));
         let (snapshot, _) = wait_for(&mut events, "the snapshot", |e| {
             matches!(e, Event::Snapshot { .. })
         })

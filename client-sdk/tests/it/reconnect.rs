@@ -326,7 +326,7 @@ async fn requests_while_reconnecting_fail_at_once_but_the_new_scope_is_kept() {
         ));
         let region = Scope::region([-1.0; 3], [1.0; 3]);
         assert!(matches!(
-            conn.subscribe(region).await,
+            conn.subscribe(region.clone()).await,
             Err(ClientError::Disconnected)
         ));
         assert!(asked.elapsed() < Duration::from_secs(2));
