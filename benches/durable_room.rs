@@ -101,15 +101,14 @@ fn logged_room(dir: &std::path::Path, id: &str) -> (Room, Arc<Persist>) {
     let c = config();
     let scene = SceneState::new(c.hierarchy, c.octree);
     let log = RoomLog::new(LogLink::new(Arc::clone(&persist)), created, created, 0);
-    let room = Room::with_scene(
-        id.into(),
-        30,
-        c,
-        Arc::new(RoomMetrics::default()),
-        None,
-        scene,
-        Some(log),
-    );
+    let spec = canopy_room::RoomSpec {
+        id: id.into(),
+        tick_hz: 30,
+        config: c,
+        metrics: Arc::new(RoomMetrics::default()),
+        tokens: None,
+    };
+    let room = Room::owner(spec, scene, canopy_room::Durability::logged(log));
     (room, persist)
 }
 
@@ -211,6 +210,7 @@ fn restart(n: u32, tail_ticks: u32) {
         config(),
         Arc::new(RoomMetrics::default()),
         LogLink::new(Arc::new(persist)),
+        None,
     )
     .unwrap();
     let took = started.elapsed();

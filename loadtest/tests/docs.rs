@@ -43,7 +43,12 @@ const OTHER_TOOLS: &[(&str, &[&str])] = &[
     ("docker", &["build", "target", "build-arg", "name"]),
     ("prlimit", &["nofile"]),
     // client-sdk/examples/watch.rs and editor.rs.
-    ("the SDK examples", &["summary", "region", "seconds"]),
+    (
+        "the SDK examples",
+        &[
+            "summary", "region", "seconds", "follow", "radius", "send-hz",
+        ],
+    ),
 ];
 
 /// `CANOPY_*` variables read by something other than a flag of `canopy`.

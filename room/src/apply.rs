@@ -23,6 +23,18 @@ pub(super) struct Applied {
     pub ops: usize,
 }
 
+impl Applied {
+    /// Turns this tick's acks into `overloaded` refusals saying `why`: their record
+    /// will never be durable, so they must not be acknowledged.
+    pub(super) fn refuse_acks(&mut self, why: &str) {
+        for (_, result) in &mut self.replies {
+            if result.is_ok() {
+                *result = Err(Refusal::overloaded(why.to_string()));
+            }
+        }
+    }
+}
+
 impl Room {
     /// Applies the batches that fit in this tick's op budget.
     pub(super) fn apply(&mut self, scene: &mut SceneState) -> Applied {
@@ -42,7 +54,8 @@ impl Room {
             .and_then(|j| j.stalled_ms(self.shared.gate.need(), super::JOURNAL_STALL_MS));
         // A logged room takes no more than the log queue can still hold, so that the
         // record of what it applies is never refused for room (the rest waits).
-        let mut headroom = self.log.as_ref().map(|l| l.persist.headroom());
+        let mut headroom = self.durability.log().map(|l| l.link().headroom());
+        let records = self.durability.records();
         while let Some(edit) = self.edits.peek() {
             let bytes = (edit.cost() * durable::LOGGED_BYTES_PER_OP) as u64;
             if failure.is_none() && headroom.is_some_and(|h| h < bytes) {
@@ -92,17 +105,11 @@ impl Room {
             match &result {
                 Ok(ids) => {
                     applied.batches_applied += 1;
-                    let feeds = self.feeds();
-                    if self.log.is_some() || feeds {
-                        // Kept as a list until stored or sent: decoded only for rooms
-                        // that log or feed a cluster, and only once applied.
+                    if records {
+                        // Kept as a list until recorded: decoded only for rooms that log
+                        // or feed a cluster, and only once applied.
                         let batch = durable::with_assigned_ids(ops.to_vec(), ids);
-                        if feeds {
-                            self.feed_state.batches.push(batch.clone());
-                        }
-                        if let Some(log) = &mut self.log {
-                            log.batches.push(batch);
-                        }
+                        self.tick_batches.push(batch);
                     }
                 }
                 Err(e) => {

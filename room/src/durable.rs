@@ -20,7 +20,7 @@ use super::apply::Applied;
 use super::diff::TickDiff;
 use super::gate::LogLink;
 use super::scene_state::SceneState;
-use crate::refusal::Refusal;
+use crate::shared::RoomShared;
 use canopy_store::{PersistError, RecoveredRoom, Replay, RoomState, SnapNode, ranges_of};
 
 /// A logged room's bookkeeping for the persist phase.
@@ -43,9 +43,6 @@ pub struct RoomLog {
     /// keep an old log segment from being deleted for long.
     pub(super) records_since_snapshot: usize,
     pub(super) snapshot_tick: u64,
-    /// The batches applied this tick, ids written in (reused, so steady state does not
-    /// allocate the outer list).
-    pub(super) batches: Vec<Vec<Op>>,
 }
 
 /// What an applied op is assumed to cost in the log queue, for the room's check that
@@ -70,8 +67,12 @@ impl RoomLog {
             ops_since_snapshot: 0,
             records_since_snapshot: 0,
             snapshot_tick: tick,
-            batches: Vec::new(),
         }
+    }
+
+    /// The log this room is logged to.
+    pub fn link(&self) -> &LogLink {
+        &self.persist
     }
 
     /// Counts the `ops` and `records` already in the log after the room's snapshot
@@ -190,92 +191,88 @@ pub fn restore(
     Ok(scene)
 }
 
-impl Room {
-    /// The persist phase: logs this tick's applied batches (or, when idle for a second,
-    /// a checkpoint of the tick counter), asks for a snapshot when one is due, and
-    /// points the gate at the record, so that what the tick sends from here on waits
-    /// for it. Returns the record acks must wait for (0: none).
-    pub(super) fn persist(&mut self, scene: &SceneState, applied: &mut Applied) -> u64 {
-        let Some(log) = &mut self.log else {
-            return 0;
-        };
-        let gate = &self.shared.gate;
-        let room = &self.shared.id;
-        if gate.failure().is_some() {
-            // Nothing is logged any more; what was queued behind a record that never
-            // became durable sees the failure, and what is pushed from now on waits
-            // for nothing (the batches of this tick were refused before applying).
-            gate.set_need(0);
-            log.batches.clear();
-            return 0;
-        }
-        let (tick, time_ms) = (scene.tick(), scene.time_ms());
-        let idle_ticks = u64::from(self.shared.tick_hz.max(1));
-        let appended = if !log.batches.is_empty() {
-            log.ops_since_snapshot += log.batches.iter().map(Vec::len).sum::<usize>();
-            let r = log
-                .persist
-                .tick_of(room, log.incarnation, tick, time_ms, &log.batches);
-            Some(r)
-        } else if tick >= log.logged_tick + idle_ticks {
-            let r = log
-                .persist
-                .checkpoint_of(room, log.incarnation, tick, time_ms);
-            Some(r)
-        } else {
-            None
-        };
-        log.batches.clear();
-        match appended {
-            None => {}
-            Some(Ok(seq)) => {
-                log.last_seq = seq;
-                log.logged_tick = tick;
-                log.records_since_snapshot += 1;
-                gate.set_need(seq);
-            }
-            Some(Err(e)) => {
-                let why = if self.shared.is_closed() || matches!(e, PersistError::Closed) {
-                    // Deleted or shutting down while it ticked: its last batches go
-                    // with it.
-                    format!("room {room} closed before the batch's tick was logged")
-                } else {
-                    let reason = format!("room {room}: the record of tick {tick} was refused: {e}");
-                    log.persist.fail_with(reason);
-                    gate.set_need(0);
-                    format!(
-                        "the storage failed before the batch's tick was logged ({e}): it \
-                         is not durable and a restart will not have it"
-                    )
-                };
-                for (_, result) in &mut applied.replies {
-                    if result.is_ok() {
-                        *result = Err(Refusal::overloaded(why.clone()));
-                    }
-                }
-                return 0;
-            }
-        }
-        let due = SNAPSHOT_MIN_OPS.max(scene.hierarchy().len());
-        let max_age = SNAPSHOT_MAX_AGE_SECS * idle_ticks;
-        let stale = log.records_since_snapshot > 0 && tick >= log.snapshot_tick + max_age;
-        if log.ops_since_snapshot >= due || stale {
-            log.ops_since_snapshot = 0;
-            log.records_since_snapshot = 0;
-            log.snapshot_tick = tick;
-            let state = capture(scene);
-            if let Err(e) = log.persist.request_snapshot(room, log.last_seq, state) {
-                tracing::warn!(%room, error = %e, "snapshot not taken");
-            }
-        }
-        log.last_seq
+/// The persist phase of a logged room's tick: logs this tick's applied `batches` (or,
+/// when idle for a second, a checkpoint of the tick counter), asks for a snapshot when
+/// one is due, and points the gate at the record, so that what the tick sends from
+/// here on waits for it. Returns the record acks must wait for (0: none).
+pub(crate) fn persist(
+    log: &mut RoomLog,
+    shared: &RoomShared,
+    scene: &SceneState,
+    batches: &[Vec<Op>],
+    applied: &mut Applied,
+) -> u64 {
+    let gate = &shared.gate;
+    let room = &shared.id;
+    if gate.failure().is_some() {
+        // Nothing is logged any more; what was queued behind a record that never
+        // became durable sees the failure, and what is pushed from now on waits for
+        // nothing (the batches of this tick were refused before applying).
+        gate.set_need(0);
+        return 0;
     }
+    let (tick, time_ms) = (scene.tick(), scene.time_ms());
+    let idle_ticks = u64::from(shared.tick_hz.max(1));
+    let appended = if !batches.is_empty() {
+        log.ops_since_snapshot += batches.iter().map(Vec::len).sum::<usize>();
+        Some(
+            log.persist
+                .tick_of(room, log.incarnation, tick, time_ms, batches),
+        )
+    } else if tick >= log.logged_tick + idle_ticks {
+        Some(
+            log.persist
+                .checkpoint_of(room, log.incarnation, tick, time_ms),
+        )
+    } else {
+        None
+    };
+    match appended {
+        None => {}
+        Some(Ok(seq)) => {
+            log.last_seq = seq;
+            log.logged_tick = tick;
+            log.records_since_snapshot += 1;
+            gate.set_need(seq);
+        }
+        Some(Err(e)) => {
+            let why = if shared.is_closed() || matches!(e, PersistError::Closed) {
+                // Deleted or shutting down while it ticked: its last batches go with it.
+                format!("room {room} closed before the batch's tick was logged")
+            } else {
+                let reason = format!("room {room}: the record of tick {tick} was refused: {e}");
+                log.persist.fail_with(reason);
+                gate.set_need(0);
+                format!(
+                    "the storage failed before the batch's tick was logged ({e}): it is not \
+                     durable and a restart will not have it"
+                )
+            };
+            applied.refuse_acks(&why);
+            return 0;
+        }
+    }
+    let due = SNAPSHOT_MIN_OPS.max(scene.hierarchy().len());
+    let max_age = SNAPSHOT_MAX_AGE_SECS * idle_ticks;
+    let stale = log.records_since_snapshot > 0 && tick >= log.snapshot_tick + max_age;
+    if log.ops_since_snapshot >= due || stale {
+        log.ops_since_snapshot = 0;
+        log.records_since_snapshot = 0;
+        log.snapshot_tick = tick;
+        let state = capture(scene);
+        if let Err(e) = log.persist.request_snapshot(room, log.last_seq, state) {
+            tracing::warn!(%room, error = %e, "snapshot not taken");
+        }
+    }
+    log.last_seq
+}
 
+impl Room {
     /// Logs the tick counter once more when the room stops (a clean shutdown keeps
     /// the exact tick; after a crash it comes back at most a second of idle ticks
     /// behind, which changed nothing).
     pub(super) fn checkpoint_on_stop(&mut self) {
-        let Some(log) = &mut self.log else {
+        let crate::Durability::Log { log, .. } = &mut self.durability else {
             return;
         };
         let (tick, time_ms) = {

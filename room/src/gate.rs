@@ -10,7 +10,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use canopy_store::{Persist, PersistError, Watermark};
+use crate::mode::GateSource;
+
+use canopy_store::{Persist, PersistError};
 use tokio::sync::watch;
 
 /// The local log with a watch of its durable watermark, for the writers and requests that
@@ -19,7 +21,7 @@ use tokio::sync::watch;
 #[derive(Clone, Debug)]
 pub struct LogLink {
     persist: Arc<Persist>,
-    watch: watch::Receiver<Watermark>,
+    watch: watch::Receiver<canopy_store::Watermark>,
 }
 
 impl LogLink {
@@ -38,7 +40,7 @@ impl LogLink {
     }
 
     /// Changes of the durable watermark.
-    pub fn watch(&self) -> watch::Receiver<Watermark> {
+    pub fn watch(&self) -> watch::Receiver<canopy_store::Watermark> {
         self.watch.clone()
     }
 
@@ -92,13 +94,12 @@ pub enum Passage {
 
 /// The durability gate of one room, shared by its tick (which sets the seq everything
 /// pushed from now on needs) and its connections' writers (which wait on it). Its
-/// watermark is the local log's (`persist`) or, for a room of a cluster, the room's
-/// journal in JetStream (`journal`, counted in the room's own record numbers); a room
-/// has one of the two at most.
+/// watermark is fixed with the room's mode ([`crate::Durability`]): none, the local
+/// log's, or, for a room of a cluster, its journal's in JetStream (counted in the room's
+/// own record numbers).
 #[derive(Debug, Default)]
 pub struct DurableGate {
-    persist: Option<LogLink>,
-    journal: OnceLock<Arc<JournalMark>>,
+    source: GateSource,
     need: AtomicU64,
     frames: FramePassage,
 }
@@ -113,7 +114,7 @@ pub struct JournalMark {
     /// later (monotonic clock).
     progress_ms: AtomicU64,
     failed: OnceLock<String>,
-    watch: watch::Sender<Watermark>,
+    watch: watch::Sender<canopy_store::Watermark>,
 }
 
 impl JournalMark {
@@ -123,7 +124,7 @@ impl JournalMark {
             acked: AtomicU64::new(acked),
             progress_ms: AtomicU64::new(super::lease::monotonic_ms()),
             failed: OnceLock::new(),
-            watch: watch::Sender::new(Watermark {
+            watch: watch::Sender::new(canopy_store::Watermark {
                 durable_seq: acked,
                 failed: false,
             }),
@@ -136,7 +137,7 @@ impl JournalMark {
         if seq > before {
             self.progress_ms
                 .store(super::lease::monotonic_ms(), Ordering::Release);
-            self.watch.send_replace(Watermark {
+            self.watch.send_replace(canopy_store::Watermark {
                 durable_seq: seq,
                 failed: false,
             });
@@ -147,7 +148,7 @@ impl JournalMark {
     /// this node): what waits gets an error.
     pub fn fail(&self, why: String) {
         if self.failed.set(why).is_ok() {
-            self.watch.send_replace(Watermark {
+            self.watch.send_replace(canopy_store::Watermark {
                 durable_seq: self.acked.load(Ordering::Acquire),
                 failed: true,
             });
@@ -213,40 +214,32 @@ impl JournalMark {
 }
 
 impl DurableGate {
-    /// A gate that never holds anything back (rooms kept in memory only).
+    /// A gate on `watermark`; `frames` says whether delta frames and snapshots wait for
+    /// it too. Its first need is `need` (a logged room's last record).
+    pub(crate) fn new(source: GateSource, frames: FramePassage, need: u64) -> Arc<Self> {
+        Arc::new(DurableGate {
+            source,
+            need: AtomicU64::new(need),
+            frames,
+        })
+    }
+
+    /// A gate that never holds anything back (tests of outboxes alone).
     pub fn open() -> Arc<Self> {
-        Arc::default()
+        Self::new(GateSource::None, FramePassage::Durable, 0)
     }
 
-    /// A gate on `persist`'s durable watermark; `frames` says whether delta frames and
-    /// snapshots wait for it too.
-    pub fn on(persist: LogLink, frames: FramePassage) -> Arc<Self> {
-        Arc::new(DurableGate {
-            persist: Some(persist),
-            journal: OnceLock::new(),
-            need: AtomicU64::new(0),
-            frames,
-        })
-    }
-
-    /// A gate with no watermark yet (a room in memory, or one a cluster journal will
-    /// put it on), whose frames wait or not as `frames` says once it has one.
-    pub fn unlogged(frames: FramePassage) -> Arc<Self> {
-        Arc::new(DurableGate {
-            frames,
-            ..DurableGate::default()
-        })
-    }
-
-    /// Puts the gate on a cluster journal's watermark (once; a room logged to a local
-    /// data dir is never journaled). False if it already had a watermark.
-    pub fn journal_on(&self, mark: Arc<JournalMark>) -> bool {
-        self.persist.is_none() && self.journal.set(mark).is_ok()
+    /// A gate on a cluster journal's watermark (tests of outboxes alone).
+    pub fn on_journal(mark: Arc<JournalMark>, frames: FramePassage) -> Arc<Self> {
+        Self::new(GateSource::Journal(mark), frames, 0)
     }
 
     /// The journal's watermark, for a room of a cluster.
     pub fn journal(&self) -> Option<&Arc<JournalMark>> {
-        self.journal.get()
+        match &self.source {
+            GateSource::Journal(mark) => Some(mark),
+            _ => None,
+        }
     }
 
     /// The seq what is pushed now must wait for (0: nothing): the room's last record.
@@ -273,52 +266,51 @@ impl DurableGate {
 
     /// Whether something that needs `seq` may go.
     pub fn check(&self, seq: u64) -> Passage {
-        if let Some(j) = self.journal.get().filter(|_| seq > 0) {
-            return j.check(seq);
-        }
-        let Some(p) = self.persist.as_ref().filter(|_| seq > 0) else {
+        if seq == 0 {
             return Passage::Open;
-        };
-        if p.durable_seq() >= seq {
-            Passage::Open
-        } else if p.failed().is_some() {
-            Passage::Failed
-        } else {
-            Passage::Wait
+        }
+        match &self.source {
+            GateSource::None => Passage::Open,
+            GateSource::Journal(j) => j.check(seq),
+            GateSource::Log(p) if p.durable_seq() >= seq => Passage::Open,
+            GateSource::Log(p) if p.failed().is_some() => Passage::Failed,
+            GateSource::Log(_) => Passage::Wait,
         }
     }
 
     /// Changes of the durable watermark, for a writer waiting on [`Passage::Wait`].
-    pub fn watch(&self) -> Option<watch::Receiver<Watermark>> {
-        if let Some(j) = self.journal.get() {
-            return Some(j.watch.subscribe());
+    pub fn watch(&self) -> Option<watch::Receiver<canopy_store::Watermark>> {
+        match &self.source {
+            GateSource::None => None,
+            GateSource::Journal(j) => Some(j.watch.subscribe()),
+            GateSource::Log(p) => Some(p.watch()),
         }
-        self.persist.as_ref().map(|p| p.watch())
     }
 
     /// Resolves once record `seq` is durable (at once for 0 or a room not logged), or
     /// with why it never will be.
     pub async fn durable(&self, seq: u64) -> Result<(), String> {
-        if let Some(j) = self.journal.get().filter(|_| seq > 0) {
-            return j.durable(seq).await;
+        if seq == 0 {
+            return Ok(());
         }
-        match self.persist.as_ref().filter(|_| seq > 0) {
-            None => Ok(()),
-            Some(p) => p.durable(seq).await.map_err(|e| e.to_string()),
+        match &self.source {
+            GateSource::None => Ok(()),
+            GateSource::Journal(j) => j.durable(seq).await,
+            GateSource::Log(p) => p.durable(seq).await.map_err(|e| e.to_string()),
         }
     }
 
     /// Whether the room's ticks are logged to the local data dir.
     pub fn is_logged(&self) -> bool {
-        self.persist.is_some()
+        matches!(self.source, GateSource::Log(_))
     }
 
     /// Why edits are refused, once the storage failed.
     pub fn failure(&self) -> Option<String> {
-        if let Some(j) = self.journal.get() {
-            return j.failure().map(str::to_string);
+        match &self.source {
+            GateSource::None => None,
+            GateSource::Journal(j) => j.failure().map(str::to_string),
+            GateSource::Log(p) => p.failed().map(|e| e.to_string()),
         }
-        let p = self.persist.as_ref()?;
-        p.failed().map(|e| e.to_string())
     }
 }

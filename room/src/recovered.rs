@@ -11,8 +11,9 @@ use canopy_store::{RecoveredRoom, Replay, RoomMeta};
 use crate::durable::{self, RoomLog};
 use crate::gate::LogLink;
 use crate::metrics::RoomMetrics;
+use crate::replica::FeedLink;
 use crate::tokens::RoomTokens;
-use crate::{RestoreError, Room, RoomConfig, SceneState};
+use crate::{Durability, RestoreError, Room, RoomConfig, RoomSpec, SceneState};
 
 /// The metadata a room is logged with.
 pub fn room_meta(id: &str, tick_hz: u32, tokens: Option<&RoomTokens>, created_ms: u64) -> RoomMeta {
@@ -36,12 +37,14 @@ fn tokens_of(meta: &RoomMeta) -> Option<RoomTokens> {
     }
 }
 
-/// Rebuilds one recovered room, logged from its last record on.
+/// Rebuilds one recovered room, logged from its last record on; in a cluster its
+/// records also go to `relays`.
 pub fn restore_room(
     recovered: &RecoveredRoom,
     config: RoomConfig,
     metrics: Arc<RoomMetrics>,
     persist: LogLink,
+    relays: Option<FeedLink>,
 ) -> Result<Room, RestoreError> {
     let meta = &recovered.meta;
     let scene = SceneState::new(config.hierarchy, config.octree);
@@ -61,13 +64,12 @@ pub fn restore_room(
         scene.tick(),
     )
     .with_replayed(replayed_ops, recovered.replay.len());
-    Ok(Room::with_scene(
-        meta.id.clone(),
-        meta.tick_hz,
+    let spec = RoomSpec {
+        id: meta.id.clone(),
+        tick_hz: meta.tick_hz,
         config,
         metrics,
-        tokens_of(meta),
-        scene,
-        Some(log),
-    ))
+        tokens: tokens_of(meta),
+    };
+    Ok(Room::owner(spec, scene, Durability::Log { log, relays }))
 }

@@ -31,6 +31,7 @@ use super::edit::{EditReply, PendingEdit};
 use super::record::{Measured, TickReport};
 use super::scene_state::{Advance, SceneState};
 use crate::refusal::Refusal;
+use crate::shared::RoomShared;
 
 /// One owner tick that applied batches, as relays replay it.
 #[derive(Debug, Clone, Encode, Decode)]
@@ -117,6 +118,27 @@ pub struct FeedLink {
     pub queued: Arc<std::sync::atomic::AtomicUsize>,
 }
 
+/// The receiving side of a room's feed: what the cluster's feed task takes its records
+/// from, counting each off `queued` as it does.
+#[derive(Debug)]
+pub struct FeedQueue {
+    /// The records, in order.
+    pub rx: mpsc::UnboundedReceiver<FedRecord>,
+    /// What the records still queued cost against [`FEED_BACKLOG_BYTES`].
+    pub queued: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// A new feed: the link a room is made with, and the queue its feed task reads.
+pub fn feed_channel() -> (FeedLink, FeedQueue) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let queued = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let link = FeedLink {
+        tx,
+        queued: Arc::clone(&queued),
+    };
+    (link, FeedQueue { rx, queued })
+}
+
 /// How far the bus may fall behind a room's ticks, in bytes. Past it, a record of a
 /// room not journaled is dropped (relays see the gap and start again), and a
 /// journaled room's journal is failed: nothing is acknowledged that cannot be stored.
@@ -135,18 +157,9 @@ pub struct RelayLink {
     pub early: AtomicBool,
 }
 
-/// The owner room's feed bookkeeping (tick thread only).
+/// A relay room's replay bookkeeping (tick thread only; the room's [`crate::mode::Role`]).
 #[derive(Debug, Default)]
-pub(super) struct FeedState {
-    /// Records made so far.
-    pub seq: u64,
-    /// This tick's applied batches, ids written in.
-    pub batches: Vec<Vec<Op>>,
-}
-
-/// The relay room's replay bookkeeping (tick thread only).
-#[derive(Debug, Default)]
-pub(super) struct ReplayState {
+pub(crate) struct ReplayState {
     /// The instance replayed.
     pub instance: String,
     /// The last record applied.
@@ -205,87 +218,64 @@ pub fn rebuild(
 
 /// Turns this tick's acks into errors: its record will never be stored.
 fn refuse_unstored(applied: &mut Applied, journal: &super::JournalMark) {
-    let why = format!(
+    applied.refuse_acks(&format!(
         "the batch was applied on this node but its journal could not store it ({}); it is \
          not acknowledged and another node taking the room over will not have it",
         journal.failure().unwrap_or("journal stopped")
-    );
-    for (_, result) in &mut applied.replies {
-        if result.is_ok() {
-            *result = Err(Refusal::overloaded(why.clone()));
+    ));
+}
+
+/// The feed phase of an owner's tick: this tick's `batches` as record number `seq`,
+/// queued for the journal and the bus without waiting. With a `journal` the record is
+/// what the tick's acks wait for: the gate is pointed at it and its number returned;
+/// without one (relays only) a record the bus cannot take is dropped and 0 returned.
+pub(crate) fn feed(
+    link: &FeedLink,
+    journal: Option<&super::JournalMark>,
+    shared: &RoomShared,
+    record: ReplicaRecord,
+    applied: &mut Applied,
+) -> u64 {
+    let room = &shared.id;
+    let ops = record.batches.iter().map(Vec::len).sum();
+    let cost = FedRecord::cost(ops);
+    let queued = link
+        .queued
+        .fetch_add(cost, std::sync::atomic::Ordering::AcqRel);
+    if queued + cost > FEED_BACKLOG_BYTES {
+        link.queued
+            .fetch_sub(cost, std::sync::atomic::Ordering::AcqRel);
+        match journal {
+            Some(j) => {
+                j.fail(format!(
+                    "room {room}'s journal fell {queued} bytes behind its ticks"
+                ));
+                refuse_unstored(applied, j);
+            }
+            None => {
+                tracing::warn!(%room, seq = record.seq, "replica feed behind: record dropped, relays start again");
+            }
         }
+        return 0;
+    }
+    let seq = record.seq;
+    let sent = link.tx.send(FedRecord { ops, cost, record }).is_ok();
+    match journal {
+        Some(j) if !sent => {
+            j.fail(format!("room {room}'s journal stopped"));
+            refuse_unstored(applied, j);
+            0
+        }
+        Some(j) => {
+            j.queued(seq);
+            shared.gate.set_need(seq);
+            seq
+        }
+        None => 0,
     }
 }
 
 impl Room {
-    /// Whether this room's applied batches are wanted by a feed.
-    pub(super) fn feeds(&self) -> bool {
-        self.shared.feed.get().is_some()
-    }
-
-    /// The feed phase of an owner's tick: this tick's batches as one record, queued
-    /// for the journal and the bus without waiting. For a journaled room, points the
-    /// gate at the record and returns its number (what the tick's acks wait for);
-    /// otherwise 0.
-    pub(super) fn feed(&mut self, tick: u64, time_ms: u64, applied: &mut Applied) -> u64 {
-        let Some(link) = self.shared.feed.get() else {
-            return 0;
-        };
-        if self.feed_state.batches.is_empty() {
-            return 0;
-        }
-        let journal = self.shared.gate.journal();
-        if journal.is_some_and(|j| j.failure().is_some()) {
-            self.feed_state.batches.clear();
-            return 0;
-        }
-        self.feed_state.seq += 1;
-        let record = ReplicaRecord {
-            instance: self.shared.instance.to_header(),
-            seq: self.feed_state.seq,
-            tick,
-            time_ms,
-            batches: std::mem::take(&mut self.feed_state.batches),
-        };
-        let ops = record.batches.iter().map(Vec::len).sum();
-        let cost = FedRecord::cost(ops);
-        let queued = link
-            .queued
-            .fetch_add(cost, std::sync::atomic::Ordering::AcqRel);
-        let room = &self.shared.id;
-        if queued + cost > FEED_BACKLOG_BYTES {
-            link.queued
-                .fetch_sub(cost, std::sync::atomic::Ordering::AcqRel);
-            match journal {
-                Some(j) => {
-                    j.fail(format!(
-                        "room {room}'s journal fell {queued} bytes behind its ticks"
-                    ));
-                    refuse_unstored(applied, j);
-                }
-                None => {
-                    tracing::warn!(%room, seq = record.seq, "replica feed behind: record dropped, relays start again");
-                }
-            }
-            return 0;
-        }
-        let seq = record.seq;
-        let sent = link.tx.send(FedRecord { ops, cost, record }).is_ok();
-        match journal {
-            Some(j) if !sent => {
-                j.fail(format!("room {room}'s journal stopped"));
-                refuse_unstored(applied, j);
-                0
-            }
-            Some(j) => {
-                j.queued(seq);
-                self.shared.gate.set_need(seq);
-                seq
-            }
-            None => 0,
-        }
-    }
-
     /// The owner's state now, for a relay to start from (taken by the tick thread, so
     /// that it matches the record count); refused for a room changed by server code
     /// (update callbacks), whose changes no record carries.
@@ -302,7 +292,7 @@ impl Room {
         Ok(ReplicaStart {
             instance: self.shared.instance.to_header(),
             tick_hz: self.shared.tick_hz,
-            seq: self.feed_state.seq,
+            seq: self.record_seq,
             tick: state.tick,
             time_ms: state.time_ms,
             nodes: state
@@ -332,22 +322,21 @@ impl Room {
 
     /// A relay's tick: replays every record that arrived, each as one tick of the
     /// owner's number (apply, advance, answers, fan-out), then answers subscriptions.
-    pub(super) fn replica_tick(&mut self, now_ms: u64) -> TickReport {
+    pub(super) fn replica_tick(&mut self, replay: &mut ReplayState, now_ms: u64) -> TickReport {
         let started = Instant::now();
-        self.take_commands();
-        if let Some(link) = self.shared.relay.get() {
+        if let Some(link) = self.shared.relay.as_ref() {
             link.early.store(false, Ordering::Release);
         }
         let shared = Arc::clone(&self.shared);
         let dt = 1.0 / shared.tick_hz.max(1) as f32;
         let mut advance = Advance::default();
         let mut merged = 0;
-        while let Some(record) = self.replay.queue.pop_front() {
-            if record.seq <= self.replay.applied {
+        while let Some(record) = replay.queue.pop_front() {
+            if record.seq <= replay.applied {
                 continue;
             }
-            if record.seq != self.replay.applied + 1 || record.instance != self.replay.instance {
-                tracing::warn!(room = %shared.id, expected = self.replay.applied + 1, got = record.seq, "replica out of step with its owner: ending it");
+            if record.seq != replay.applied + 1 || record.instance != replay.instance {
+                tracing::warn!(room = %shared.id, expected = replay.applied + 1, got = record.seq, "replica out of step with its owner: ending it");
                 self.stop(crate::CloseCause::ReplicaLost);
                 return TickReport::default();
             }
@@ -364,16 +353,16 @@ impl Room {
             scene.restore_clock(record.tick.saturating_sub(1), time);
             let a = scene.advance(dt, record.time_ms, &mut self.diff);
             let scene = RwLockWriteGuard::downgrade(scene);
-            self.replay.applied = record.seq;
+            replay.applied = record.seq;
             advance.tick = a.tick;
             advance.recomputed += a.recomputed;
             advance.changed += a.changed;
-            self.release_answers(a.tick);
+            Self::release_answers(replay, a.tick);
             self.history.record(a.tick, &self.diff);
             merged += self.fan_out(&scene, record.time_ms);
         }
         let scene = shared.scene.read();
-        self.release_answers(scene.tick());
+        Self::release_answers(replay, scene.tick());
         advance.tick = scene.tick();
         let snapshots = self.answer_subscribes(&scene);
         let nodes = scene.hierarchy().len() as u64;
@@ -393,12 +382,12 @@ impl Room {
 
     /// Sends the answers whose turn has come: in order, each once the replica shows
     /// its tick (an error waits only for the answers before it).
-    fn release_answers(&mut self, shown: u64) {
-        while let Some((_, outcome)) = self.replay.answers.front() {
+    fn release_answers(replay: &mut ReplayState, shown: u64) {
+        while let Some((_, outcome)) = replay.answers.front() {
             if matches!(outcome, Ok(r) if r.tick > shown) {
                 break;
             }
-            let (reply, outcome) = self.replay.answers.pop_front().expect("a front");
+            let (reply, outcome) = replay.answers.pop_front().expect("a front");
             reply.send(outcome);
         }
     }

@@ -12,19 +12,22 @@ use canopy_scene::octree::OctreeConfig;
 use crate::command::RoomCommand;
 use crate::delta::{self, DeltaParts};
 use crate::diff::TickDiff;
-use crate::durable::RoomLog;
 use crate::edit::{EditQueue, PendingEdit};
 use crate::gate::{DurableGate, FramePassage};
 use crate::metrics::RoomMetrics;
+use crate::mode::{Durability, Role};
 use crate::outbox::{ConnId, Outbox};
 use crate::refusal::Refusal;
+use crate::replica::{RelayLink, ReplayState};
 use crate::restore_error::RestoreError;
 use crate::scene_state::SceneState;
 use crate::shared::EditLimits;
-use crate::shared::{RoomInstance, RoomShared};
+use crate::shared::{RoomInstance, RoomShared, SharedParts};
 use crate::subscribe::SubscribeQueue;
 use crate::subscribers::Subscribers;
+use crate::tokens::RoomTokens;
 use crate::{compact, replica, resume};
+use canopy_protocol::Op;
 
 /// A cluster room whose journal has stored nothing of its waiting records for this
 /// long refuses new batches (see `apply.rs`).
@@ -104,57 +107,94 @@ pub struct Room {
     pub(crate) locked_outboxes: Vec<(Arc<Outbox>, Arc<delta::SharedDelta>)>,
     pub(crate) history: resume::History,
     pub(crate) compact: compact::CompactState,
-    /// The room's log bookkeeping; `None` for rooms kept in memory only.
-    pub(crate) log: Option<RoomLog>,
-    /// An owner's records for its relays (cluster mode).
-    pub(crate) feed_state: replica::FeedState,
-    /// A relay's replay of its owner's records (cluster mode).
-    pub(crate) replay: replica::ReplayState,
+    /// How the room's ticks become durable (fixed when it is made).
+    pub(crate) durability: Durability,
+    /// The room itself, or a relay's replica of it (fixed when it is made).
+    pub(crate) role: Role,
+    /// The number of the last record this room made for its feed (cluster mode).
+    pub(crate) record_seq: u64,
+    /// This tick's applied batches, ids written in, for its record (kept only when the
+    /// room's mode records them; the list's capacity is reused from tick to tick).
+    pub(crate) tick_batches: Vec<Vec<Op>>,
     pub(crate) stopped: bool,
 }
 
+/// Who a room is: what every constructor needs besides its scene and mode.
+#[derive(Debug)]
+pub struct RoomSpec {
+    /// The room's id.
+    pub id: String,
+    /// Its tick rate.
+    pub tick_hz: u32,
+    /// The server's room settings.
+    pub config: RoomConfig,
+    /// The collectors its ticks count into.
+    pub metrics: Arc<RoomMetrics>,
+    /// Its editor and viewer tokens, when the server has access control.
+    pub tokens: Option<RoomTokens>,
+}
+
 impl Room {
-    /// A new empty room at tick 0.
+    /// A new empty room at tick 0, in memory.
     pub fn new(
         id: String,
         tick_hz: u32,
         config: RoomConfig,
         metrics: Arc<RoomMetrics>,
-        tokens: Option<crate::tokens::RoomTokens>,
+        tokens: Option<RoomTokens>,
     ) -> Room {
         let scene = SceneState::new(config.hierarchy, config.octree);
-        Self::with_scene(id, tick_hz, config, metrics, tokens, scene, None)
-    }
-
-    /// A room showing `scene` (a new one, or one restored from the log), logged to
-    /// `log` when given. Its subscribers can resume from its current tick on.
-    pub fn with_scene(
-        id: String,
-        tick_hz: u32,
-        config: RoomConfig,
-        metrics: Arc<RoomMetrics>,
-        tokens: Option<crate::tokens::RoomTokens>,
-        scene: SceneState,
-        log: Option<RoomLog>,
-    ) -> Room {
-        let (tx, rx) = mpsc::channel();
-        let history = resume::History::new(config.history, scene.tick());
-        let gate = match &log {
-            Some(log) => DurableGate::on(log.persist.clone(), config.frames),
-            None => DurableGate::unlogged(config.frames),
-        };
-        if let Some(log) = &log {
-            gate.set_need(log.last_seq);
-        }
-        let shared = Arc::new(RoomShared::new(
+        let spec = RoomSpec {
             id,
             tick_hz,
+            config,
+            metrics,
+            tokens,
+        };
+        Self::owner(spec, scene, Durability::memory())
+    }
+
+    /// A room showing `scene` (a new one, or one restored from the log) that takes
+    /// edits, made durable as `durability` says. Its subscribers can resume from its
+    /// current tick on.
+    pub fn owner(spec: RoomSpec, scene: SceneState, durability: Durability) -> Room {
+        Self::build(spec, scene, durability, RoomInstance::random(), None)
+    }
+
+    fn build(
+        spec: RoomSpec,
+        scene: SceneState,
+        durability: Durability,
+        instance: RoomInstance,
+        replica: Option<(RelayLink, ReplayState)>,
+    ) -> Room {
+        let (tx, rx) = mpsc::channel();
+        let RoomSpec {
+            id,
+            tick_hz,
+            config,
+            metrics,
+            tokens,
+        } = spec;
+        let history = resume::History::new(config.history, scene.tick());
+        let need = durability.log().map_or(0, |log| log.last_seq);
+        let gate = DurableGate::new(durability.gate_source(), config.frames, need);
+        let (relay, role) = match replica {
+            Some((relay, replay)) => (Some(relay), Role::Replica(replay)),
+            None => (None, Role::Owner),
+        };
+        let shared = Arc::new(RoomShared::new(SharedParts {
+            id,
+            tick_hz,
+            instance,
             scene,
             tokens,
-            config.edits,
-            tx,
+            limits: config.edits,
+            commands: tx,
             gate,
-        ));
+            relay,
+            feeds: durability.feed().is_some(),
+        }));
         Room {
             shared,
             config,
@@ -169,11 +209,35 @@ impl Room {
             locked_outboxes: Vec::new(),
             history,
             compact: compact::CompactState::default(),
-            log,
-            feed_state: replica::FeedState::default(),
-            replay: replica::ReplayState::default(),
+            durability,
+            role,
+            record_seq: 0,
+            tick_batches: Vec::new(),
             stopped: false,
         }
+    }
+
+    /// The spec and instance of a room another node made, from its `start`.
+    fn spec_of(
+        id: String,
+        config: RoomConfig,
+        metrics: Arc<RoomMetrics>,
+        start: &replica::ReplicaStart,
+    ) -> Result<(RoomSpec, RoomInstance), RestoreError> {
+        let instance = RoomInstance::parse(&start.instance)
+            .ok_or_else(|| RestoreError::Instance(start.instance.clone()))?;
+        let tokens = start
+            .tokens
+            .clone()
+            .map(|(editor, viewer)| RoomTokens { editor, viewer });
+        let spec = RoomSpec {
+            id,
+            tick_hz: start.tick_hz,
+            config,
+            metrics,
+            tokens,
+        };
+        Ok((spec, instance))
     }
 
     /// A relay's read-only replica of a room owned by another node, built from the
@@ -187,62 +251,54 @@ impl Room {
     ) -> Result<Room, RestoreError> {
         let scene = SceneState::new(config.hierarchy, config.octree);
         let scene = replica::rebuild(start, &[], scene)?;
-        let tokens = start
-            .tokens
-            .clone()
-            .map(|(editor, viewer)| crate::tokens::RoomTokens { editor, viewer });
-        let mut room = Self::with_scene(id, start.tick_hz, config, metrics, tokens, scene, None);
-        let instance = RoomInstance::parse(&start.instance)
-            .ok_or_else(|| RestoreError::Instance(start.instance.clone()))?;
-        // The handle was made just now and is not shared yet.
-        let shared = Arc::get_mut(&mut room.shared).expect("a fresh room's only handle");
-        shared.instance = instance;
-        let _ = shared.relay.set(replica::RelayLink {
+        let (spec, instance) = Self::spec_of(id, config, metrics, start)?;
+        let relay = RelayLink {
             upstream,
             early: std::sync::atomic::AtomicBool::new(false),
-        });
-        room.replay.instance = start.instance.clone();
-        room.replay.applied = start.seq;
-        Ok(room)
+        };
+        let replay = ReplayState {
+            instance: start.instance.clone(),
+            applied: start.seq,
+            ..ReplayState::default()
+        };
+        Ok(Self::build(
+            spec,
+            scene,
+            Durability::memory(),
+            instance,
+            Some((relay, replay)),
+        ))
     }
 
     /// A room this node takes over from its cluster journal: the owner's `start` and
-    /// every record stored after it, replayed. The room goes on as the same instance
-    /// (the state is exactly the last stored record's), numbering records after the
-    /// last one, so a relay's replica can follow it; its clock goes on from the last
-    /// record by the wall time since (`now_ms`), as if it had ticked idle meanwhile, so
-    /// its ticks stay past any the old owner showed.
+    /// every record stored after it, replayed, journaled on as `durability` says (the
+    /// feed and mark the takeover made). The room goes on as the same instance (the
+    /// state is exactly the last stored record's), numbering records after the last
+    /// one, so a relay's replica can follow it; its clock goes on from the last record
+    /// by the wall time since (`now_ms`), as if it had ticked idle meanwhile, so its
+    /// ticks stay past any the old owner showed.
     pub fn taken_over(
-        id: String,
-        config: RoomConfig,
-        metrics: Arc<RoomMetrics>,
+        spec: (String, RoomConfig, Arc<RoomMetrics>),
         start: &replica::ReplicaStart,
         records: &[replica::ReplicaRecord],
         now_ms: u64,
+        durability: Durability,
     ) -> Result<Room, RestoreError> {
+        let (id, config, metrics) = spec;
         let scene = SceneState::new(config.hierarchy, config.octree);
         let mut scene = replica::rebuild(start, records, scene)?;
         let idle = now_ms.saturating_sub(scene.time_ms()) * u64::from(start.tick_hz.max(1));
         let tick = scene.tick() + idle.div_ceil(1000).max(1);
         scene.restore_clock(tick, now_ms.max(scene.time_ms()));
-        let instance = RoomInstance::parse(&start.instance)
-            .ok_or_else(|| RestoreError::Instance(start.instance.clone()))?;
-        let tokens = start
-            .tokens
-            .clone()
-            .map(|(editor, viewer)| crate::tokens::RoomTokens { editor, viewer });
-        let mut room = Self::with_scene(id, start.tick_hz, config, metrics, tokens, scene, None);
-        room.feed_state.seq = records.last().map_or(start.seq, |r| r.seq.max(start.seq));
-        // The handle was made just now and is not shared yet.
-        Arc::get_mut(&mut room.shared)
-            .expect("a fresh room's only handle")
-            .instance = instance;
+        let (spec, instance) = Self::spec_of(id, config, metrics, start)?;
+        let mut room = Self::build(spec, scene, durability, instance, None);
+        room.record_seq = last_record(start, records);
         Ok(room)
     }
 
     /// The last record number this room made (cluster mode).
     pub fn record_seq(&self) -> u64 {
-        self.feed_state.seq
+        self.record_seq
     }
 
     /// The part of the room the edges (HTTP, WebSocket) hold: its id, command channel
@@ -277,8 +333,16 @@ impl Room {
             RoomCommand::Capture(reply) => {
                 let _ = reply.send(self.replica_start());
             }
-            RoomCommand::Replicate(record) => self.replay.queue.push_back(*record),
-            RoomCommand::Answer(reply, outcome) => self.replay.answers.push_back((reply, outcome)),
+            // Only a replica takes its owner's records and answers.
+            RoomCommand::Replicate(record) => {
+                if let Role::Replica(replay) = &mut self.role {
+                    replay.queue.push_back(*record);
+                }
+            }
+            RoomCommand::Answer(reply, outcome) => match &mut self.role {
+                Role::Replica(replay) => replay.answers.push_back((reply, outcome)),
+                Role::Owner => reply.send(outcome),
+            },
         }
     }
 
@@ -350,4 +414,10 @@ impl Room {
             .map(|s| s.scope.region)
             .collect()
     }
+}
+
+/// The last record a taken-over room's journal holds: its start's, or its last
+/// record's after it.
+fn last_record(start: &replica::ReplicaStart, records: &[replica::ReplicaRecord]) -> u64 {
+    records.last().map_or(start.seq, |r| r.seq.max(start.seq))
 }

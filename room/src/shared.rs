@@ -88,10 +88,12 @@ pub struct RoomShared {
     /// Until when this server may take edits for the room (cluster mode: its lease in
     /// the registry; otherwise forever).
     pub lease: super::lease::LeaseClock,
-    /// Cluster mode, at the owner: where the tick's records go.
-    pub feed: OnceLock<super::replica::FeedLink>,
-    /// Cluster mode, at a relay: set on a replica (which takes no edits of its own).
-    pub relay: OnceLock<super::replica::RelayLink>,
+    /// Cluster mode, at a relay: where a replica's edits go (a replica takes no edits of
+    /// its own); `None` for the room itself. Fixed when the room is made.
+    pub relay: Option<super::replica::RelayLink>,
+    /// Whether the room's records go to a cluster feed (it is owned by this node in a
+    /// cluster). Fixed when the room is made.
+    pub feeds: bool,
     /// Outboxes the tick filled for the WebSocket edge's flushers to write.
     pub flush: Arc<super::flush::FlushQueue>,
     commands: Sender<RoomCommand>,
@@ -104,28 +106,46 @@ pub struct RoomShared {
     wake: OnceLock<Waker>,
 }
 
+/// What a room's shared handle is made of, all fixed when the room is made.
+pub(crate) struct SharedParts {
+    pub id: String,
+    pub tick_hz: u32,
+    pub instance: RoomInstance,
+    pub scene: SceneState,
+    pub tokens: Option<RoomTokens>,
+    pub limits: EditLimits,
+    pub commands: Sender<RoomCommand>,
+    pub gate: Arc<DurableGate>,
+    pub relay: Option<super::replica::RelayLink>,
+    pub feeds: bool,
+}
+
 impl RoomShared {
-    pub(crate) fn new(
-        id: String,
-        tick_hz: u32,
-        scene: SceneState,
-        tokens: Option<RoomTokens>,
-        limits: EditLimits,
-        commands: Sender<RoomCommand>,
-        gate: Arc<DurableGate>,
-    ) -> Self {
+    pub(crate) fn new(parts: SharedParts) -> Self {
+        let SharedParts {
+            id,
+            tick_hz,
+            instance,
+            scene,
+            tokens,
+            limits,
+            commands,
+            gate,
+            relay,
+            feeds,
+        } = parts;
         RoomShared {
             id,
             tick_hz,
-            instance: RoomInstance::random(),
+            instance,
             gate,
             scene: RwLock::new(scene),
             stats: RoomStats::default(),
             tokens,
             connections: AtomicUsize::new(0),
             lease: super::lease::LeaseClock::unbounded(),
-            feed: OnceLock::new(),
-            relay: OnceLock::new(),
+            relay,
+            feeds,
             flush: Arc::default(),
             commands,
             limits,
@@ -204,7 +224,7 @@ impl RoomShared {
             ticket,
             quota,
         };
-        if let Some(relay) = self.relay.get() {
+        if let Some(relay) = self.relay.as_ref() {
             // A replica: the batch goes to the owner, whose forwarder releases it.
             return match relay.upstream.try_send(edit) {
                 Ok(()) => Ok(()),
@@ -233,12 +253,12 @@ impl RoomShared {
 
     /// True for a relay's replica of a room another node owns.
     pub fn is_replica(&self) -> bool {
-        self.relay.get().is_some()
+        self.relay.as_ref().is_some()
     }
 
     /// A relay asks its tick thread to run it now: a record or an answer waits.
     pub fn wake_early(&self) {
-        if let Some(relay) = self.relay.get() {
+        if let Some(relay) = self.relay.as_ref() {
             relay.early.store(true, Ordering::Release);
         }
         self.wake();
@@ -247,7 +267,7 @@ impl RoomShared {
     /// Whether the room asked to run before its next period (and forgets the wish).
     pub fn take_early(&self) -> bool {
         self.relay
-            .get()
+            .as_ref()
             .is_some_and(|r| r.early.swap(false, Ordering::AcqRel))
     }
 
@@ -335,7 +355,7 @@ impl RoomInstance {
     /// A fresh random instance. `RandomState` is seeded from the OS once per process
     /// and stepped per call, so no extra dependency is needed for 64 unguessable-enough
     /// bits (they only tell timelines apart; they are not a secret).
-    fn random() -> Self {
+    pub(crate) fn random() -> Self {
         use std::hash::{BuildHasher, Hasher};
         static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let mut h = std::collections::hash_map::RandomState::new().build_hasher();

@@ -1,7 +1,8 @@
 //! One tick of a room, as a list of phases in the order the contract fixes: take the
 //! commands that arrived, apply waiting batches within the op budget, advance the scene
-//! (update callbacks, propagation, classification, octree refit), persist (queue the
-//! tick's record for the log thread; what follows waits for it to be durable), answer
+//! (update callbacks, propagation, classification, octree refit), record (queue the
+//! tick's record where the room's mode sends it; what follows waits for it to be
+//! durable), answer
 //! the batches with the tick, fan the deltas out, answer subscriptions with snapshots,
 //! and record.
 //!
@@ -23,8 +24,15 @@ impl Room {
     /// Runs one tick. `now_ms` is the wall clock (ms since the Unix epoch) that the
     /// tick's frames carry as `time`.
     pub fn tick(&mut self, now_ms: u64) -> TickReport {
-        if self.shared.is_replica() {
-            return self.replica_tick(now_ms);
+        if matches!(self.role, crate::mode::Role::Replica(_)) {
+            self.take_commands();
+            let crate::mode::Role::Replica(replay) = &mut self.role else {
+                unreachable!("matched just above")
+            };
+            let mut replay = std::mem::take(replay);
+            let report = self.replica_tick(&mut replay, now_ms);
+            self.role = crate::mode::Role::Replica(replay);
+            return report;
         }
         let started = Instant::now();
         self.take_commands();
@@ -38,9 +46,7 @@ impl Room {
         let scene = RwLockWriteGuard::downgrade(scene);
 
         let tick = advance.tick;
-        let durable_at = self.persist(&scene, &mut applied);
-        // A room is logged locally or journaled in its cluster, never both.
-        let durable_at = durable_at.max(self.feed(tick, scene.time_ms(), &mut applied));
+        let durable_at = self.record_tick(&scene, &mut applied);
         for (reply, result) in applied.replies.drain(..) {
             reply.send_durable(result.map(|ids| EditsResult { tick, ids }), durable_at);
         }

@@ -66,13 +66,14 @@ pub fn restore_room(
     config: RoomConfig,
     metrics: Arc<RoomMetrics>,
     persist: LogLink,
+    relays: Option<canopy_room::replica::FeedLink>,
 ) -> Result<Room, StartError> {
-    canopy_room::recovered::restore_room(recovered, config, metrics, persist).map_err(|error| {
-        StartError::Room {
+    canopy_room::recovered::restore_room(recovered, config, metrics, persist, relays).map_err(
+        |error| StartError::Room {
             room: recovered.meta.id.clone(),
             error,
-        }
-    })
+        },
+    )
 }
 
 /// `canopy verify`: reads a data dir and prints what it holds; an error names the

@@ -16,7 +16,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
-use canopy_room::{Room, RoomShared};
+use canopy_room::{Durability, Room, RoomShared};
 
 /// Why a server's configuration cannot serve ([`AppState::try_new`]); the binary prints
 /// it and exits.
@@ -39,6 +39,17 @@ pub enum StartError {
         /// Where its rebuild stopped.
         error: canopy_room::RestoreError,
     },
+}
+
+/// How a new room keeps its ticks.
+#[derive(Debug)]
+enum Made {
+    /// Logged to the data dir when the server has one, else in memory.
+    Logged,
+    /// In memory, whatever the server's persistence.
+    InMemory,
+    /// As the caller made it (a cluster's journaled room).
+    With(Durability),
 }
 
 /// Why a room could not be created, found or deleted.
@@ -149,6 +160,10 @@ pub struct Inner {
     /// Cluster mode's registry and bus, once joined (`--nats-url`); unset on a single
     /// server.
     pub cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
+    /// Cluster mode: the feed tasks of the rooms this node brought back from its data
+    /// dir, made with them (a room's feed is part of it from the start) and started
+    /// once the node has joined and reclaimed each room's lease.
+    parked_feeds: parking_lot::Mutex<std::collections::HashMap<String, crate::cluster::FeedTask>>,
     /// The id of the next WebSocket connection (for logs and outboxes).
     next_conn: AtomicU64,
     /// The number in the next generated room id (`room-N`).
@@ -227,21 +242,38 @@ impl AppState {
             tasks: TaskTracker::new(),
             ready: AtomicBool::new(true),
             cluster: std::sync::OnceLock::new(),
+            parked_feeds: parking_lot::Mutex::default(),
             next_conn: AtomicU64::new(1),
             next_room: AtomicU64::new(1),
         }));
         if let (Some(persist), Some(recovered)) = (&state.persist, recovered) {
+            let clustered = state.config.nats_url.is_some();
             for room in &recovered.rooms {
-                let room = crate::durability::restore_room(
+                // In a cluster, a room brought back from the data dir feeds relays;
+                // its feed starts once the node holds its lease again.
+                let (relays, feed) = match clustered.then(crate::cluster::relays_feed) {
+                    Some((link, task)) => (Some(link), Some(task)),
+                    None => (None, None),
+                };
+                let restored = crate::durability::restore_room(
                     room,
                     state.config.room_config(),
                     Arc::clone(&state.metrics.room),
                     persist.clone(),
+                    relays,
                 )?;
-                state.insert_and_place(room);
+                if let Some(task) = feed {
+                    state.parked_feeds.lock().insert(room.meta.id.clone(), task);
+                }
+                state.insert_and_place(restored);
             }
         }
         Ok(state)
+    }
+
+    /// The feed task of a room brought back from the data dir (cluster mode), once.
+    pub(crate) fn take_parked_feed(&self, id: &str) -> Option<crate::cluster::FeedTask> {
+        self.parked_feeds.lock().remove(id)
     }
 
     /// Puts a room in the map and on a tick thread.
@@ -260,7 +292,18 @@ impl AppState {
         id: Option<String>,
         tick_hz: Option<u32>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(id, tick_hz, false)
+        self.create(id, tick_hz, Made::InMemory)
+    }
+
+    /// Creates a room journaled in the cluster: `durability` carries the feed and mark
+    /// its owner made for it.
+    pub(crate) fn create_room_journaled(
+        &self,
+        id: String,
+        tick_hz: Option<u32>,
+        durability: Durability,
+    ) -> Result<Arc<RoomShared>, RegistryError> {
+        self.create(Some(id), tick_hz, Made::With(durability))
     }
 
     /// The cluster this server has joined, if any.
@@ -302,14 +345,14 @@ impl AppState {
         id: Option<String>,
         tick_hz: Option<u32>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(id, tick_hz, true)
+        self.create(id, tick_hz, Made::Logged)
     }
 
     fn create(
         &self,
         id: Option<String>,
         tick_hz: Option<u32>,
-        logged: bool,
+        made: Made,
     ) -> Result<Arc<RoomShared>, RegistryError> {
         self.check_new_room(id.as_deref(), tick_hz)?;
         let tick_hz = tick_hz.unwrap_or(self.config.tick_hz);
@@ -325,31 +368,31 @@ impl AppState {
                     .admin_token()
                     .map(|_| canopy_room::tokens::RoomTokens::generate());
                 let now = canopy_room::tick_pool::now_ms();
-                let log = match self.persist.as_ref().filter(|_| logged) {
-                    None => None,
-                    Some(p) => {
+                let durability = match (made, self.persist.as_ref()) {
+                    (Made::With(durability), _) => durability,
+                    (Made::Logged, Some(p)) => {
                         let meta =
                             canopy_room::recovered::room_meta(&id, tick_hz, tokens.as_ref(), now);
                         let seq = p
                             .create_room(&meta)
                             .map_err(|e| RegistryError::Storage(e.to_string()))?;
-                        Some(canopy_room::RoomLog::new(p.clone(), seq, seq, 0))
+                        Durability::logged(canopy_room::RoomLog::new(p.clone(), seq, seq, 0))
                     }
+                    (Made::Logged | Made::InMemory, _) => Durability::memory(),
                 };
                 let config = self.config.room_config();
                 let mut scene = canopy_room::SceneState::new(config.hierarchy, config.octree);
                 // Tick 0 "finished" when the room was made: snapshots taken before the
                 // first tick carry a real time too.
                 scene.set_time_ms(now);
-                let room = Room::with_scene(
+                let spec = canopy_room::RoomSpec {
                     id,
                     tick_hz,
                     config,
-                    Arc::clone(&self.metrics.room),
+                    metrics: Arc::clone(&self.metrics.room),
                     tokens,
-                    scene,
-                    log,
-                );
+                };
+                let room = Room::owner(spec, scene, durability);
                 let shared = Arc::clone(room.shared());
                 slot.insert(Arc::clone(&shared));
                 self.metrics.rooms.inc();

@@ -549,9 +549,8 @@ pub(super) mod tests {
     #[test]
     fn the_flusher_stops_at_what_waits_for_durability_and_a_failure_closes() {
         let (ob, sock) = outbox(1 << 20);
-        let gate = DurableGate::open();
         let mark = JournalMark::new(1);
-        assert!(gate.journal_on(Arc::clone(&mark)));
+        let gate = DurableGate::on_journal(Arc::clone(&mark), crate::FramePassage::Durable);
         ob.set_gate(Arc::clone(&gate));
         gate.set_need(1);
         ob.push_delta(&delta(1));

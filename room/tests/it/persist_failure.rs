@@ -55,15 +55,14 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
     let c = RoomConfig::default();
     let scene = SceneState::new(c.hierarchy, c.octree);
     let log = RoomLog::new(LogLink::new(Arc::clone(&persist)), created, created, 0);
-    let mut room = Room::with_scene(
-        "r".into(),
-        30,
-        c,
-        Arc::new(RoomMetrics::default()),
-        None,
-        scene,
-        Some(log),
-    );
+    let spec = canopy_room::RoomSpec {
+        id: "r".into(),
+        tick_hz: 30,
+        config: c,
+        metrics: Arc::new(RoomMetrics::default()),
+        tokens: None,
+    };
+    let mut room = Room::owner(spec, scene, canopy_room::Durability::logged(log));
     let gate = Arc::clone(&room.shared().gate);
 
     // Tick 1 applies an HTTP batch and a WebSocket batch; neither is reported yet.

@@ -40,7 +40,17 @@ fn logged_room(frames: FramePassage) -> (Room, Arc<Persist>) {
     let scene = SceneState::new(c.hierarchy, c.octree);
     let log = RoomLog::new(LogLink::new(Arc::clone(&persist)), created, created, 0);
     let metrics = Arc::new(RoomMetrics::default());
-    let mut room = Room::with_scene("r".into(), 30, c, metrics, None, scene, Some(log));
+    let mut room = Room::owner(
+        canopy_room::RoomSpec {
+            id: "r".into(),
+            tick_hz: 30,
+            config: c,
+            metrics,
+            tokens: None,
+        },
+        scene,
+        canopy_room::Durability::logged(log),
+    );
     let _rx = http(&room, vec![Op::add_root(1, Transform::IDENTITY)]);
     room.checked_tick(100);
     persist.step().unwrap();

@@ -121,7 +121,17 @@ fn run(history: Vec<(Vec<Vec<OpSeed>>, bool)>) -> (usize, usize) {
     let scene = canopy_room::SceneState::new(config.hierarchy, config.octree);
     let log = RoomLog::new(LogLink::new(Arc::clone(&persist)), created, created, 0);
     let metrics = Arc::new(RoomMetrics::default());
-    let mut room = Room::with_scene("r".into(), 30, config, metrics, None, scene, Some(log));
+    let mut room = Room::owner(
+        canopy_room::RoomSpec {
+            id: "r".into(),
+            tick_hz: 30,
+            config,
+            metrics,
+            tokens: None,
+        },
+        scene,
+        canopy_room::Durability::logged(log),
+    );
     let mut now = 1_000;
     for (batches, snapshot) in history {
         for seeds in batches {
@@ -163,6 +173,7 @@ fn run(history: Vec<(Vec<Vec<OpSeed>>, bool)>) -> (usize, usize) {
         RoomConfig::default(),
         Arc::new(RoomMetrics::default()),
         LogLink::new(Arc::new(persist)),
+        None,
     )
     .unwrap();
     back.assert_well_formed();

@@ -16,7 +16,7 @@ use canopy_protocol::http::EditsResult;
 use canopy_protocol::{Format, Node, Op, ServerMsg, Transform, codec};
 use canopy_room::metrics::RoomMetrics;
 use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
-use canopy_room::replica::{FedRecord, FeedLink, ReplicaRecord};
+use canopy_room::replica::{FedRecord, ReplicaRecord};
 use canopy_room::scope::Scope;
 use canopy_room::{
     EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomConfig, SubscribeRequest,
@@ -110,22 +110,19 @@ fn start_of(owner: &mut Room, now: u64) -> canopy_room::replica::ReplicaStart {
 #[test]
 fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
     let metrics = Arc::new(RoomMetrics::default());
-    let mut owner = Room::new(
-        "r".into(),
-        30,
-        RoomConfig::default(),
-        Arc::clone(&metrics),
-        None,
-    );
-    let (feed_tx, mut feed) = mpsc::unbounded_channel::<FedRecord>();
-    owner
-        .shared()
-        .feed
-        .set(FeedLink {
-            tx: feed_tx,
-            queued: Default::default(),
-        })
-        .unwrap();
+    let (link, queue) = canopy_room::replica::feed_channel();
+    let mut feed = queue.rx;
+    let spec = canopy_room::RoomSpec {
+        id: "r".into(),
+        tick_hz: 30,
+        config: RoomConfig::default(),
+        metrics: Arc::clone(&metrics),
+        tokens: None,
+    };
+    let config = RoomConfig::default();
+    let scene = canopy_room::SceneState::new(config.hierarchy, config.octree);
+    let relays = Some(link);
+    let mut owner = Room::owner(spec, scene, canopy_room::Durability::Memory { relays });
     let seed: Vec<Op> = (1..=40u32)
         .map(|i| Op::Add {
             id: Some(i),
@@ -249,22 +246,19 @@ fn owner_and_replica(
     mpsc::Receiver<PendingEdit>,
 ) {
     let metrics = Arc::new(RoomMetrics::default());
-    let mut owner = Room::new(
-        id.into(),
-        30,
-        RoomConfig::default(),
-        Arc::clone(&metrics),
-        None,
-    );
-    let (feed_tx, feed) = mpsc::unbounded_channel::<FedRecord>();
-    owner
-        .shared()
-        .feed
-        .set(FeedLink {
-            tx: feed_tx,
-            queued: Default::default(),
-        })
-        .unwrap();
+    let (link, queue) = canopy_room::replica::feed_channel();
+    let feed = queue.rx;
+    let spec = canopy_room::RoomSpec {
+        id: id.into(),
+        tick_hz: 30,
+        config: RoomConfig::default(),
+        metrics: Arc::clone(&metrics),
+        tokens: None,
+    };
+    let config = RoomConfig::default();
+    let scene = canopy_room::SceneState::new(config.hierarchy, config.octree);
+    let relays = Some(link);
+    let mut owner = Room::owner(spec, scene, canopy_room::Durability::Memory { relays });
     let start = start_of(&mut owner, 0);
     let (up_tx, up_rx) = mpsc::channel(16);
     let replica =

@@ -14,8 +14,8 @@ use tokio::sync::{mpsc, oneshot};
 use super::Cluster;
 use super::journal::{APPEND_TIMEOUT, AppendError, Appender, COMPACT_MIN_OPS, Entry};
 use crate::state::AppState;
-use canopy_room::replica::{FedRecord, ReplicaStart};
-use canopy_room::{JournalMark, RoomShared};
+use canopy_room::replica::{FedRecord, FeedLink, FeedQueue, ReplicaStart};
+use canopy_room::{Durability, JournalMark, RoomShared};
 
 /// Why a new room's journal did not take it.
 #[derive(Debug, thiserror::Error)]
@@ -32,9 +32,6 @@ pub(crate) enum NotStored {
 /// Where a room's journal begins when its owner starts feeding it.
 #[derive(Debug)]
 pub(crate) enum JournalFrom {
-    /// Not journaled (a room this node brought from its data dir, or one animated by
-    /// server code): its records go to relays only.
-    Off,
     /// A new room: the journal starts with its state.
     New,
     /// A room taken over: the journal goes on after the takeover marker; records up
@@ -293,42 +290,71 @@ impl Feed {
     }
 }
 
+/// What a room's feed task needs besides the room: made with the room's [`FeedLink`]
+/// before the room is built (a room's mode is fixed when it is made), and started once
+/// the room is placed ([`Cluster::hold_started`]).
+#[derive(Debug)]
+pub(crate) struct FeedTask {
+    queue: FeedQueue,
+    journal: Option<(Appender, Arc<JournalMark>)>,
+    started: Option<(oneshot::Sender<Started>, oneshot::Receiver<Started>)>,
+}
+
+/// Whether a new room's start is stored in its journal.
+pub(crate) type Started = Result<(), NotStored>;
+
+/// A feed for relays only (a room a node brought back from its own data dir): needs no
+/// journal, so it is made before the node joins its cluster.
+pub(crate) fn relays_feed() -> (FeedLink, FeedTask) {
+    let (link, queue) = canopy_room::replica::feed_channel();
+    let task = FeedTask {
+        queue,
+        journal: None,
+        started: None,
+    };
+    (link, task)
+}
+
 impl Cluster {
-    /// Starts the feed of a room this node owns: its records go to its journal (per
-    /// `from`) and then to relays. For a new room, answers once its start is stored.
+    /// A journaled room's feed, beginning as `from` says: the [`Durability`] to build the
+    /// room with, and the task to start once it is placed.
+    pub(crate) fn journal_feed(&self, room: &str, from: JournalFrom) -> (Durability, FeedTask) {
+        let max_payload = self.max_payload();
+        let (link, queue) = canopy_room::replica::feed_channel();
+        let (appender, mark, started) = match from {
+            JournalFrom::New => (
+                self.journal.appender(room, 0, max_payload),
+                JournalMark::new(0),
+                Some(oneshot::channel()),
+            ),
+            JournalFrom::Continue { appender, acked } => (*appender, JournalMark::new(acked), None),
+        };
+        let durability = Durability::Journal {
+            feed: link,
+            mark: Arc::clone(&mark),
+        };
+        let task = FeedTask {
+            queue,
+            journal: Some((appender, mark)),
+            started,
+        };
+        (durability, task)
+    }
+
+    /// Starts the feed task of a placed room this node owns: its records go to its
+    /// journal (if it has one) and then to relays. For a new room, answers once its
+    /// journal holds its start.
     pub(super) fn feed(
         &self,
         state: &AppState,
         room: &Arc<RoomShared>,
-        from: JournalFrom,
+        task: FeedTask,
     ) -> Option<oneshot::Receiver<Result<(), NotStored>>> {
-        let (tx, rx) = mpsc::unbounded_channel();
-        let queued = Arc::new(AtomicUsize::new(0));
-        let max_payload = self.max_payload();
-        let (journal, started) = match from {
-            JournalFrom::Off => (None, None),
-            JournalFrom::New => {
-                let mark = JournalMark::new(0);
-                let appender = self.journal.appender(&room.id, 0, max_payload);
-                (Some((appender, mark)), Some(oneshot::channel()))
-            }
-            JournalFrom::Continue { appender, acked } => {
-                (Some((*appender, JournalMark::new(acked))), None)
-            }
-        };
-        if let Some((_, mark)) = &journal
-            && !room.gate.journal_on(Arc::clone(mark))
-        {
-            tracing::warn!(room = %room.id, "a room logged to the data dir is not journaled");
-            return None;
-        }
-        let link = canopy_room::replica::FeedLink {
-            tx,
-            queued: Arc::clone(&queued),
-        };
-        if room.feed.set(link).is_err() {
-            return None;
-        }
+        let FeedTask {
+            queue,
+            journal,
+            started,
+        } = task;
         let (started_tx, started_rx) = match started {
             Some((tx, rx)) => (Some(tx), Some(rx)),
             None => (None, None),
@@ -338,8 +364,8 @@ impl Cluster {
             state: state.clone(),
             room: Arc::downgrade(room),
             id: room.id.clone(),
-            rx,
-            queued,
+            rx: queue.rx,
+            queued: queue.queued,
             journal,
             started: started_tx,
             log_subject: super::relay::log_subject(&room.id),

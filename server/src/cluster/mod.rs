@@ -21,7 +21,7 @@ mod takeover;
 pub use bus::{
     FORWARDED_HEADER, ForwardedRequest, ForwardedResponse, decode, encode, subject as bus_subject,
 };
-pub(crate) use feed::{JournalFrom, NotStored};
+pub(crate) use feed::{FeedTask, JournalFrom, NotStored, relays_feed};
 pub use metrics::ClusterMetrics;
 pub use registry::{Claim, RoomRecord};
 
@@ -242,7 +242,9 @@ impl Cluster {
             room.lease.revoke();
             match cluster.reclaim(&id).await {
                 Ok(()) => {
-                    cluster.hold_started(state, &room, JournalFrom::Off);
+                    if let Some(feed) = state.take_parked_feed(&id) {
+                        cluster.hold_started(state, &room, feed);
+                    }
                 }
                 Err(owner) => {
                     tracing::warn!(room = %id, %owner, "another node owns this room now: unloading this node's copy (its files are kept)");
@@ -324,11 +326,11 @@ impl Cluster {
         &self,
         state: &AppState,
         room: &Arc<canopy_room::RoomShared>,
-        from: JournalFrom,
+        feed: FeedTask,
     ) -> Option<tokio::sync::oneshot::Receiver<Result<(), feed::NotStored>>> {
         let until = monotonic_ms() + (self.config.lease - self.config.margin()).as_millis() as u64;
         room.lease.extend_to(until);
-        self.feed(state, room, from)
+        self.feed(state, room, feed)
     }
 
     /// Stops owning `room` here: another node appended to its journal, or its journal

@@ -417,7 +417,7 @@ impl Cluster {
 /// The owner's state of `room` now, taken by its tick thread.
 pub(super) async fn capture(state: &AppState, room: &str) -> Result<ReplicaStart, String> {
     let shared = state.room(room).map_err(|e| e.to_string())?;
-    if shared.is_replica() || shared.feed.get().is_none() {
+    if shared.is_replica() || !shared.feeds {
         return Err(format!("room {room} is not owned by this node"));
     }
     let (tx, rx) = tokio::sync::oneshot::channel();

@@ -131,13 +131,25 @@ impl Cluster {
             .await
             .map_err(|e| format!("the takeover marker was refused: {e:?}"))?;
         let records = back.records.len();
+        let acked = back
+            .records
+            .last()
+            .map_or(back.start.seq, |r| r.seq.max(back.start.seq));
+        let from = JournalFrom::Continue {
+            appender: Box::new(appender),
+            acked,
+        };
+        let (durability, feed) = self.journal_feed(room, from);
         let rebuilt = Room::taken_over(
-            room.to_string(),
-            state.config.room_config(),
-            Arc::clone(&state.metrics.room),
+            (
+                room.to_string(),
+                state.config.room_config(),
+                Arc::clone(&state.metrics.room),
+            ),
             &back.start,
             &back.records,
             canopy_room::tick_pool::now_ms(),
+            durability,
         )
         .map_err(|e| e.to_string())?;
         if state.room(room).is_ok_and(|r| r.is_replica()) {
@@ -147,16 +159,8 @@ impl Cluster {
             return Err("a room of that id is loaded here".into());
         }
         let nodes = rebuilt.shared().scene.read().hierarchy().len();
-        let acked = rebuilt.record_seq();
         let shared = state.insert_and_place(rebuilt);
-        self.hold_started(
-            state,
-            &shared,
-            JournalFrom::Continue {
-                appender: Box::new(appender),
-                acked,
-            },
-        );
+        self.hold_started(state, &shared, feed);
         Ok((nodes, records))
     }
 }

@@ -40,14 +40,16 @@ pub(super) async fn create_room(
             let claim = cluster.claim(body.id, || app.next_room_name()).await?;
             // A cluster's rooms are kept in its journal (JetStream), not in this node's
             // data dir, so that any node can take them over.
-            let room = match app.create_room_in_memory(Some(claim.id.clone()), body.tick_hz) {
+            let (durability, feed) =
+                cluster.journal_feed(&claim.id, crate::cluster::JournalFrom::New);
+            let room = match app.create_room_journaled(claim.id.clone(), body.tick_hz, durability) {
                 Ok(room) => room,
                 Err(e) => {
                     cluster.release(&claim.id).await;
                     return Err(e.into());
                 }
             };
-            let stored = cluster.hold_started(&app, &room, crate::cluster::JournalFrom::New);
+            let stored = cluster.hold_started(&app, &room, feed);
             use crate::cluster::NotStored;
             let stored = match stored {
                 Some(rx) => rx
