@@ -49,7 +49,11 @@ pub enum RoomCommand {
         conn: ConnId,
     },
     /// Cluster mode, at an owner: the state a relay starts its replica from.
-    Capture(tokio::sync::oneshot::Sender<Result<super::replica::ReplicaStart, String>>),
+    Capture(
+        tokio::sync::oneshot::Sender<
+            Result<super::replica::ReplicaStart, super::replica::Animated>,
+        >,
+    ),
     /// Cluster mode, at a relay: one of the owner's records to replay.
     Replicate(Box<super::replica::ReplicaRecord>),
     /// Cluster mode, at a relay: the owner's answer to a forwarded edit, sent once the

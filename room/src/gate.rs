@@ -81,6 +81,18 @@ pub enum FramePassage {
     Live,
 }
 
+/// Why a record will never be durable.
+#[derive(Debug, thiserror::Error)]
+pub enum NotDurable {
+    /// The local log failed (or closed) before it.
+    #[error("{0}")]
+    Log(PersistError),
+    /// The cluster journal stopped taking the room's records: fenced by another owner,
+    /// or the room left this node.
+    #[error("{0}")]
+    Journal(String),
+}
+
 /// Whether something tagged with a seq may be sent now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Passage {
@@ -195,17 +207,16 @@ impl JournalMark {
         }
     }
 
-    async fn durable(&self, seq: u64) -> Result<(), String> {
+    async fn durable(&self, seq: u64) -> Result<(), NotDurable> {
         let mut rx = self.watch.subscribe();
+        let stopped = || NotDurable::Journal(self.failure().unwrap_or("journal stopped").into());
         loop {
             match self.check(seq) {
                 Passage::Open => return Ok(()),
-                Passage::Failed => {
-                    return Err(self.failure().unwrap_or("journal stopped").to_string());
-                }
+                Passage::Failed => return Err(stopped()),
                 Passage::Wait => {
                     if rx.changed().await.is_err() {
-                        return Err("journal stopped".into());
+                        return Err(stopped());
                     }
                 }
             }
@@ -289,14 +300,14 @@ impl DurableGate {
 
     /// Resolves once record `seq` is durable (at once for 0 or a room not logged), or
     /// with why it never will be.
-    pub async fn durable(&self, seq: u64) -> Result<(), String> {
+    pub async fn durable(&self, seq: u64) -> Result<(), NotDurable> {
         if seq == 0 {
             return Ok(());
         }
         match &self.source {
             GateSource::None => Ok(()),
             GateSource::Journal(j) => j.durable(seq).await,
-            GateSource::Log(p) => p.durable(seq).await.map_err(|e| e.to_string()),
+            GateSource::Log(p) => p.durable(seq).await.map_err(NotDurable::Log),
         }
     }
 

@@ -71,7 +71,7 @@ pub use close::CloseCause;
 pub use command::{RoomCommand, SubscribeRequest};
 pub use durable::RoomLog;
 pub use edit::{CallerQuotas, EditAnswer, EditQuota, EditReply, EditTicket, PendingEdit};
-pub use gate::{DurableGate, FramePassage, JournalMark, LogLink};
+pub use gate::{DurableGate, FramePassage, JournalMark, LogLink, NotDurable};
 pub use mode::Durability;
 pub use record::TickReport;
 pub use refusal::Refusal;

@@ -33,6 +33,12 @@ use super::scene_state::{Advance, SceneState};
 use crate::refusal::Refusal;
 use crate::shared::RoomShared;
 
+/// A room a relay cannot copy: server code animates it (update callbacks), and no
+/// record carries what they change.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("room {0} is animated by server code (update callbacks), which a relay cannot replay")]
+pub struct Animated(pub String);
+
 /// One owner tick that applied batches, as relays replay it.
 #[derive(Debug, Clone, Encode, Decode)]
 pub struct ReplicaRecord {
@@ -279,14 +285,10 @@ impl Room {
     /// The owner's state now, for a relay to start from (taken by the tick thread, so
     /// that it matches the record count); refused for a room changed by server code
     /// (update callbacks), whose changes no record carries.
-    pub(super) fn replica_start(&self) -> Result<ReplicaStart, String> {
+    pub(super) fn replica_start(&self) -> Result<ReplicaStart, Animated> {
         let scene = self.shared.scene.read();
         if scene.hierarchy().callback_count() > 0 {
-            return Err(format!(
-                "room {} is animated by server code (update callbacks), which a relay \
-                 cannot replay",
-                self.shared.id
-            ));
+            return Err(Animated(self.shared.id.clone()));
         }
         let state = super::durable::capture(&scene);
         Ok(ReplicaStart {

@@ -76,40 +76,89 @@ pub fn restore_room(
     )
 }
 
-/// `canopy verify`: reads a data dir and prints what it holds; an error names the
-/// damaged file and offset.
-pub fn verify(dir: &Path) -> Result<String, String> {
-    let storage = canopy_store::FsStorage::new(dir).map_err(|e| e.to_string())?;
+/// Why `canopy verify` or `canopy snapshot` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    /// The data dir could not be opened or read back.
+    #[error("data dir {dir}: {source}")]
+    DataDir {
+        /// The data dir.
+        dir: std::path::PathBuf,
+        /// Why.
+        source: PersistError,
+    },
+    /// The data dir holds damage; the report names the files and offsets.
+    #[error("{0}")]
+    Damaged(String),
+    /// A room's stored state could not be rebuilt.
+    #[error("room {room}: {source}")]
+    Room {
+        /// The room.
+        room: String,
+        /// Why.
+        source: canopy_room::RestoreError,
+    },
+    /// A snapshot could not be written.
+    #[error("room {room}: {source}")]
+    Snapshot {
+        /// The room.
+        room: String,
+        /// Why.
+        source: PersistError,
+    },
+    /// The storage failed while the snapshots were written.
+    #[error(transparent)]
+    Storage(#[from] PersistError),
+}
+
+/// `canopy verify`: reads a data dir and reports what it holds; damage is an error
+/// whose report names the damaged file and offset.
+pub fn verify(dir: &Path) -> Result<String, ToolError> {
+    let storage = canopy_store::FsStorage::new(dir).map_err(|source| ToolError::DataDir {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     let report = canopy_store::verify(&storage);
     if report.problems.is_empty() {
         Ok(format!("{report:#?}"))
     } else {
-        Err(format!("{report:#?}"))
+        Err(ToolError::Damaged(format!("{report:#?}")))
     }
 }
 
 /// `canopy snapshot`: recovers a stopped server's data dir, writes a snapshot of every
 /// room at its last record, waits until they are installed (which lets the log drop
 /// the segments they cover), and stops. Returns a summary line.
-pub fn snapshot_all(dir: &Path) -> Result<String, String> {
+pub fn snapshot_all(dir: &Path) -> Result<String, ToolError> {
     let started = Instant::now();
-    let (persist, recovered) = canopy_store::open_dir(dir, PersistConfig::default())
-        .map_err(|e| format!("data dir {}: {e}", dir.display()))?;
+    let (persist, recovered) =
+        canopy_store::open_dir(dir, PersistConfig::default()).map_err(|source| {
+            ToolError::DataDir {
+                dir: dir.to_path_buf(),
+                source,
+            }
+        })?;
     let persist = Arc::new(persist);
     let config = RoomConfig::default();
     let mut nodes = 0;
     for room in &recovered.rooms {
         let scene = SceneState::new(config.hierarchy, config.octree);
-        let scene = durable::restore(room, scene, room.meta.tick_hz)
-            .map_err(|e| format!("room {}: {e}", room.meta.id))?;
+        let scene =
+            durable::restore(room, scene, room.meta.tick_hz).map_err(|source| ToolError::Room {
+                room: room.meta.id.clone(),
+                source,
+            })?;
         nodes += scene.hierarchy().len();
         let state = durable::capture(&scene);
         persist
             .request_snapshot(&room.meta.id, room.last_seq, state)
-            .map_err(|e| format!("room {}: {e}", room.meta.id))?;
+            .map_err(|source| ToolError::Snapshot {
+                room: room.meta.id.clone(),
+                source,
+            })?;
     }
-    persist.wait_snapshots().map_err(|e| e.to_string())?;
-    persist.shutdown().map_err(|e| e.to_string())?;
+    persist.wait_snapshots()?;
+    persist.shutdown()?;
     Ok(format!(
         "{} rooms, {nodes} nodes snapshotted in {} ms",
         recovered.rooms.len(),

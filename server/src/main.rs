@@ -165,16 +165,14 @@ async fn run() -> anyhow::Result<()> {
             Ok(())
         }
         Some(Tool::Verify { data_dir }) => {
-            let report =
-                canopy_server::durability::verify(&data_dir).map_err(anyhow::Error::msg)?;
+            let report = canopy_server::durability::verify(&data_dir)?;
             println!("{report}");
             println!("ok: a server can start on {}", data_dir.display());
             Ok(())
         }
         Some(Tool::Snapshot { data_dir }) => {
             init_logging(cli.serve.log_format);
-            let done =
-                canopy_server::durability::snapshot_all(&data_dir).map_err(anyhow::Error::msg)?;
+            let done = canopy_server::durability::snapshot_all(&data_dir)?;
             println!("{done}");
             Ok(())
         }

@@ -67,11 +67,16 @@ fn parse_node(v: &str) -> Option<IpAddr> {
     v.rsplit_once(':')?.0.parse().ok()
 }
 
+/// A `--trusted-proxies` entry that is neither a CIDR nor an address.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0:?} is not a CIDR (10.0.0.0/8) or an address")]
+pub(crate) struct NotANet(String);
+
 /// Parses `--trusted-proxies` entries: CIDRs, or single addresses.
-pub(crate) fn parse_net(s: &str) -> Result<IpNet, String> {
+pub(crate) fn parse_net(s: &str) -> Result<IpNet, NotANet> {
     s.parse::<IpNet>()
         .or_else(|_| s.parse::<IpAddr>().map(IpNet::from))
-        .map_err(|_| format!("{s:?} is not a CIDR (10.0.0.0/8) or an address"))
+        .map_err(|_| NotANet(s.to_string()))
 }
 
 #[cfg(test)]

@@ -105,7 +105,11 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
     assert!(persist.step().is_err(), "the write fails");
     assert!(persist.failed().is_some());
     let answer = answer.await.unwrap();
-    let why = gate.durable(answer.durable_at).await.unwrap_err();
+    let why = gate
+        .durable(answer.durable_at)
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(why.contains("ENOSPC") || why.contains("space"), "{why}");
     match ws.try_next() {
         Some(Outgoing::Close(cause)) => {

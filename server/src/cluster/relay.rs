@@ -115,7 +115,7 @@ impl Cluster {
                     Ok(start) => match state.room(&room) {
                         Ok(r) => match r.gate.durable(start.seq).await {
                             Ok(()) => CaptureAnswer::Start(start),
-                            Err(why) => CaptureAnswer::Refused(why),
+                            Err(why) => CaptureAnswer::Refused(why.to_string()),
                         },
                         Err(e) => CaptureAnswer::Refused(e.to_string()),
                     },
@@ -429,6 +429,7 @@ pub(super) async fn capture(state: &AppState, room: &str) -> Result<ReplicaStart
         .await
         .map_err(|_| format!("room {room}'s tick took no state in time"))?
         .map_err(|_| format!("room {room} stopped"))?
+        .map_err(|e| e.to_string())
 }
 
 /// Queues relayed batches in the owned room `room`, in order, and answers each as an

@@ -4,11 +4,40 @@
 
 use std::time::Duration;
 
-pub(super) fn at_least_one(s: &str) -> Result<usize, String> {
+/// Why a flag's value was refused; clap prints it after the flag's name.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ValueError {
+    /// Not a number of the flag's kind.
+    #[error("{0:?} is not a number{1}")]
+    NotANumber(String, &'static str),
+    /// A number outside the flag's range.
+    #[error("must be {low} and at most {high}, got {got}")]
+    OutOfRange {
+        /// The low bound, as words (`at least 1`, `more than 0`).
+        low: String,
+        /// The high bound.
+        high: String,
+        /// The value given.
+        got: String,
+    },
+    /// An empty secret.
+    #[error("the token must not be empty")]
+    Empty,
+}
+
+fn out_of_range(low: impl Into<String>, high: impl ToString, got: &str) -> ValueError {
+    ValueError::OutOfRange {
+        low: low.into(),
+        high: high.to_string(),
+        got: got.to_string(),
+    }
+}
+
+pub(super) fn at_least_one(s: &str) -> Result<usize, ValueError> {
     match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".into()),
+        Ok(0) => Err(out_of_range("at least 1", usize::MAX, s)),
         Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
+        Err(_) => Err(ValueError::NotANumber(s.to_string(), "")),
     }
 }
 
@@ -17,45 +46,43 @@ pub(super) fn at_least_one(s: &str) -> Result<usize, String> {
 const MAX_SECONDS: f64 = 86_400.0;
 
 /// Seconds, fractions allowed (`30`, `0.25`), from `min` to a day.
-fn seconds_from(s: &str, min: f64, inclusive: bool) -> Result<Duration, String> {
+fn seconds_from(s: &str, min: f64, max: f64, inclusive: bool) -> Result<Duration, ValueError> {
     let v: f64 = s
         .trim()
         .parse()
-        .map_err(|e| format!("{e} (seconds, such as 30 or 0.25)"))?;
+        .map_err(|_| ValueError::NotANumber(s.to_string(), " of seconds (such as 30 or 0.25)"))?;
     let low_ok = if inclusive { v >= min } else { v > min };
-    if !v.is_finite() || !low_ok || v > MAX_SECONDS {
+    if !v.is_finite() || !low_ok || v > max {
         let low = if inclusive { "at least" } else { "more than" };
-        return Err(format!(
-            "must be {low} {min} and at most {MAX_SECONDS} seconds, got {s}"
+        return Err(out_of_range(
+            format!("{low} {min}"),
+            format!("{max} seconds"),
+            s,
         ));
     }
     Ok(Duration::from_secs_f64(v))
 }
 
 /// A duration in seconds that must be more than 0.
-pub(super) fn positive_seconds(s: &str) -> Result<Duration, String> {
-    seconds_from(s, 0.0, false)
+pub(super) fn positive_seconds(s: &str) -> Result<Duration, ValueError> {
+    seconds_from(s, 0.0, MAX_SECONDS, false)
 }
 
 /// A duration in seconds that may be 0.
-pub(super) fn any_seconds(s: &str) -> Result<Duration, String> {
-    seconds_from(s, 0.0, true)
+pub(super) fn any_seconds(s: &str) -> Result<Duration, ValueError> {
+    seconds_from(s, 0.0, MAX_SECONDS, true)
 }
 
 /// A cluster lease: 1 to 300 seconds.
-pub(super) fn lease_seconds(s: &str) -> Result<Duration, String> {
-    let d = seconds_from(s, 1.0, true)?;
-    if d > Duration::from_secs(300) {
-        return Err(format!("must be at most 300 seconds, got {s}"));
-    }
-    Ok(d)
+pub(super) fn lease_seconds(s: &str) -> Result<Duration, ValueError> {
+    seconds_from(s, 1.0, 300.0, true)
 }
 
-pub(super) fn looseness(s: &str) -> Result<f32, String> {
+pub(super) fn looseness(s: &str) -> Result<f32, ValueError> {
     match s.parse::<f32>() {
         Ok(v) if (1.0..=16.0).contains(&v) => Ok(v),
-        Ok(v) => Err(format!("must be 1 to 16, got {v}")),
-        Err(e) => Err(e.to_string()),
+        Ok(_) => Err(out_of_range("at least 1", 16, s)),
+        Err(_) => Err(ValueError::NotANumber(s.to_string(), "")),
     }
 }
 
@@ -70,10 +97,10 @@ impl std::fmt::Debug for Secret {
 }
 
 impl std::str::FromStr for Secret {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ValueError;
+    fn from_str(s: &str) -> Result<Self, ValueError> {
         if s.is_empty() {
-            return Err("the token must not be empty".into());
+            return Err(ValueError::Empty);
         }
         Ok(Secret(s.to_string()))
     }
