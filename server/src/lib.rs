@@ -17,23 +17,15 @@ pub mod demo;
 pub mod durability;
 pub mod http;
 pub mod metrics;
-pub mod server;
+pub mod net;
 pub mod state;
 pub mod ws;
 
-pub(crate) mod admission;
-pub(crate) mod jwt;
-pub(crate) mod offload;
-pub(crate) mod origin;
-pub(crate) mod proxy;
 pub(crate) mod queries;
-pub(crate) mod rate;
-pub(crate) mod tls;
-pub(crate) mod write_deadline;
 
+pub use access::jwt::JwtKeysError;
 pub use canopy_room::tick_pool::set_housekeeping;
 pub use http::app;
-pub use jwt::JwtKeysError;
-pub use server::run;
+pub use net::run;
+pub use net::tls::TlsError;
 pub use state::{AppState, StartError};
-pub use tls::TlsError;

@@ -222,6 +222,6 @@ async fn serve(config: ServerConfig) -> anyhow::Result<()> {
         tick_threads = state.pool.threads(),
         "canopy listening"
     );
-    canopy_server::server::run(listener, state, canopy_server::server::shutdown_signal()).await?;
+    canopy_server::net::run(listener, state, canopy_server::net::shutdown_signal()).await?;
     Ok(())
 }

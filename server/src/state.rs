@@ -6,12 +6,11 @@
 //! removes it from the map first, so no new request reaches it, then tells it to close.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use canopy_protocol::ErrorCode;
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
-use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::ServerConfig;
@@ -24,10 +23,10 @@ use canopy_room::{Durability, Room, RoomShared};
 pub enum StartError {
     /// `--jwt-hs256-secret` or `--jwt-jwks-file` cannot be used.
     #[error(transparent)]
-    Jwt(#[from] crate::jwt::JwtKeysError),
+    Jwt(#[from] crate::access::jwt::JwtKeysError),
     /// `--tls-cert` and `--tls-key` cannot serve TLS.
     #[error(transparent)]
-    Tls(#[from] crate::tls::TlsError),
+    Tls(#[from] crate::net::tls::TlsError),
     /// The data dir cannot be opened or read back (the error names the file).
     #[error(transparent)]
     Storage(#[from] canopy_store::PersistError),
@@ -124,20 +123,18 @@ pub struct Inner {
     pub rooms: DashMap<String, Arc<RoomShared>>,
     /// Counters and histograms for `/metrics`.
     pub metrics: Arc<Metrics>,
-    /// Cancelled when the server begins to shut down.
-    pub shutdown: CancellationToken,
+    /// Serving, draining or shutting down; its token ends every task on shutdown.
+    pub lifecycle: crate::net::Lifecycle,
     /// WebSocket sessions and other spawned tasks, awaited on shutdown.
     pub tasks: TaskTracker,
-    /// `/readyz` answers 200 while set: after start-up, before the drain.
-    pub ready: AtomicBool,
     /// Query rate limits per caller.
-    pub query_limiter: crate::rate::QueryLimiter,
+    pub query_limiter: crate::access::rate::QueryLimiter,
     /// The threads that tick the rooms.
     pub pool: canopy_room::tick_pool::TickPool,
     /// Open connections in all and per address (taken at accept).
-    pub connections: Arc<crate::admission::ConnectionLimits>,
+    pub connections: Arc<crate::net::admission::ConnectionLimits>,
     /// Which web origins may call the API and open WebSockets.
-    pub origins: crate::origin::OriginPolicy,
+    pub origins: crate::net::origin::OriginPolicy,
     /// An open server on loopback (or on any address with `--allowed-hosts`) refuses
     /// `Host` names other than localhost, IP addresses and `--allowed-hosts` (DNS
     /// rebinding).
@@ -147,14 +144,11 @@ pub struct Inner {
     /// The pending-edit quota of each HTTP caller with edits in flight.
     pub edit_quotas: canopy_room::CallerQuotas,
     /// TLS termination, when `--tls-cert` and `--tls-key` are set.
-    pub tls: Option<crate::tls::Tls>,
+    pub tls: Option<crate::net::tls::Tls>,
     /// The keys JWTs are verified with, when configured.
-    pub jwt: Option<crate::jwt::JwtVerifier>,
+    pub jwt: Option<crate::access::jwt::JwtVerifier>,
     /// Proxies trusted to name the caller.
-    pub proxies: crate::proxy::TrustedProxies,
-    /// Set on SIGTERM: readiness fails and new WebSocket upgrades are refused while the
-    /// server drains, before the shutdown proper.
-    pub draining: AtomicBool,
+    pub proxies: crate::net::proxy::TrustedProxies,
     /// The storage layer, unless the server runs `--in-memory`.
     pub persist: Option<canopy_room::LogLink>,
     /// Cluster mode's registry and bus, once joined (`--nats-url`); unset on a single
@@ -190,19 +184,19 @@ impl AppState {
 
     /// The state of a server with `config`, or why the configuration cannot serve.
     pub fn try_new(config: ServerConfig) -> Result<Self, StartError> {
-        let jwt = crate::jwt::JwtVerifier::new(
+        let jwt = crate::access::jwt::JwtVerifier::new(
             config.jwt_hs256_secret.as_ref().map(|s| s.0.as_str()),
             config.jwt_hs256_kid.as_deref(),
             config.jwt_jwks_file.as_deref(),
         )?;
         let tls = match (&config.tls_cert, &config.tls_key) {
-            (Some(cert), Some(key)) => Some(crate::tls::Tls::new(cert, key)?),
+            (Some(cert), Some(key)) => Some(crate::net::tls::Tls::new(cert, key)?),
             _ => None,
         };
         let metrics = Arc::new(Metrics::new());
-        let max_connections = match crate::admission::open_files_limit() {
+        let max_connections = match crate::net::admission::open_files_limit() {
             Some(nofile) => {
-                let fit = crate::admission::fit_to_descriptors(config.max_connections, nofile);
+                let fit = crate::net::admission::fit_to_descriptors(config.max_connections, nofile);
                 if fit < config.max_connections {
                     tracing::warn!(
                         open_files = nofile,
@@ -222,25 +216,23 @@ impl AppState {
             persist,
             tls,
             jwt,
-            query_limiter: crate::rate::QueryLimiter::new(config.query_rate),
+            query_limiter: crate::access::rate::QueryLimiter::new(config.query_rate),
             pool: canopy_room::tick_pool::TickPool::new(config.tick_threads(), config.tick_nice),
-            connections: crate::admission::ConnectionLimits::new(
+            connections: crate::net::admission::ConnectionLimits::new(
                 max_connections,
                 config.max_connections_per_ip,
             ),
-            origins: crate::origin::OriginPolicy::new(&config.allowed_origins),
+            origins: crate::net::origin::OriginPolicy::new(&config.allowed_origins),
             guard_hosts: !config.has_access_control()
                 && (config.addr.ip().is_loopback() || !config.allowed_hosts.is_empty()),
             dumps: Arc::new(tokio::sync::Semaphore::new(crate::http::DUMPS_AT_ONCE)),
             edit_quotas: canopy_room::CallerQuotas::default(),
-            proxies: crate::proxy::TrustedProxies::new(config.trusted_proxies.clone()),
-            draining: AtomicBool::new(false),
+            proxies: crate::net::proxy::TrustedProxies::new(config.trusted_proxies.clone()),
             config,
             rooms: DashMap::new(),
             metrics,
-            shutdown: CancellationToken::new(),
+            lifecycle: crate::net::Lifecycle::default(),
             tasks: TaskTracker::new(),
-            ready: AtomicBool::new(true),
             cluster: std::sync::OnceLock::new(),
             parked_feeds: parking_lot::Mutex::default(),
             next_conn: AtomicU64::new(1),
@@ -409,7 +401,7 @@ impl AppState {
         id: Option<&str>,
         tick_hz: Option<u32>,
     ) -> Result<(), RegistryError> {
-        if self.shutdown.is_cancelled() {
+        if self.lifecycle.is_stopping() {
             return Err(RegistryError::ShuttingDown);
         }
         let tick_hz = tick_hz.unwrap_or(self.config.tick_hz);

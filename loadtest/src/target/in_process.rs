@@ -66,7 +66,7 @@ impl SpawnedServer {
                     };
                     let _ = ready_tx.send(listener.local_addr().map_err(Into::into));
                     let state = AppState::new(config);
-                    canopy_server::server::run(listener, state, async {
+                    canopy_server::net::run(listener, state, async {
                         let _ = stop_rx.await;
                     })
                     .await

@@ -433,7 +433,7 @@ impl Cluster {
         let adopt = tokio::spawn(Arc::clone(&self).adopt_orphans(state.clone()));
         loop {
             tokio::select! {
-                _ = state.shutdown.cancelled() => break,
+                _ = state.lifecycle.stopping() => break,
                 _ = every.tick() => {}
             }
             self.renew_all(&state).await;

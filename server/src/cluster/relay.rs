@@ -169,7 +169,7 @@ impl Cluster {
             .subscribe(subject)
             .await
             .map_err(|e| super::ClusterError::Registry(e.to_string()))?;
-        let stop = state.shutdown.clone();
+        let stop = state.lifecycle.token();
         let cluster = Arc::clone(self);
         let state = state.clone();
         let answer = Arc::new(answer);

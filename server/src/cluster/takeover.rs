@@ -32,7 +32,7 @@ impl Cluster {
         let patience = 2 * self.config.renew_every().as_millis() as u64 + 1_000;
         loop {
             every.tick().await;
-            if state.shutdown.is_cancelled() {
+            if state.lifecycle.is_stopping() {
                 return;
             }
             let rooms: HashSet<String> = match self.journal.rooms().await {

@@ -264,7 +264,7 @@ pub struct ServerConfig {
 
     /// Reverse proxies (CIDRs or addresses, comma-separated) whose `Forwarded` or
     /// `X-Forwarded-For` header names the caller, for rate limits and logs.
-    #[arg(long, env = "CANOPY_TRUSTED_PROXIES", value_delimiter = ',', value_parser = crate::proxy::parse_net)]
+    #[arg(long, env = "CANOPY_TRUSTED_PROXIES", value_delimiter = ',', value_parser = crate::net::proxy::parse_net)]
     pub trusted_proxies: Vec<ipnet::IpNet>,
 
     /// Seconds the server waits for connections and rooms to finish on shutdown.

@@ -8,7 +8,7 @@ use axum::extract::{FromRequest, Request};
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
-use crate::offload;
+use crate::net::offload;
 use crate::state::AppState;
 use canopy_room::refusal::Refusal;
 

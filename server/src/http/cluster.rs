@@ -310,7 +310,7 @@ pub async fn serve_passed(
         .subscribe(subject)
         .await
         .map_err(|e| crate::cluster::ClusterError::Registry(e.to_string()))?;
-    let stop = app.shutdown.clone();
+    let stop = app.lifecycle.token();
     app.tasks.clone().spawn(async move {
         loop {
             let msg = tokio::select! {

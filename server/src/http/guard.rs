@@ -15,7 +15,7 @@ use canopy_protocol::{ErrorCode, PROTOCOL_HEADER};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::http::error::RefusalResponse;
-use crate::origin::{OriginPolicy, host_allowed};
+use crate::net::origin::{OriginPolicy, host_allowed};
 use crate::state::AppState;
 use canopy_room::refusal::Refusal;
 

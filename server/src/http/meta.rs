@@ -5,7 +5,6 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use std::sync::OnceLock;
-use std::sync::atomic::Ordering;
 use utoipa::OpenApi;
 
 use canopy_protocol::ErrorCode;
@@ -71,10 +70,7 @@ pub async fn method_not_allowed(
 /// Readiness: 200 until shutdown begins, then 503 so load balancers stop sending.
 #[utoipa::path(get, path = "/readyz", responses((status = 200, description = "Ready", body = String), (status = 503, description = "Shutting down", body = String)))]
 pub async fn readyz(State(app): State<AppState>) -> (StatusCode, &'static str) {
-    if app.ready.load(Ordering::Acquire)
-        && !app.draining.load(Ordering::Acquire)
-        && !app.shutdown.is_cancelled()
-    {
+    if app.lifecycle.is_serving() {
         (StatusCode::OK, "ready")
     } else {
         (StatusCode::SERVICE_UNAVAILABLE, "shutting down")

@@ -31,8 +31,8 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use super::session::{SessionParams, serve};
 use super::socket::Socket;
 use crate::access::Caller;
-use crate::admission::ConnPermit;
 use crate::http::error::ApiError;
+use crate::net::admission::ConnPermit;
 use crate::state::AppState;
 use canopy_room::RoomInstance;
 use canopy_room::refusal::Refusal;
@@ -104,7 +104,7 @@ pub async fn upgrade(
     mut req: Request,
 ) -> Result<Response, ApiError> {
     let room = app.room(&room)?;
-    if app.draining.load(Ordering::Acquire) {
+    if !app.lifecycle.is_serving() {
         return Err(Refusal::overloaded(
             "the server is draining before a shutdown; connect to another",
         )

@@ -123,7 +123,7 @@ pub(crate) async fn pass_on(
         }
     }
     let passed = cluster.metrics.websockets_passed.clone();
-    let stop = app.shutdown.clone();
+    let stop = app.lifecycle.token();
     app.tasks.spawn(async move {
         let Ok(upgraded) = on_upgrade.await else {
             return;

@@ -12,7 +12,7 @@ use bytes::Bytes;
 use canopy_protocol::{ClientMsg, ErrorCode, Format, Hits, ServerMsg, codec};
 
 use super::session::Session;
-use crate::offload;
+use crate::net::offload;
 use canopy_room::edit::check_batch_size;
 use canopy_room::query::QueryOutput;
 use canopy_room::refusal::Refusal;

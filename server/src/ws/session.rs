@@ -130,14 +130,14 @@ pub async fn serve(params: SessionParams, socket: Socket) {
                 outbox.close(CloseCause::TokenExpired);
                 break SessionEnd::Closed(CloseCause::TokenExpired);
             }
-            _ = app.shutdown.cancelled() => {
+            _ = app.lifecycle.stopping() => {
                 // Give the room its last tick, so accepted edits are answered, then close.
                 let _ = tokio::time::timeout(Duration::from_secs(2), room.closed()).await;
                 outbox.close(CloseCause::ShuttingDown);
                 break SessionEnd::Closed(CloseCause::ShuttingDown);
             }
             _ = room.closed() => {
-                let cause = if app.shutdown.is_cancelled() {
+                let cause = if app.lifecycle.is_stopping() {
                     CloseCause::ShuttingDown
                 } else {
                     CloseCause::RoomDeleted

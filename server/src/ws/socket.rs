@@ -22,7 +22,7 @@ use tokio_rustls::server::TlsStream;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 
-use crate::write_deadline::WriteDeadline;
+use crate::net::write_deadline::WriteDeadline;
 use canopy_room::outbox::DirectWrite;
 
 /// A connection ready for a session.

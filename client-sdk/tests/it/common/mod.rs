@@ -17,7 +17,7 @@ use std::time::Duration;
 use canopy_client::protocol::Node;
 use canopy_client::{Client, Connection, Event, Events, Op, Transform};
 use canopy_server::config::ServerConfig;
-use canopy_server::server::run;
+use canopy_server::net::run;
 use canopy_server::state::AppState;
 use parking_lot::Mutex;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

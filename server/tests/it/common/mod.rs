@@ -37,7 +37,7 @@ pub(crate) async fn start(config: ServerConfig) -> TestServer {
     let addr = listener.local_addr().unwrap();
     let state = AppState::new(config);
     let (tx, rx) = oneshot::channel::<()>();
-    let handle = tokio::spawn(canopy_server::server::run(
+    let handle = tokio::spawn(canopy_server::net::run(
         listener,
         state.clone(),
         async move {

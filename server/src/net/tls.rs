@@ -142,6 +142,7 @@ impl Tls {
         })
     }
 
+    /// The acceptor of the certificate in use now.
     pub fn acceptor(&self) -> &TlsAcceptor {
         &self.acceptor
     }

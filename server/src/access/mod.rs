@@ -5,6 +5,9 @@
 //! logs; a room's tokens are made with the room from the operating system's CSPRNG, 256
 //! bits each.
 
+pub(crate) mod jwt;
+pub(crate) mod rate;
+
 use canopy_room::tokens::RoomTokens;
 use subtle::ConstantTimeEq;
 
@@ -111,7 +114,7 @@ pub fn token_eq(presented: &str, stored: &str) -> bool {
 /// its JWT keys (neither: an open server); `room_tokens` looks up a room's tokens.
 pub fn authorize(
     admin: Option<&str>,
-    jwt: Option<&crate::jwt::JwtVerifier>,
+    jwt: Option<&crate::access::jwt::JwtVerifier>,
     token: Option<&str>,
     need: &Need,
     room_tokens: impl Fn(&str) -> Option<RoomTokens>,
@@ -126,7 +129,7 @@ pub fn authorize(
         return Ok(Granted::role(Role::Admin));
     }
     if let Some(jwt) = jwt
-        && crate::jwt::looks_like_jwt(token)
+        && crate::access::jwt::looks_like_jwt(token)
     {
         return authorize_jwt(jwt, token, need);
     }
@@ -148,11 +151,11 @@ pub fn authorize(
 
 /// The rights of a JWT: its `role`, limited to its `rooms` unless it is an admin's.
 fn authorize_jwt(
-    jwt: &crate::jwt::JwtVerifier,
+    jwt: &crate::access::jwt::JwtVerifier,
     token: &str,
     need: &Need,
 ) -> Result<Granted, AccessError> {
-    use crate::jwt::{JwtError, JwtRole};
+    use crate::access::jwt::{JwtError, JwtRole};
     let grant = jwt.verify(token).map_err(|e| match e {
         JwtError::Expired => AccessError::Expired,
         JwtError::Invalid(why) => {
