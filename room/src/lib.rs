@@ -76,7 +76,7 @@ pub use mode::Durability;
 pub use record::TickReport;
 pub use refusal::Refusal;
 pub use restore_error::RestoreError;
-pub use room::{JOURNAL_STALL_MS, Room, RoomConfig, RoomSpec};
+pub use room::{JOURNAL_STALL_MS, Room, RoomConfig, RoomSpec, valid_room_id};
 pub use scene_state::SceneState;
 pub use shared::{EditLimits, RoomInstance, RoomShared};
 pub use stats::RoomStats;

@@ -421,3 +421,12 @@ impl Room {
 fn last_record(start: &replica::ReplicaStart, records: &[replica::ReplicaRecord]) -> u64 {
     records.last().map_or(start.seq, |r| r.seq.max(start.seq))
 }
+
+/// A room id is 1 to 64 characters of `[A-Za-z0-9_-]` (docs/protocol.md §1); cluster
+/// node names follow the same rule (they become NATS subject tokens).
+pub fn valid_room_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}

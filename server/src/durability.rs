@@ -17,7 +17,7 @@ use canopy_store::{PersistConfig, PersistError, Recovered, RecoveredRoom};
 
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
-use crate::state::StartError;
+use crate::start_error::StartError;
 
 /// Opens `config.data_dir` (unless `--in-memory`): locks it and reads it back. A dir
 /// another server holds, or one that cannot be read back exactly, is an error naming

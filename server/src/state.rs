@@ -17,28 +17,7 @@ use crate::config::ServerConfig;
 use crate::metrics::Metrics;
 use canopy_room::{Durability, Room, RoomShared};
 
-/// Why a server's configuration cannot serve ([`AppState::try_new`]); the binary prints
-/// it and exits.
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    /// `--jwt-hs256-secret` or `--jwt-jwks-file` cannot be used.
-    #[error(transparent)]
-    Jwt(#[from] crate::access::jwt::JwtKeysError),
-    /// `--tls-cert` and `--tls-key` cannot serve TLS.
-    #[error(transparent)]
-    Tls(#[from] crate::net::tls::TlsError),
-    /// The data dir cannot be opened or read back (the error names the file).
-    #[error(transparent)]
-    Storage(#[from] canopy_store::PersistError),
-    /// A recovered room cannot be rebuilt from its snapshot and log.
-    #[error("room {room}: {error}")]
-    Room {
-        /// The room's id.
-        room: String,
-        /// Where its rebuild stopped.
-        error: canopy_room::RestoreError,
-    },
-}
+pub use crate::start_error::StartError;
 
 /// How a new room keeps its ticks.
 #[derive(Debug)]
@@ -103,14 +82,6 @@ impl RegistryError {
             | RegistryError::Storage(_) => ErrorCode::Overloaded,
         }
     }
-}
-
-/// A room id is 1 to 64 characters of `[A-Za-z0-9_-]`.
-pub fn valid_room_id(id: &str) -> bool {
-    (1..=64).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// Shared by every handler: the rooms, the configuration, metrics and shutdown.
@@ -408,7 +379,7 @@ impl AppState {
         if !(1..=240).contains(&tick_hz) {
             return Err(RegistryError::BadTickHz(tick_hz));
         }
-        if let Some(id) = id.filter(|id| !valid_room_id(id)) {
+        if let Some(id) = id.filter(|id| !canopy_room::valid_room_id(id)) {
             return Err(RegistryError::BadRoomId(id.to_string()));
         }
         if self.rooms.len() >= self.config.max_rooms {

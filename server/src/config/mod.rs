@@ -264,7 +264,7 @@ pub struct ServerConfig {
 
     /// Reverse proxies (CIDRs or addresses, comma-separated) whose `Forwarded` or
     /// `X-Forwarded-For` header names the caller, for rate limits and logs.
-    #[arg(long, env = "CANOPY_TRUSTED_PROXIES", value_delimiter = ',', value_parser = crate::net::proxy::parse_net)]
+    #[arg(long, env = "CANOPY_TRUSTED_PROXIES", value_delimiter = ',', value_parser = values::net)]
     pub trusted_proxies: Vec<ipnet::IpNet>,
 
     /// Seconds the server waits for connections and rooms to finish on shutdown.
@@ -378,7 +378,7 @@ pub struct ServerConfig {
 
     /// This node's name in the cluster (1 to 64 of `[A-Za-z0-9_-]`), stable across its
     /// restarts so that it takes its own rooms back; default `<hostname>-<port>`.
-    #[arg(long, env = "CANOPY_CLUSTER_NODE", value_parser = crate::cluster::parse_node_name)]
+    #[arg(long, env = "CANOPY_CLUSTER_NODE", value_parser = values::node_name)]
     pub cluster_node: Option<String>,
 
     /// The base URL other nodes reach this one's HTTP at, for the WebSockets they pass

@@ -23,6 +23,29 @@ pub enum ValueError {
     /// An empty secret.
     #[error("the token must not be empty")]
     Empty,
+    /// A cluster node name that is not 1 to 64 of `[A-Za-z0-9_-]`.
+    #[error("a node name is 1 to 64 of [A-Za-z0-9_-], got {0:?}")]
+    NodeName(String),
+    /// A `--trusted-proxies` entry that is neither a CIDR nor an address.
+    #[error("{0:?} is not a CIDR (10.0.0.0/8) or an address")]
+    NotANet(String),
+}
+
+/// Parses `--cluster-node`: 1 to 64 of `[A-Za-z0-9_-]` (it becomes a NATS subject token
+/// and a key-value key).
+pub(super) fn node_name(s: &str) -> Result<String, ValueError> {
+    if canopy_room::valid_room_id(s) {
+        Ok(s.to_string())
+    } else {
+        Err(ValueError::NodeName(s.to_string()))
+    }
+}
+
+/// Parses `--trusted-proxies` entries: CIDRs, or single addresses.
+pub(super) fn net(s: &str) -> Result<ipnet::IpNet, ValueError> {
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| ValueError::NotANet(s.to_string()))
 }
 
 fn out_of_range(low: impl Into<String>, high: impl ToString, got: &str) -> ValueError {
@@ -103,5 +126,25 @@ impl std::str::FromStr for Secret {
             return Err(ValueError::Empty);
         }
         Ok(Secret(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_names_are_subject_and_key_safe() {
+        assert_eq!(node_name("node-1_a").unwrap(), "node-1_a");
+        for bad in ["", "a.b", "a b", "a*", "a>", &"x".repeat(65)] {
+            assert!(node_name(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn trusted_proxies_are_cidrs_or_addresses() {
+        assert_eq!(net("10.0.0.0/8").unwrap().to_string(), "10.0.0.0/8");
+        assert_eq!(net("127.0.0.1").unwrap().to_string(), "127.0.0.1/32");
+        assert!(matches!(net("localhost"), Err(ValueError::NotANet(_))));
     }
 }
