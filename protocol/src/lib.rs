@@ -18,6 +18,7 @@
 //! * [`codec`]: the two encodings (JSON and bincode 2), kept in one module so that they
 //!   could be swapped; its docs describe the bincode layout for other-language clients.
 
+mod batch;
 pub mod codec;
 pub mod compact;
 pub mod error;
@@ -31,13 +32,14 @@ pub mod ops;
 pub mod query;
 mod query_bincode;
 
+pub use batch::Batch;
 pub use codec::{DecodeError, Format};
 pub use compact::CompactRows;
 pub use error::{ErrorBody, ErrorCode, ErrorInfo};
 pub use interest::{Follow, Frustum, Tier};
 pub use message::{ClientMsg, Encoding, ServerMsg};
 pub use model::{ALL_LAYERS, Node, NodeId, Transform, UpdateRow};
-pub use ops::{Batch, Op};
+pub use ops::Op;
 pub use query::{Hits, NearestHit, Query, RayHit};
 
 /// The version of the wire contract this crate implements, `major.minor`. A client and a

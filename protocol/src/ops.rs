@@ -4,19 +4,10 @@
 //! (unknown ids, cycles, non-finite numbers) is the server's scene core's job, so that
 //! the rules live in one place.
 
-use bincode::{Decode, Encode};
+use bincode::Encode;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::model::{ALL_LAYERS, NodeId, Transform, all_layers};
-
-/// `{"ops":[...]}`: the body of `POST /rooms/{room}/edits`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Encode, Decode)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub struct Batch {
-    /// The ops, checked and applied in order, all or none.
-    #[serde(deserialize_with = "crate::op_index::deserialize_ops")]
-    pub ops: Vec<Op>,
-}
 
 /// One op of a batch, tagged by `"op"` in JSON. (Its bincode `Decode` is written out in
 /// `op_index.rs`, so that a failed decode names the op.)
@@ -191,6 +182,7 @@ fn present_nullable<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NodeId>, D
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Batch;
 
     #[test]
     fn add_defaults_fill_in() {

@@ -5,35 +5,13 @@
 //! away) is skipped, never applied; every other batch taken is applied atomically or
 //! refused whole, and its outcome is answered by the answer phase of the same tick.
 
-use canopy_protocol::NodeId;
-
 use super::Room;
 use super::durable;
-use super::edit::{EditReply, PendingEdit};
+use super::edit::PendingEdit;
 use super::scene_state::SceneState;
 use crate::refusal::Refusal;
 
-/// The outcomes of one apply phase, for the answer phase.
-#[derive(Debug, Default)]
-pub(super) struct Applied {
-    pub replies: Vec<(EditReply, Result<Vec<NodeId>, Refusal>)>,
-    pub batches_applied: usize,
-    pub batches_rejected: usize,
-    pub batches_cancelled: usize,
-    pub ops: usize,
-}
-
-impl Applied {
-    /// Turns this tick's acks into `overloaded` refusals saying `why`: their record
-    /// will never be durable, so they must not be acknowledged.
-    pub(super) fn refuse_acks(&mut self, why: &str) {
-        for (_, result) in &mut self.replies {
-            if result.is_ok() {
-                *result = Err(Refusal::overloaded(why.to_string()));
-            }
-        }
-    }
-}
+pub(super) use crate::applied::Applied;
 
 impl Room {
     /// Applies the batches that fit in this tick's op budget.
@@ -57,7 +35,7 @@ impl Room {
         let mut headroom = self.durability.log().map(|l| l.link().headroom());
         let records = self.durability.records();
         while let Some(edit) = self.edits.peek() {
-            let bytes = (edit.cost() * durable::LOGGED_BYTES_PER_OP) as u64;
+            let bytes = (edit.cost() * crate::applied::LOGGED_BYTES_PER_OP) as u64;
             if failure.is_none() && headroom.is_some_and(|h| h < bytes) {
                 break;
             }

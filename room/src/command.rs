@@ -51,11 +51,11 @@ pub enum RoomCommand {
     /// Cluster mode, at an owner: the state a relay starts its replica from.
     Capture(
         tokio::sync::oneshot::Sender<
-            Result<super::replica::ReplicaStart, super::replica::Animated>,
+            Result<crate::records::ReplicaStart, crate::records::Animated>,
         >,
     ),
     /// Cluster mode, at a relay: one of the owner's records to replay.
-    Replicate(Box<super::replica::ReplicaRecord>),
+    Replicate(Box<crate::records::ReplicaRecord>),
     /// Cluster mode, at a relay: the owner's answer to a forwarded edit, sent once the
     /// replica shows its tick.
     Answer(

@@ -16,10 +16,10 @@ use canopy_protocol::{NodeId, Op, Transform};
 
 use super::RestoreError;
 use super::Room;
-use super::apply::Applied;
 use super::diff::TickDiff;
 use super::gate::LogLink;
 use super::scene_state::SceneState;
+use crate::applied::Applied;
 use crate::shared::RoomShared;
 use canopy_store::{PersistError, RecoveredRoom, Replay, RoomState, SnapNode, ranges_of};
 
@@ -44,10 +44,6 @@ pub struct RoomLog {
     pub(super) records_since_snapshot: usize,
     pub(super) snapshot_tick: u64,
 }
-
-/// What an applied op is assumed to cost in the log queue, for the room's check that
-/// the queue can take its tick's record (a bincode op is 10 to 50 bytes).
-pub const LOGGED_BYTES_PER_OP: usize = 64;
 
 /// A room with records after its last snapshot is snapshotted at least this often.
 pub const SNAPSHOT_MAX_AGE_SECS: u64 = 60;

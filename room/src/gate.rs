@@ -10,8 +10,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use crate::mode::GateSource;
-
 use canopy_store::{Persist, PersistError};
 use tokio::sync::watch;
 
@@ -79,6 +77,19 @@ pub enum FramePassage {
     /// not include the log's fsync, and after a crash it may have seen ticks that were
     /// never made durable (the restarted room has a new instance, so SDKs resync).
     Live,
+}
+
+/// What a room's gate waits on: nothing, the local log's durable seq, or the cluster
+/// journal's stored record number.
+#[derive(Debug, Default)]
+pub(crate) enum GateSource {
+    /// Nothing: everything passes at once.
+    #[default]
+    None,
+    /// The local log.
+    Log(LogLink),
+    /// The room's cluster journal.
+    Journal(Arc<JournalMark>),
 }
 
 /// Why a record will never be durable.

@@ -30,6 +30,7 @@
 //! `metrics.rs`, `tokens.rs`, `refusal.rs`, `edit_wait.rs`, `tick_pool.rs`, and for
 //! cluster mode `lease.rs` and `replica.rs`.
 
+mod applied;
 mod apply;
 pub mod close;
 pub mod command;
@@ -50,6 +51,7 @@ pub mod outbox;
 pub mod packed_ops;
 pub mod query;
 mod record;
+pub mod records;
 pub mod recovered;
 pub mod refusal;
 pub mod replica;
@@ -67,6 +69,7 @@ mod tick;
 pub mod tick_pool;
 pub mod tokens;
 
+pub use applied::LOGGED_BYTES_PER_OP;
 pub use close::CloseCause;
 pub use command::{RoomCommand, SubscribeRequest};
 pub use durable::RoomLog;

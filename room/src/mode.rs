@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use crate::durable::RoomLog;
-use crate::gate::{JournalMark, LogLink};
+use crate::gate::{GateSource, JournalMark};
 use crate::replica::{FeedLink, ReplayState};
 
 /// How a room's ticks become durable, and where their records go.
@@ -82,19 +82,6 @@ impl Durability {
             Durability::Journal { mark, .. } => GateSource::Journal(Arc::clone(mark)),
         }
     }
-}
-
-/// What a room's gate waits on: nothing, the local log's durable seq, or the cluster
-/// journal's stored record number.
-#[derive(Debug, Default)]
-pub(crate) enum GateSource {
-    /// Nothing: everything passes at once.
-    #[default]
-    None,
-    /// The local log.
-    Log(LogLink),
-    /// The room's cluster journal.
-    Journal(Arc<JournalMark>),
 }
 
 /// What a room is to its cluster, fixed when it is made.

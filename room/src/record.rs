@@ -6,8 +6,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::Room;
-use super::apply::Applied;
 use super::scene_state::Advance;
+use crate::applied::Applied;
 
 /// What one tick did, for the caller's logs and tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

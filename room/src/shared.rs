@@ -90,7 +90,7 @@ pub struct RoomShared {
     pub lease: super::lease::LeaseClock,
     /// Cluster mode, at a relay: where a replica's edits go (a replica takes no edits of
     /// its own); `None` for the room itself. Fixed when the room is made.
-    pub relay: Option<super::replica::RelayLink>,
+    pub relay: Option<crate::records::RelayLink>,
     /// Whether the room's records go to a cluster feed (it is owned by this node in a
     /// cluster). Fixed when the room is made.
     pub feeds: bool,
@@ -116,7 +116,7 @@ pub(crate) struct SharedParts {
     pub limits: EditLimits,
     pub commands: Sender<RoomCommand>,
     pub gate: Arc<DurableGate>,
-    pub relay: Option<super::replica::RelayLink>,
+    pub relay: Option<crate::records::RelayLink>,
     pub feeds: bool,
 }
 

@@ -8,7 +8,7 @@
 
 use canopy_protocol::Op;
 
-use crate::apply::Applied;
+use crate::applied::Applied;
 use crate::mode::Durability;
 use crate::replica::{self, ReplicaRecord};
 use crate::scene_state::SceneState;

@@ -24,9 +24,8 @@
 
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-use glam::{Mat4, Vec4, Vec4Swizzles};
-
-use super::store::Trs;
+use canopy_protocol::Transform;
+use glam::{Mat4, Quat, Vec3, Vec4, Vec4Swizzles};
 
 /// What the arithmetic needs of a lane type: correctly rounded IEEE operations, lane-wise.
 pub(crate) trait Lane:
@@ -294,5 +293,91 @@ mod tests {
         let splat = splat4(&trs[0]).map(|v| v.to_array().map(f32::to_bits));
         let gathered = gather4([&trs[0]; 4]).map(|v| v.to_array().map(f32::to_bits));
         assert_eq!(splat, gathered);
+    }
+}
+
+/// Translation, rotation and uniform scale in one 32-byte record: the rotation, then the
+/// translation and the scale together in one `Vec4` (`x, y, z` = t, `w` = s), so that the
+/// update loads each half with one aligned SIMD load and computes on whole lanes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Trs {
+    pub r: Quat,
+    ts: Vec4,
+}
+
+impl Trs {
+    pub(crate) fn new(t: Vec3, r: Quat, s: f32) -> Trs {
+        Trs { r, ts: t.extend(s) }
+    }
+
+    #[inline(always)]
+    pub(crate) fn t(&self) -> Vec3 {
+        self.ts.truncate()
+    }
+
+    #[inline(always)]
+    pub(crate) fn s(&self) -> f32 {
+        self.ts.w
+    }
+
+    pub(crate) fn set_t(&mut self, t: Vec3) {
+        self.ts = t.extend(self.ts.w);
+    }
+
+    pub(crate) fn set_s(&mut self, s: f32) {
+        self.ts.w = s;
+    }
+
+    /// The world transform of a child from its parent's world transform and its own local
+    /// transform, exactly as docs/protocol.md §1 defines it:
+    /// `s = ps * ls`, `r = normalize(pr * lr)`, `t = pt + rotate(pr, ps * lt)`.
+    /// The arithmetic is `lanes.rs`'s: the same bits as the four-at-a-time sweep's.
+    #[inline(always)]
+    pub(crate) fn compose(parent: &Trs, local: &Trs) -> Trs {
+        compose1(parent, local)
+    }
+
+    /// From the rotation and the `(t, s)` vector.
+    #[inline(always)]
+    pub(crate) fn from_parts(r: Vec4, ts: Vec4) -> Trs {
+        Trs {
+            r: Quat::from_vec4(r),
+            ts,
+        }
+    }
+
+    /// Translation and scale in one vector: `x, y, z` = t, `w` = s.
+    #[inline(always)]
+    pub(crate) fn ts(&self) -> Vec4 {
+        self.ts
+    }
+
+    /// Bitwise equality: what "the world transform changed" means for the change lists,
+    /// so that `-0.0` and `0.0` count as different and nothing is lost to a tolerance,
+    /// and an unchanged NaN payload counts as unchanged.
+    #[inline(always)]
+    pub(crate) fn same_bits(&self, other: &Trs) -> bool {
+        let (a, b) = (Vec4::from(self.r), Vec4::from(other.r));
+        // The fast test stays in vector registers (compare and sign masks): equal as
+        // numbers with equal signs is equal bits, since every number but zero has one
+        // encoding. It fails only for a real change or a NaN, which the exact integer
+        // test below then settles. (The integer test alone compiles to moves out to
+        // general registers, a third of the four-at-a-time sweep.)
+        let quick = |a: Vec4, b: Vec4| {
+            a.cmpeq(b).all() && a.is_negative_bitmask() == b.is_negative_bitmask()
+        };
+        if quick(a, b) && quick(self.ts, other.ts) {
+            return true;
+        }
+        let bits = |v: Vec4| v.to_array().map(f32::to_bits);
+        bits(a) == bits(b) && bits(self.ts) == bits(other.ts)
+    }
+
+    pub(crate) fn to_wire(self) -> Transform {
+        Transform {
+            t: self.t().to_array(),
+            r: self.r.to_array(),
+            s: self.s(),
+        }
     }
 }

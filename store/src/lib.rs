@@ -57,13 +57,14 @@ mod writer;
 use std::sync::Arc;
 
 pub use error::{PersistError, Result};
-pub use log::{Persist, Watermark};
+pub use log::Persist;
 pub use record::{
     Body, FRAME_LEN, Kind, Record, RoomMeta, SEGMENT_HEADER_LEN, decode_batches, decode_record,
     encode_batches, encode_record, segment_name,
 };
 pub use recover::{Recovered, RecoveredRoom, RecoveryReport, Replay, open};
 pub use segment::Torn;
+pub use shared::Watermark;
 #[cfg(feature = "sim")]
 pub use simdisk::SimDisk;
 pub use snapshot::{RoomSnapshot, RoomState, SnapNode, ranges_of};

@@ -18,20 +18,11 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use super::PersistConfig;
 use super::error::{PersistError, Result};
 use super::record::{Body, Kind, RoomMeta, encode_batches, encode_payload};
-use super::shared::{Queue, RoomEntry, Shared, SnapQueue};
+use super::shared::{Queue, RoomEntry, Shared, SnapQueue, Watermark};
 use super::snapshot::RoomState;
 use super::snapwriter::SnapWriter;
 use super::stats::{Counters, PersistStats};
 use super::writer::{Cover, LogWriter};
-
-/// The durable watermark, as watchers and hooks see it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Watermark {
-    /// Every record with a seq up to this one is durable (0: none yet).
-    pub durable_seq: u64,
-    /// The layer has failed; `durable_seq` will not move again.
-    pub failed: bool,
-}
 
 enum Engine {
     Threads {

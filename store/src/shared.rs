@@ -21,12 +21,20 @@ use std::sync::{Arc, OnceLock};
 use parking_lot::{Condvar, Mutex, RwLock};
 
 use super::error::{PersistError, Result};
-use super::log::Watermark;
 use super::record::{FRAME_LEN, Kind, MAX_PAYLOAD, RoomMeta};
 use super::snapshot::{RoomSnapshot, RoomState};
 use super::snapwriter::SnapJob;
 use super::stats::{Counters, PersistObserver};
 use super::writer::{Cover, LogWriter, Pending};
+
+/// The durable watermark, as watchers and hooks see it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Watermark {
+    /// Every record with a seq up to this one is durable (0: none yet).
+    pub durable_seq: u64,
+    /// The layer has failed; `durable_seq` will not move again.
+    pub failed: bool,
+}
 
 pub(super) type Hook = Box<dyn Fn(Watermark) + Send + Sync>;
 
