@@ -159,7 +159,8 @@ impl AppState {
             config.jwt_hs256_secret.as_ref().map(|s| s.0.as_str()),
             config.jwt_hs256_kid.as_deref(),
             config.jwt_jwks_file.as_deref(),
-        )?;
+        )?
+        .map(|v| v.expecting(config.jwt_audience.clone(), config.jwt_issuer.clone()));
         let tls = match (&config.tls_cert, &config.tls_key) {
             (Some(cert), Some(key)) => Some(crate::net::tls::Tls::new(cert, key)?),
             _ => None,
