@@ -15,6 +15,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
+use canopy_room::tokens::{IssuedTokens, RoomTokens};
 use canopy_room::{Durability, Room, RoomShared};
 
 pub use crate::start_error::StartError;
@@ -256,7 +257,11 @@ impl AppState {
         id: Option<String>,
         tick_hz: Option<u32>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(id, tick_hz, Made::InMemory)
+        let tokens = self
+            .config
+            .admin_token()
+            .map(|_| canopy_room::tokens::RoomTokens::unseen());
+        self.create(id, tick_hz, Made::InMemory, tokens)
     }
 
     /// Creates a room journaled in the cluster: `durability` carries the feed and mark
@@ -266,8 +271,10 @@ impl AppState {
         id: String,
         tick_hz: Option<u32>,
         durability: Durability,
+        tokens: Option<&IssuedTokens>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(Some(id), tick_hz, Made::With(durability))
+        let tokens = tokens.map(RoomTokens::of);
+        self.create(Some(id), tick_hz, Made::With(durability), tokens)
     }
 
     /// The cluster this server has joined, if any.
@@ -303,13 +310,20 @@ impl AppState {
 
     /// Creates a room and starts its tick task. With persistence its creation is
     /// logged first; the caller reports it once `room.gate.durable(room.gate.need())`
-    /// resolves.
+    /// resolves. `tokens` are the room's tokens (with access control on), of which the
+    /// room keeps only the digests: the caller shows them once.
     pub fn create_room(
         &self,
         id: Option<String>,
         tick_hz: Option<u32>,
+        tokens: Option<&IssuedTokens>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(id, tick_hz, Made::Logged)
+        self.create(id, tick_hz, Made::Logged, tokens.map(RoomTokens::of))
+    }
+
+    /// Fresh tokens for a room about to be created, when access control is on.
+    pub fn issue_tokens(&self) -> Option<IssuedTokens> {
+        self.config.admin_token().map(|_| IssuedTokens::generate())
     }
 
     fn create(
@@ -317,6 +331,7 @@ impl AppState {
         id: Option<String>,
         tick_hz: Option<u32>,
         made: Made,
+        tokens: Option<RoomTokens>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
         self.check_new_room(id.as_deref(), tick_hz)?;
         let tick_hz = tick_hz.unwrap_or(self.config.tick_hz);
@@ -327,10 +342,6 @@ impl AppState {
         match self.rooms.entry(id.clone()) {
             Entry::Occupied(_) => Err(RegistryError::RoomExists(id)),
             Entry::Vacant(slot) => {
-                let tokens = self
-                    .config
-                    .admin_token()
-                    .map(|_| canopy_room::tokens::RoomTokens::generate());
                 let now = canopy_room::tick_pool::now_ms();
                 let durability = match (made, self.persist.as_ref()) {
                     (Made::With(durability), _) => durability,

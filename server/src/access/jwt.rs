@@ -23,7 +23,7 @@ use serde::Deserialize;
 
 /// How far `nbf` and `iat` may lie in the future: the clocks of the issuer and the server
 /// are never exactly equal, and a token used the second it is minted must pass.
-pub const CLOCK_LEEWAY: Duration = Duration::from_secs(30);
+pub(crate) const CLOCK_LEEWAY: Duration = Duration::from_secs(30);
 
 /// How often the JWKS file's modification time is looked at.
 const RELOAD_CHECK: Duration = Duration::from_secs(1);

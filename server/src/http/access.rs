@@ -94,7 +94,7 @@ async fn check(
         app.jwt.as_ref(),
         token.as_deref(),
         &need,
-        |room| app.rooms.get(room).and_then(|r| r.tokens.clone()),
+        |room| app.rooms.get(room).and_then(|r| r.tokens),
     );
     let granted = match found {
         Ok(g) => g,
