@@ -25,6 +25,7 @@ use futures_util::StreamExt;
 use tower::ServiceExt;
 
 use crate::cluster::{Cluster, FORWARDED_HEADER, ForwardedRequest, ForwardedResponse};
+use crate::http::access::BeforeHop;
 use crate::http::error::RefusalResponse;
 use crate::state::{AppState, RegistryError};
 use canopy_room::refusal::Refusal;
@@ -95,6 +96,12 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
                     return next.run(req).await;
                 }
             }
+            // Refused here before any hop: no token, a bad JWT, a wrong admin token.
+            let delete = method == Method::DELETE && rest.is_empty();
+            let hop = match super::access::before_hop(&app, &req, room, !read, delete) {
+                Ok(hop) => hop,
+                Err(refused) => return refused,
+            };
             match cluster.look_up(room).await {
                 Err(e) => Refusal::overloaded(format!(
                     "room {room} is not on this node, and {e} could not say which node has it"
@@ -102,6 +109,21 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
                 .into_response(),
                 Ok(Some(owner)) if owner.node != cluster.node() => {
                     if rest == ["ws"] {
+                        // A replica copies the whole room: only for a caller the owner
+                        // would let in (asked with a bodiless read when this node cannot
+                        // check the token itself).
+                        if hop == BeforeHop::OwnerDecides
+                            && let Err(refused) = owner_admits(
+                                &app,
+                                &cluster,
+                                &owner.node,
+                                room,
+                                Credentials::of(&req),
+                            )
+                            .await
+                        {
+                            return refused;
+                        }
                         // Served here from a replica when one can be had; passed on to
                         // the owner when not (a state over NATS's max_payload, say).
                         match cluster.relay(&app, room, &owner).await {
@@ -181,13 +203,23 @@ async fn forward(
 ) -> Response {
     let (parts, body) = req.into_parts();
     let limit = app.config.max_body_bytes;
-    let body = match axum::body::to_bytes(body, limit).await {
-        Ok(b) => b,
-        Err(_) => {
+    // Read within the request timeout, as a body served here would be: a client
+    // trickling a large body must not hold this node's memory for longer.
+    let wait = app.config.request_timeout;
+    let body = match tokio::time::timeout(wait, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(_)) => {
             return Refusal::new(
                 ErrorCode::TooLarge,
                 format!("the request body is over --max-body-bytes ({limit} bytes)"),
             )
+            .into_response();
+        }
+        Err(_) => {
+            return Refusal::overloaded(format!(
+                "the body did not arrive within {} s",
+                wait.as_secs_f64()
+            ))
             .into_response();
         }
     };
@@ -238,6 +270,61 @@ async fn forward(
             .into_response()
         }
         Err(e) => Refusal::overloaded(e.to_string()).into_response(),
+    }
+}
+
+/// The credentials of a request, taken out of it so that a check can await without
+/// holding the request (its body is not `Sync`).
+struct Credentials {
+    authorization: Option<HeaderValue>,
+    peer: Option<ConnectInfo<SocketAddr>>,
+}
+
+impl Credentials {
+    fn of(req: &Request) -> Credentials {
+        let authorization = req
+            .headers()
+            .get(axum::http::header::AUTHORIZATION)
+            .cloned()
+            .or_else(|| {
+                let token = super::access::query_token(req)?;
+                HeaderValue::from_str(&format!("Bearer {token}")).ok()
+            });
+        Credentials {
+            authorization,
+            peer: req.extensions().get::<ConnectInfo<SocketAddr>>().copied(),
+        }
+    }
+}
+
+/// Asks `owner` whether `credentials` may read `room`: a `GET /rooms/{room}` with the
+/// same token, no body. `Err` is the owner's refusal (or the cluster's failure) to answer
+/// the client with.
+async fn owner_admits(
+    app: &AppState,
+    cluster: &Cluster,
+    owner: &str,
+    room: &str,
+    credentials: Credentials,
+) -> Result<(), Response> {
+    let mut probe = Request::new(Body::empty());
+    *probe.method_mut() = Method::GET;
+    *probe.uri_mut() = format!("/rooms/{room}")
+        .parse()
+        .map_err(|_| Refusal::bad_request("a room id that is not a path").into_response())?;
+    if let Some(auth) = credentials.authorization {
+        probe
+            .headers_mut()
+            .insert(axum::http::header::AUTHORIZATION, auth);
+    }
+    if let Some(peer) = credentials.peer {
+        probe.extensions_mut().insert(peer);
+    }
+    let answer = forward(app, cluster, owner, Some(room), probe).await;
+    if answer.status().is_success() {
+        Ok(())
+    } else {
+        Err(answer)
     }
 }
 
