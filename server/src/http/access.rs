@@ -192,7 +192,7 @@ pub(super) fn before_hop(
     room: &str,
     write: bool,
     admin_route: bool,
-) -> Result<BeforeHop, Response> {
+) -> Result<BeforeHop, Refusal> {
     let token = bearer(req).or_else(|| query_token(req));
     let need = match (admin_route, write) {
         (true, _) => Need::Admin,
@@ -217,6 +217,6 @@ pub(super) fn before_hop(
         {
             Ok(BeforeHop::OwnerDecides)
         }
-        Err(e) => Err(ApiError::from(refusal(e)).into_response()),
+        Err(e) => Err(refusal(e)),
     }
 }

@@ -100,7 +100,7 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
             let delete = method == Method::DELETE && rest.is_empty();
             let hop = match super::access::before_hop(&app, &req, room, !read, delete) {
                 Ok(hop) => hop,
-                Err(refused) => return refused,
+                Err(refused) => return refused.into_response(),
             };
             match cluster.look_up(room).await {
                 Err(e) => Refusal::overloaded(format!(
