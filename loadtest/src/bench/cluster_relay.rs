@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, ensure};
 use tokio::sync::Notify;
 
-use crate::bench::subscriber_memory::EditWindow;
+use crate::bench::edit_window::EditWindow;
 use crate::bench::table::BenchReport;
 use crate::load::editor::EditStats;
 use crate::load::fleet::{Connect, Fleet};
