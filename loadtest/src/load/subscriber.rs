@@ -50,6 +50,20 @@ pub(crate) struct SubSpec {
     pub stalled: bool,
 }
 
+impl SubSpec {
+    /// A reader at full speed of the whole of room 0, connected to server `node`.
+    pub(crate) fn whole_room(index: usize, node: usize) -> SubSpec {
+        SubSpec {
+            index,
+            room: 0,
+            node,
+            region: None,
+            slow: false,
+            stalled: false,
+        }
+    }
+}
+
 /// The mirror and the latency samples, behind one lock taken once per frame.
 #[derive(Debug)]
 pub(crate) struct SubState {
@@ -218,6 +232,31 @@ const CLOSE_RESUBSCRIBE: u16 = 4000;
 const REOPEN_ATTEMPTS: u32 = 20;
 
 impl SubContext {
+    /// The subscribers of the benchmarks of many subscribers: no slow readers, no soak,
+    /// no mirrors (they check every frame's stamps, which is the latency), one in
+    /// `decode_every` decoding.
+    pub(crate) fn streaming(
+        format: Format,
+        clock: Clock,
+        errors: &Arc<ErrorTally>,
+        decode_every: usize,
+        compact_counters: bool,
+    ) -> Arc<SubContext> {
+        Arc::new(SubContext {
+            format,
+            clock,
+            errors: Arc::clone(errors),
+            pausing: AtomicBool::new(false),
+            resume: Notify::new(),
+            pause: Duration::ZERO,
+            period: Duration::from_secs(1),
+            soak: None,
+            keep_mirror: false,
+            decode_every,
+            compact_counters,
+        })
+    }
+
     /// Slow readers start taking pauses.
     pub(crate) fn start_pauses(&self) {
         self.pausing.store(true, Ordering::Release);

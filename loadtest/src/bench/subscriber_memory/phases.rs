@@ -3,11 +3,10 @@
 //! before it takes the machine), the loaded window, and everyone leaving.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use canopy_client::Client;
-use tokio::sync::Notify;
 
 use super::{
     AFTER_LEAVE, CONNECT_STEP, Connected, LEAVE_TIMEOUT, Left, Loaded, SAMPLE_EVERY, SAMPLES,
@@ -71,23 +70,6 @@ impl Env<'_> {
         server_rss::median_rss(self.client, SAMPLES, SAMPLE_EVERY).await
     }
 
-    fn sub_context(&self) -> Arc<SubContext> {
-        let s = self.s;
-        Arc::new(SubContext {
-            format: s.format.format(),
-            clock: self.clock,
-            errors: Arc::clone(self.errors),
-            pausing: AtomicBool::new(false),
-            resume: Notify::new(),
-            pause: Duration::ZERO,
-            period: Duration::from_secs(1),
-            soak: None,
-            keep_mirror: false,
-            decode_every: s.decode_every,
-            compact_counters: s.encoding == EncodingArg::Compact,
-        })
-    }
-
     /// Connects every whole-room subscriber, [`CONNECT_STEP`] at a time, and stops early
     /// when connecting fails or RSS passes `--rss-abort-mib`.
     pub(super) async fn connect_all(
@@ -96,52 +78,42 @@ impl Env<'_> {
         alone: f64,
     ) -> anyhow::Result<(Vec<Fleet>, Connected)> {
         let s = self.s;
-        let ctx = self.sub_context();
+        let ctx = SubContext::streaming(
+            s.format.format(),
+            self.clock,
+            self.errors,
+            s.decode_every,
+            s.encoding == EncodingArg::Compact,
+        );
         let specs: Vec<SubSpec> = (0..s.subscribers)
-            .map(|index| SubSpec {
-                index,
-                room: 0,
-                node: 0,
-                region: None,
-                slow: false,
-                stalled: false,
-            })
+            .map(|index| SubSpec::whole_room(index, 0))
             .collect();
+        let connect = Connect {
+            clients: std::slice::from_ref(self.client),
+            rooms: self.rooms,
+            stamps,
+            ctx,
+            slow_recv_buffer: s.slow_recv_buffer,
+            concurrency: s.connect_concurrency,
+            room_nodes: 0,
+        };
         let started = Instant::now();
-        let mut fleets = Vec::new();
-        let mut aborted = None;
         let mut peak = alone;
-        for chunk in specs.chunks(CONNECT_STEP) {
-            let connect = Connect {
-                clients: std::slice::from_ref(self.client),
-                rooms: self.rooms,
-                stamps,
-                ctx: Arc::clone(&ctx),
-                slow_recv_buffer: s.slow_recv_buffer,
-                concurrency: s.connect_concurrency,
-                room_nodes: 0,
-            };
-            match Fleet::connect(chunk.to_vec(), connect).await {
-                Ok(fleet) => fleets.push(fleet),
-                Err(e) => {
-                    aborted = Some(format!("connecting failed: {e:#}"));
-                    break;
-                }
-            }
-            let now = server_rss::rss(self.client).await?;
-            peak = peak.max(now);
-            if mib(now) > s.rss_abort_mib {
-                aborted = Some(format!(
-                    "stopped connecting: server RSS {:.0} MiB passed --rss-abort-mib {:.0}",
-                    mib(now),
-                    s.rss_abort_mib
-                ));
-                break;
-            }
-        }
-        let count = fleets.iter().map(|f| f.subs.len()).sum();
+        let (fleets, aborted) =
+            Fleet::connect_in_steps(&specs, CONNECT_STEP, connect, async |_| {
+                let now = server_rss::rss(self.client).await?;
+                peak = peak.max(now);
+                Ok((mib(now) > s.rss_abort_mib).then(|| {
+                    format!(
+                        "stopped connecting: server RSS {:.0} MiB passed --rss-abort-mib {:.0}",
+                        mib(now),
+                        s.rss_abort_mib
+                    )
+                }))
+            })
+            .await?;
         let connected = Connected {
-            count,
+            count: fleets.iter().map(|f| f.subs.len()).sum(),
             seconds: started.elapsed().as_secs_f64(),
             peak,
             aborted,
