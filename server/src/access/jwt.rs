@@ -239,11 +239,11 @@ impl JwtVerifier {
         }
     }
 
-    /// Verifies a token and answers what it grants.
-    pub fn verify(&self, token: &str) -> Result<Grant, JwtError> {
+    /// The key and algorithm that verify a token with `header`: the HS256 secret, or
+    /// the JWKS key its `kid` names, in the algorithm that key is for.
+    fn key_for(&self, header: &jsonwebtoken::Header) -> Result<(DecodingKey, Algorithm), JwtError> {
         let invalid = |e: &dyn std::fmt::Display| JwtError::Invalid(e.to_string());
-        let header = decode_header(token).map_err(|e| invalid(&e))?;
-        let (key, alg) = match header.alg {
+        Ok(match header.alg {
             Algorithm::HS256 => {
                 let key = self
                     .hs256
@@ -275,7 +275,12 @@ impl JwtVerifier {
                 (key, alg)
             }
             other => return Err(invalid(&format!("algorithm {other:?} is not accepted"))),
-        };
+        })
+    }
+
+    /// The rules a token verified with `alg` must pass in `jsonwebtoken` (`nbf` and
+    /// `iat` are checked after, with their leeway).
+    fn validation(&self, alg: Algorithm) -> Validation {
         let mut validation = Validation::new(alg);
         // A configured audience or issuer makes its claim required: a token without
         // one was not minted for this server.
@@ -283,7 +288,7 @@ impl JwtVerifier {
         required.extend(self.audience.as_ref().map(|_| "aud"));
         required.extend(self.issuer.as_ref().map(|_| "iss"));
         validation.set_required_spec_claims(&required);
-        // `exp` is exact; `nbf` and `iat` get CLOCK_LEEWAY below, so the library's
+        // `exp` is exact; `nbf` and `iat` get CLOCK_LEEWAY in `verify`, so the library's
         // own leeway (which would apply to all three) stays 0.
         validation.leeway = 0;
         validation.validate_nbf = false;
@@ -294,6 +299,15 @@ impl JwtVerifier {
         if let Some(iss) = &self.issuer {
             validation.set_issuer(&[iss]);
         }
+        validation
+    }
+
+    /// Verifies a token and answers what it grants.
+    pub fn verify(&self, token: &str) -> Result<Grant, JwtError> {
+        let invalid = |e: &dyn std::fmt::Display| JwtError::Invalid(e.to_string());
+        let header = decode_header(token).map_err(|e| invalid(&e))?;
+        let (key, alg) = self.key_for(&header)?;
+        let validation = self.validation(alg);
         let data = decode::<Claims>(token, &key, &validation).map_err(|e| match e.kind() {
             jsonwebtoken::errors::ErrorKind::ExpiredSignature => JwtError::Expired,
             _ => invalid(&e),
