@@ -25,7 +25,7 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::bench::table::BenchReport;
 use crate::load::setup;
 use crate::load::world::World;
-use crate::load::wsopen::{self, RawSocket};
+use crate::rawws::{self, RawSocket};
 use crate::scenario::Scenario;
 use crate::stop::{self, Stop};
 
@@ -111,8 +111,8 @@ impl Listener {
         encoding: Encoding,
         since: Option<u64>,
     ) -> anyhow::Result<(Listener, ServerMsg, u64)> {
-        let url = wsopen::ws_url(client, room, Format::Bincode)?;
-        let mut socket = wsopen::open(&url, None).await?;
+        let url = rawws::ws_url(client, room, Format::Bincode)?;
+        let mut socket = rawws::open(&url, None).await?;
         let sub = ClientMsg::Subscribe {
             region: None,
             mask: u32::MAX,
