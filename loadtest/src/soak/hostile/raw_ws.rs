@@ -16,6 +16,7 @@ use tokio::net::TcpStream;
 
 use crate::rawws;
 pub(crate) use crate::rawws::connect;
+use crate::soak::hostile::{Attempt, Kind};
 
 /// The receive buffer of a socket that never reads: small, so the server's writes back
 /// up into the server rather than into this machine's kernel.
@@ -55,6 +56,23 @@ pub(crate) async fn open(
         Ok(Upgrade::Open(stream))
     } else {
         Ok(Upgrade::Refused(answer.status().to_string()))
+    }
+}
+
+/// Opens a WebSocket that will never be read, with a [`SMALL_RECV_BUFFER`]. `Err` is
+/// the attempt's outcome already: a refused upgrade (bounded at once) or the harness's
+/// own failure.
+pub(crate) async fn open_unread(
+    server: SocketAddr,
+    path: &str,
+    kind: Kind,
+) -> Result<TcpStream, Attempt> {
+    match open(server, path, Some(SMALL_RECV_BUFFER)).await {
+        Ok(Upgrade::Open(s)) => Ok(s),
+        Ok(Upgrade::Refused(status)) => {
+            Err(Attempt::new(kind, "refused_upgrade", Some(0.0), Some(true)).with(status))
+        }
+        Err(e) => Err(Attempt::harness_error(kind, &e)),
     }
 }
 
