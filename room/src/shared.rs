@@ -189,7 +189,7 @@ impl RoomShared {
                 q.ops.fetch_sub(cost, Ordering::AcqRel);
                 return Err(Refusal::overloaded(format!(
                     "this editor has {held} ops waiting for room {}'s tick (limit {} per \
-                     WebSocket connection or HTTP caller)",
+                     caller, over all its connections and requests)",
                     self.id, l.max_pending_ops_per_conn
                 )));
             }

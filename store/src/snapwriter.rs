@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::error::{PersistError, Result};
+use super::error::Result;
 use super::snapshot::{self, RoomSnapshot};
 use super::stats::{Counters, PersistObserver};
 use super::storage::Storage;
@@ -72,9 +72,11 @@ impl SnapWriter {
 
     fn sync_dir(&self) -> Result<()> {
         let dir = Path::new(SNAP_DIR);
-        self.storage
-            .sync_dir(dir)
-            .map_err(PersistError::io_at(&*self.storage, dir, "fsync dir"))
+        self.storage.sync_dir(dir).map_err(super::storage::io_error(
+            &*self.storage,
+            dir,
+            "fsync dir",
+        ))
     }
 
     /// Writes `snap`; `wait_durable(seq)` blocks until the log covers `seq`, false if it
@@ -89,15 +91,15 @@ impl SnapWriter {
         let room = &snap.meta.id;
         let done = path_of(room, snap.seq);
         let tmp = done.with_extension("snap.tmp");
-        let mut file = self.storage.create(&tmp).map_err(PersistError::io_at(
+        let mut file = self.storage.create(&tmp).map_err(super::storage::io_error(
             &*self.storage,
             &tmp,
             "create",
         ))?;
         file.write_all(&bytes)
-            .map_err(PersistError::io_at(&*self.storage, &tmp, "write"))?;
+            .map_err(super::storage::io_error(&*self.storage, &tmp, "write"))?;
         file.sync_data()
-            .map_err(PersistError::io_at(&*self.storage, &tmp, "fdatasync"))?;
+            .map_err(super::storage::io_error(&*self.storage, &tmp, "fdatasync"))?;
         drop(file);
         if !wait_durable(snap.seq) {
             // The log failed: this snapshot may cover records that are not durable.
@@ -106,7 +108,7 @@ impl SnapWriter {
         }
         self.storage
             .rename(&tmp, &done)
-            .map_err(PersistError::io_at(&*self.storage, &tmp, "rename"))?;
+            .map_err(super::storage::io_error(&*self.storage, &tmp, "rename"))?;
         self.sync_dir()?;
         let took = start.elapsed();
         Counters::add(&self.counters.snapshots_written, 1);
@@ -144,9 +146,11 @@ impl SnapWriter {
         }
         for i in &old {
             let p = path_of(room, i.seq);
-            self.storage
-                .remove(&p)
-                .map_err(PersistError::io_at(&*self.storage, &p, "remove"))?;
+            self.storage.remove(&p).map_err(super::storage::io_error(
+                &*self.storage,
+                &p,
+                "remove",
+            ))?;
         }
         let removed = !old.is_empty();
         if removed {
@@ -171,9 +175,11 @@ impl SnapWriter {
         }
         for i in &old {
             let p = path_of(room, i.seq);
-            self.storage
-                .remove(&p)
-                .map_err(PersistError::io_at(&*self.storage, &p, "remove"))?;
+            self.storage.remove(&p).map_err(super::storage::io_error(
+                &*self.storage,
+                &p,
+                "remove",
+            ))?;
         }
         if !old.is_empty() {
             self.sync_dir()?;

@@ -50,6 +50,17 @@ pub trait Storage: Send + Sync {
     fn display(&self, path: &Path) -> PathBuf;
 }
 
+/// What turns an I/O error of `op` on `path` (relative to `storage`'s data dir) into a
+/// [`PersistError`] naming the whole path, for `map_err`.
+pub(crate) fn io_error(
+    storage: &dyn Storage,
+    path: &Path,
+    op: &'static str,
+) -> impl FnOnce(io::Error) -> PersistError + use<> {
+    let path = storage.display(path);
+    move |e| PersistError::io(path, op, e)
+}
+
 /// The real file system under one data dir.
 #[derive(Debug, Clone)]
 pub struct FsStorage {

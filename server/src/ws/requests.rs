@@ -142,7 +142,9 @@ impl Session {
             seq,
             held,
         };
-        let quota = Some(Arc::clone(&self.outbox.quota));
+        // The caller's quota, shared with its other connections and its HTTP requests:
+        // one editor on several sockets holds no more of the room's pending budget.
+        let quota = Some(self.app.edit_quotas.of(&self.caller.rate_key));
         if let Err(e) = self
             .room
             .submit_edits(ops, reply, Arc::new(EditTicket::default()), quota)

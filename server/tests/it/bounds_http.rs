@@ -8,7 +8,7 @@ use crate::common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use canopy_protocol::{ErrorCode, Op, Transform};
+use canopy_protocol::{ClientMsg, ErrorCode, Format, Op, ServerMsg, Transform};
 use canopy_room::{EditReply, EditTicket};
 use common::{config, start};
 use serde_json::{Value, json};
@@ -565,5 +565,48 @@ async fn every_error_answer_carries_the_contract_body() {
     let b: Value = r.json().await.unwrap();
     assert_eq!(code(&b), "bad_request", "{b}");
     let _ = ErrorCode::NotFound;
+    s.stop().await;
+}
+
+/// One editor's WebSocket connections share one pending quota with each other (and
+/// with its HTTP requests): a second socket does not double what it may hold.
+#[tokio::test]
+async fn a_websocket_editors_connections_share_one_quota() {
+    let mut cfg = config();
+    cfg.tick_op_budget = 1;
+    cfg.max_pending_ops_per_conn = 10;
+    let s = start(cfg).await;
+    s.create_room("w", 240).await;
+    assert_eq!(s.edits("w", json!([{"op":"add","id":0}])).await.0, 200);
+    let room = s.state.room("w").unwrap();
+    queue_noops(&room, 240);
+    let batch = |seq: u64, first: u32| ClientMsg::Edits {
+        seq,
+        ops: (first..first + 6)
+            .map(|id| Op::add_root(id, Transform::IDENTITY))
+            .collect(),
+    };
+    let mut a = s.ws("w", Format::Json).await;
+    let mut b = s.ws("w", Format::Json).await;
+    a.send(&batch(1, 100)).await;
+    for _ in 0..1000 {
+        if s.state.edit_quotas.waiting_ops("addr:127.0.0.1") == 6 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    assert_eq!(s.state.edit_quotas.waiting_ops("addr:127.0.0.1"), 6);
+    // The same caller on its second socket: 6 + 6 would pass its 10.
+    b.send(&batch(2, 200)).await;
+    let refused = b
+        .recv_until(|m| matches!(m, ServerMsg::Error { seq: Some(2), .. }))
+        .await;
+    let ServerMsg::Error { code, message, .. } = refused else {
+        unreachable!()
+    };
+    assert_eq!(code, ErrorCode::Overloaded);
+    assert!(message.contains("this editor"), "{message}");
+    a.recv_until(|m| matches!(m, ServerMsg::Ack { seq: 1, .. }))
+        .await;
     s.stop().await;
 }
