@@ -209,6 +209,13 @@ impl Cluster {
                 .value(),
         );
         let _held = lock.lock().await;
+        if state
+            .rooms
+            .get(room)
+            .is_some_and(|r| r.is_replica() && r.is_closed())
+        {
+            self.drop_replica(state, room, "it stopped");
+        }
         if let Ok(r) = state.room(room) {
             return Ok(r);
         }
@@ -235,6 +242,7 @@ impl Cluster {
         // The owner's records, into the replica.
         let feed = Arc::clone(&shared);
         let first = start.seq;
+        let (cluster, held_by) = (Arc::clone(self), state.clone());
         tokio::spawn(async move {
             loop {
                 tokio::select! {
@@ -253,6 +261,10 @@ impl Cluster {
                 }
             }
             let _ = log.unsubscribe().await;
+            // However the feed ended (the replica stopped itself out of step with its
+            // owner, or its stream ended), the replica goes now: never a read served
+            // from a copy nothing feeds, and the next subscriber gets a fresh one.
+            cluster.forget_replica(&held_by, &feed);
         });
         // The replica's edits, to the owner.
         tokio::spawn(forward_edits(
@@ -403,13 +415,29 @@ impl Cluster {
             .is_some_and(|r| r.node == held.0 && r.epoch == held.1)
     }
 
+    /// Unloads `replica` if it is still this node's copy of its room (and not a later
+    /// one); its clients get `closed` with the resubscribe code.
+    fn forget_replica(&self, state: &AppState, replica: &Arc<RoomShared>) {
+        let room = &replica.id;
+        let current = state
+            .rooms
+            .get(room)
+            .is_some_and(|r| Arc::ptr_eq(r.value(), replica));
+        if current {
+            self.drop_replica(state, room, "its feed ended");
+        } else {
+            replica.mark_closed(canopy_room::CloseCause::ReplicaLost);
+        }
+    }
+
     /// Unloads this node's replica of `room`; its clients get `closed`.
     pub fn drop_replica(&self, state: &AppState, room: &str, why: &str) {
         self.replicas.remove(room);
         self.metrics.replicas.set(self.replicas.len() as i64);
-        if state.room(room).is_ok_and(|r| r.is_replica()) {
+        // Looked up in the map itself: a replica that stopped is no longer `state.room`.
+        if state.rooms.get(room).is_some_and(|r| r.is_replica()) {
             tracing::info!(%room, why, "replica unloaded");
-            state.unload_room(room);
+            state.unload_room(room, canopy_room::CloseCause::ReplicaLost);
         }
     }
 }
@@ -442,10 +470,12 @@ async fn queue_relayed(
     let room = match state.room(room) {
         Ok(r) if !r.is_replica() => r,
         Ok(_) | Err(_) => {
-            let why = Refusal::new(
-                ErrorCode::UnknownRoom,
-                format!("room {room} is not owned here"),
-            );
+            // The relay took this node for the owner: the room is moving (this node
+            // restarted and is taking it back, or let it go); never `unknown_room`.
+            let why = Refusal::overloaded(format!(
+                "room {room} is moving: it is not served by this node just now; nothing \
+                 was applied: try again"
+            ));
             return batches.iter().map(|_| Err(why.clone())).collect();
         }
     };

@@ -152,7 +152,7 @@ impl Cluster {
             durability,
         )
         .map_err(|e| e.to_string())?;
-        if state.room(room).is_ok_and(|r| r.is_replica()) {
+        if state.rooms.get(room).is_some_and(|r| r.is_replica()) {
             self.drop_replica(state, room, "this node takes the room over");
         }
         if state.rooms.contains_key(room) {
