@@ -79,6 +79,16 @@ impl Between {
     }
 }
 
+/// What becomes of a replica asked to serve.
+enum Standing {
+    /// It follows the owner (or a takeover it may follow).
+    Serves,
+    /// It cannot follow the room's owner: dropped, its clients subscribe again.
+    OwnerChanged,
+    /// No lease and no journal: the room was deleted.
+    Deleted,
+}
+
 impl Location {
     /// Whether this node answers the request itself: it owns the room, or it is a read
     /// (`read`) and a replica here follows the owner.
@@ -99,17 +109,44 @@ impl Cluster {
             if !local.is_replica() {
                 return Location::Owned(local);
             }
-            if self.replica_may_serve(state, room)
-                && let Some(owner) = self.replicas.get(room).map(|h| h.0.clone())
-            {
-                return Location::Relayed {
-                    replica: local,
-                    owner,
-                };
+            match self.replica_standing(state, room).await {
+                Standing::Serves => {
+                    if let Some(owner) = self.replicas.get(room).map(|h| h.0.clone()) {
+                        return Location::Relayed {
+                            replica: local,
+                            owner,
+                        };
+                    }
+                }
+                Standing::OwnerChanged => self.drop_replica(state, room, "its owner changed"),
+                Standing::Deleted => self.drop_replica_for(
+                    state,
+                    room,
+                    "the room is gone",
+                    canopy_room::CloseCause::RoomDeleted,
+                ),
             }
-            self.drop_replica(state, room, "its owner changed");
         }
         self.locate_elsewhere(room).await
+    }
+
+    /// Whether this node's replica of `room` may go on serving: it follows the
+    /// registry's owner, or it may follow a takeover (a new owner is being asked, or
+    /// the room is between owners and the journal, asked now, still holds it).
+    async fn replica_standing(self: &Arc<Self>, state: &AppState, room: &str) -> Standing {
+        if self.replica_is_current(room) || self.rehoming.contains(room) {
+            return Standing::Serves;
+        }
+        if let Some(to) = self.owner_of(room) {
+            self.rehome(state, room.to_string(), to);
+            return Standing::Serves;
+        }
+        match self.journal.holds(room).await {
+            Ok(true) => Standing::Serves,
+            Ok(false) => Standing::Deleted,
+            // Cannot tell: a copy that cannot be checked is not served.
+            Err(_) => Standing::OwnerChanged,
+        }
     }
 
     /// Where `room` is when this node serves it from nothing loaded here.

@@ -177,8 +177,6 @@ pub struct Cluster {
     relay_locks: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
     /// The rooms' journal (failover).
     journal: journal::Journal,
-    /// Rooms in the journal that no live lease names, as the last scan found them.
-    orphans: dashmap::DashSet<String>,
     /// Every room in the journal, as the last scan found it.
     catalog: dashmap::DashSet<String>,
     /// This cluster's own handle, for the tasks it starts.
@@ -214,7 +212,6 @@ impl Cluster {
         let journal = journal::Journal::open(client.clone(), config.replicas).await?;
         let cluster = Arc::new(Cluster {
             journal,
-            orphans: dashmap::DashSet::new(),
             catalog: dashmap::DashSet::new(),
             me: std::sync::OnceLock::new(),
             placed: parking_lot::Mutex::default(),
@@ -374,12 +371,6 @@ impl Cluster {
                 tracing::warn!(%room, error = %e, "could not release the lease; it expires by itself");
             }
         }
-    }
-
-    /// Whether `room` is in the journal with no owner (its owner died; a node takes it
-    /// over within a few seconds), as this node's last scan saw it.
-    pub fn is_orphan(&self, room: &str) -> bool {
-        self.orphans.contains(room)
     }
 
     /// Whether the journal held `room` at the last scan (it exists, with or without a

@@ -27,7 +27,7 @@ use crate::state::AppState;
 use canopy_room::edit::check_batch_size;
 use canopy_room::refusal::Refusal;
 use canopy_room::replica::{ReplicaRecord, ReplicaStart};
-use canopy_room::{EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomShared};
+use canopy_room::{CloseCause, EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomShared};
 
 /// Edits a relay's connections may have waiting for the owner per room.
 const UPSTREAM_QUEUE: usize = 1024;
@@ -291,26 +291,10 @@ impl Cluster {
         }
     }
 
-    /// Whether this node's replica of `room` may go on being served: it follows the
-    /// registry's owner, or it may follow a takeover (the room is between owners, or a
-    /// new owner is being asked whether it goes on with the same instance).
-    pub fn replica_may_serve(self: &Arc<Self>, state: &AppState, room: &str) -> bool {
-        if self.replica_is_current(room) || self.rehoming.contains(room) {
-            return true;
-        }
-        match self.owner_of(room) {
-            Some(to) => {
-                self.rehome(state, room.to_string(), to);
-                true
-            }
-            None => self.in_journal(room),
-        }
-    }
-
     /// A replica's owner changed to `to`: if the new owner goes on with the same room
     /// instance (a takeover from the journal), the replica follows it (its records come
     /// on the same subject, numbered on, and a gap still ends it); otherwise it goes.
-    fn rehome(self: &Arc<Self>, state: &AppState, room: String, to: RoomRecord) {
+    pub(super) fn rehome(self: &Arc<Self>, state: &AppState, room: String, to: RoomRecord) {
         if !self.rehoming.insert(room.clone()) {
             return;
         }
@@ -369,7 +353,7 @@ impl Cluster {
             let room = entry.key().clone();
             let (owner, epoch, idle) = entry.value_mut();
             let Ok(shared) = state.room(&room) else {
-                gone.push((room, "stopped"));
+                gone.push((room, "stopped", CloseCause::ReplicaLost));
                 continue;
             };
             match self.owner_of(&room) {
@@ -381,7 +365,8 @@ impl Cluster {
                 // Between owners: kept while the journal has it, to follow a takeover.
                 None if self.in_journal(&room) => continue,
                 None => {
-                    gone.push((room, "its owner changed or it was deleted"));
+                    // No lease and not in the journal: deleted.
+                    gone.push((room, "the room was deleted", CloseCause::RoomDeleted));
                     continue;
                 }
             }
@@ -392,14 +377,14 @@ impl Cluster {
             {
                 *idle += 1;
                 if *idle >= idle_rounds {
-                    gone.push((room, "no connection for a while"));
+                    gone.push((room, "no connection for a while", CloseCause::ReplicaLost));
                 }
             } else {
                 *idle = 0;
             }
         }
-        for (room, why) in gone {
-            self.drop_replica(state, &room, why);
+        for (room, why, cause) in gone {
+            self.drop_replica_for(state, &room, why, cause);
         }
         for (room, to) in moved {
             self.rehome(state, room, to);
@@ -426,18 +411,30 @@ impl Cluster {
         if current {
             self.drop_replica(state, room, "its feed ended");
         } else {
-            replica.mark_closed(canopy_room::CloseCause::ReplicaLost);
+            replica.mark_closed(CloseCause::ReplicaLost);
         }
     }
 
-    /// Unloads this node's replica of `room`; its clients get `closed`.
+    /// Unloads this node's replica of `room`; its clients get `closed` with the
+    /// resubscribe code (4000).
     pub fn drop_replica(&self, state: &AppState, room: &str, why: &str) {
+        self.drop_replica_for(state, room, why, CloseCause::ReplicaLost);
+    }
+
+    /// As [`Cluster::drop_replica`], its clients closed for `cause`.
+    pub(super) fn drop_replica_for(
+        &self,
+        state: &AppState,
+        room: &str,
+        why: &str,
+        cause: canopy_room::CloseCause,
+    ) {
         self.replicas.remove(room);
         self.metrics.replicas.set(self.replicas.len() as i64);
         // Looked up in the map itself: a replica that stopped is no longer `state.room`.
         if state.rooms.get(room).is_some_and(|r| r.is_replica()) {
             tracing::info!(%room, why, "replica unloaded");
-            state.unload_room(room, canopy_room::CloseCause::ReplicaLost);
+            state.unload_room(room, cause);
         }
     }
 }

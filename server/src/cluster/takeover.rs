@@ -70,10 +70,6 @@ impl Cluster {
                 }
             }
             seen.retain(|id, _| orphans.contains(id));
-            self.orphans.retain(|id| orphans.contains(id));
-            for id in orphans {
-                self.orphans.insert(id);
-            }
         }
     }
 

@@ -1,12 +1,16 @@
 //! The HTTP edge of cluster mode: which node answers a request, the serving of requests
 //! other nodes pass here, and `GET /cluster`.
 //!
-//! A request for a room held here, or for no room the registry knows, is answered here.
-//! A request for a room another node owns is passed to that node over NATS and its
-//! answer returned as it is (a WebSocket is passed on to the owner's HTTP instead, see
-//! `ws/passthrough.rs`); `POST /rooms` goes to the node placement picks; `GET /rooms`
-//! gathers every node's rooms. Invariant: a request that was passed here already
-//! ([`FORWARDED_HEADER`]) is always answered here, so nothing crosses two hops.
+//! Every request for a room is routed by the room's [`Location`] as this node works it
+//! out then: answered here when this node owns the room (or relays it, for reads and
+//! WebSockets), passed to the owner over NATS when another node owns it (a WebSocket is
+//! served from a replica, or passed on to the owner's HTTP, see `ws/passthrough.rs`),
+//! `503 overloaded` with `Retry-After` while the room is between owners, and
+//! `unknown_room` only when it is nowhere. `POST /rooms` goes to the node placement
+//! picks; `GET /rooms` gathers every node's rooms. Invariants: a request that was
+//! passed here already ([`FORWARDED_HEADER`]) is always answered here, so nothing
+//! crosses two hops; and no answer about a room that exists in the cluster is
+//! `unknown_room`, whatever moment of a move it comes at.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
