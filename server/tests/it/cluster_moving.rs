@@ -4,7 +4,8 @@
 //! subscribers on every node are told `moving` (503 with `Retry-After`, close 4002) or
 //! to subscribe again (4000), never `unknown_room` nor "room deleted"; every subscriber
 //! ends with the owner's state. A relay's replica of a deleted room serves no read
-//! once it is gone, and its subscribers are told the room was deleted.
+//! once it is gone, and its subscribers are told the room was deleted; one that falls
+//! out of step with its owner is unloaded at once and serves no read after.
 
 use crate::cluster_support;
 use crate::common;
@@ -423,4 +424,92 @@ async fn a_relays_replica_of_a_deleted_room_serves_no_read_once_it_is_gone() {
     let (st, b) = relay.req("POST", "/rooms", Some(json!({"id": ROOM}))).await;
     assert_eq!(st, 201, "{b}");
     assert_eq!(ids_at(relay, ROOM).await, BTreeSet::new());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_out_of_step_is_unloaded_at_once_and_serves_no_read_after() {
+    const ROOM: &str = "gap";
+    let (nats, nodes) = three_nodes().await;
+    let (st, b) = nodes[0]
+        .req("POST", "/rooms", Some(json!({"id": ROOM})))
+        .await;
+    assert_eq!(st, 201, "{b}");
+    let (owner, _) = nodes[0].wait_owner(ROOM).await;
+    let owner = &nodes[index_of(&nodes, &owner)];
+    let relay = nodes.iter().find(|n| n.name != owner.name).unwrap();
+    let add = |id: u32| Some(json!({"ops": [{"op": "add", "id": id}]}));
+    for id in [1, 2] {
+        let (st, b) = owner
+            .req("POST", &format!("/rooms/{ROOM}/edits"), add(id))
+            .await;
+        assert_eq!(st, 200, "{b}");
+    }
+    let mut sub = cluster_support::ws(relay, ROOM, Format::Json, ADMIN).await;
+    sub.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    assert!(matches!(sub.recv().await, ServerMsg::Snapshot { .. }));
+    assert_eq!(ids_at(relay, ROOM).await, BTreeSet::from([1, 2]));
+
+    // A record the replica cannot follow (a gap in the owner's numbering), as a relay
+    // that missed one sees it: the replica stops.
+    let record = canopy_room::replica::ReplicaRecord {
+        instance: "0000000000000000".into(),
+        seq: 1_000_000,
+        tick: 1_000_000,
+        time_ms: 0,
+        batches: Vec::new(),
+    };
+    let client = async_nats::connect(nats.url()).await.unwrap();
+    client
+        .publish(
+            format!("canopy.room.{ROOM}.log"),
+            canopy_server::cluster::encode(&record).into(),
+        )
+        .await
+        .unwrap();
+    client.flush().await.unwrap();
+    let mut reason = None;
+    while let Some(m) = sub.recv_within(10.0).await {
+        if let ServerMsg::Closed { reason: r } = m {
+            reason = Some(r);
+            break;
+        }
+    }
+    assert_eq!(
+        reason.as_deref(),
+        Some("the relay lost its place in the owner's stream; subscribe again")
+    );
+    // The owner goes on; the relay never again answers from the copy that stopped: a
+    // read there shows what the owner acknowledged since (or is told to try again).
+    let (st, b) = owner
+        .req("POST", &format!("/rooms/{ROOM}/edits"), add(3))
+        .await;
+    assert_eq!(st, 200, "{b}");
+    for _ in 0..10 {
+        let (st, all) = relay
+            .req("GET", &format!("/rooms/{ROOM}/nodes"), None)
+            .await;
+        if st == 503 {
+            continue;
+        }
+        assert_eq!(st, 200, "{all}");
+        let ids: BTreeSet<u64> = all["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["id"].as_u64().unwrap())
+            .collect();
+        assert_eq!(
+            ids,
+            BTreeSet::from([1, 2, 3]),
+            "no read from the stopped copy"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // A new subscriber there gets the owner's state.
+    let mut again = cluster_support::ws(relay, ROOM, Format::Json, ADMIN).await;
+    again.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    let ServerMsg::Snapshot { nodes: snap, .. } = again.recv().await else {
+        panic!("a snapshot");
+    };
+    assert_eq!(snap.len(), 3);
 }
