@@ -247,24 +247,7 @@ pub(crate) async fn run(
         lost_total == 0,
         format!("{lost_total} of {acked_total} acknowledged batches lost"),
     );
-    for (name, n) in [
-        ("told unknown_room", told.unknown_room),
-        ("told room deleted", told.room_deleted),
-        ("told moving", told.moving),
-        ("told other 503", told.overloaded),
-        ("told resubscribe", told.resubscribe),
-        ("told other", told.other),
-    ] {
-        report.figure(name, n as f64);
-    }
-    report.check(
-        "clients told the room moved, never that it is gone",
-        told.wrong() == 0,
-        format!(
-            "{} unknown_room and {} room deleted for a room that exists",
-            told.unknown_room, told.room_deleted
-        ),
-    );
+    told.report(&mut report);
     let limit = lease as f64 + 2.0;
     report.check(
         "failover time",

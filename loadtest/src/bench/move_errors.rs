@@ -17,6 +17,8 @@ use canopy_protocol::{ClientMsg, ErrorCode, Format, codec};
 use futures_util::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::{self, Message};
 
+use crate::bench::table::BenchReport;
+
 /// One kind of answer a client got while the room moved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Told {
@@ -61,6 +63,33 @@ impl MoveErrors {
     /// The ones that make a client give up on a room that exists.
     pub(crate) fn wrong(&self) -> u64 {
         self.unknown_room + self.room_deleted
+    }
+
+    /// Its row, figures and bound in a benchmark's report: no client told the room is
+    /// gone.
+    pub(crate) fn report(&self, report: &mut BenchReport) {
+        report.row(
+            "what clients were told while the room moved",
+            self.summary(),
+        );
+        for (name, n) in [
+            ("told unknown_room", self.unknown_room),
+            ("told room deleted", self.room_deleted),
+            ("told moving", self.moving),
+            ("told other 503", self.overloaded),
+            ("told resubscribe", self.resubscribe),
+            ("told other", self.other),
+        ] {
+            report.figure(name, n as f64);
+        }
+        report.check(
+            "clients told the room moved, never that it is gone",
+            self.wrong() == 0,
+            format!(
+                "{} unknown_room and {} room deleted for a room that exists",
+                self.unknown_room, self.room_deleted
+            ),
+        );
     }
 
     /// One line for the report.
