@@ -2,10 +2,11 @@
 //! (`cluster_support/`): through an owner killed and restarted in place, an owner
 //! killed for good, and an owner paused (SIGSTOP) past its lease, readers, editors and
 //! subscribers on every node are told `moving` (503 with `Retry-After`, close 4002) or
-//! to subscribe again (4000), never `unknown_room` nor "room deleted"; every subscriber
-//! ends with the owner's state. A relay's replica of a deleted room serves no read
-//! once it is gone, and its subscribers are told the room was deleted; one that falls
-//! out of step with its owner is unloaded at once and serves no read after.
+//! to subscribe again (4000), never `unknown_room` nor "room deleted", and every 503
+//! carries `Retry-After`; every subscriber ends with the owner's state. A relay's
+//! replica of a deleted room serves no read once it is gone, and its subscribers are
+//! told the room was deleted; one that falls out of step with its owner is unloaded at
+//! once and serves no read after.
 
 use crate::cluster_support;
 use crate::common;
@@ -42,13 +43,28 @@ impl Tally {
     }
 }
 
-/// The kind of an HTTP error answer.
-fn http_kind(status: u16, body: &Value) -> String {
+/// The kind of an HTTP error answer; a `503` must say when to try again.
+fn http_kind(status: u16, retry_after: bool, body: &Value) -> String {
     match (status, body["error"]["code"].as_str()) {
         (404, Some("unknown_room")) => "unknown_room".into(),
-        (503, Some("overloaded")) => "moving".into(),
+        (503, Some("overloaded")) if retry_after => "moving".into(),
+        (503, Some("overloaded")) => "503 without Retry-After".into(),
         (s, code) => format!("{s} {}", code.unwrap_or("?")),
     }
+}
+
+/// Sends `request` (with a JSON `body`): the status, whether it had `Retry-After`, and
+/// the body; `None` when no answer came (the node is down).
+async fn ask(request: reqwest::RequestBuilder, body: Option<&Value>) -> Option<(u16, bool, Value)> {
+    let request = match body {
+        Some(b) => request.json(b),
+        None => request,
+    };
+    let answer = request.send().await.ok()?;
+    let status = answer.status().as_u16();
+    let retry_after = answer.headers().contains_key(reqwest::header::RETRY_AFTER);
+    let body = answer.json::<Value>().await.unwrap_or(Value::Null);
+    Some((status, retry_after, body))
 }
 
 /// Reads `room` at `base` until `stop`, noting every error answer.
@@ -62,13 +78,15 @@ async fn reader(base: String, room: &'static str, tally: Shared<Tally>, stop: Ar
             ADMIN,
             Duration::from_secs(20),
         );
-        match common::json_request(r, None).await {
-            Ok((200, _)) => {}
-            Ok((st, body)) => {
-                Tally::note(&tally, &http_kind(st, &body), format!("GET {st} {body}"))
-            }
+        match ask(r, None).await {
+            Some((200, _, _)) => {}
+            Some((st, retry, body)) => Tally::note(
+                &tally,
+                &http_kind(st, retry, &body),
+                format!("GET {st} {body}"),
+            ),
             // The node is down (killed): not an answer.
-            Err(_) => {}
+            None => {}
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -96,13 +114,14 @@ async fn editor(
             Duration::from_secs(30),
         );
         let body = json!({"ops": [{"op": "add", "id": id}]});
-        match common::json_request(r, Some(&body)).await {
-            Ok((200, _)) => acked.push(id),
-            Ok((st, body)) => {
-                Tally::note(&tally, &http_kind(st, &body), format!("POST {st} {body}"));
+        match ask(r, Some(&body)).await {
+            Some((200, _, _)) => acked.push(id),
+            Some((st, retry, body)) => {
+                let kind = http_kind(st, retry, &body);
+                Tally::note(&tally, &kind, format!("POST {st} {body}"));
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            None => tokio::time::sleep(Duration::from_millis(100)).await,
         }
     }
     acked
@@ -128,9 +147,10 @@ async fn subscriber(
                     .as_deref()
                     .and_then(|b| serde_json::from_slice(b).ok())
                     .unwrap_or(Value::Null);
+                let retry = answer.headers().contains_key("retry-after");
                 Tally::note(
                     &tally,
-                    &http_kind(status, &body),
+                    &http_kind(status, retry, &body),
                     format!("upgrade {status} {body}"),
                 );
                 tokio::time::sleep(Duration::from_millis(200)).await;
@@ -353,6 +373,12 @@ async fn through_kills_and_a_pause_clients_are_told_moving_never_unknown_or_dele
     eprintln!("what clients saw through the moves: {:?}", tally.seen);
     assert_eq!(tally.count("unknown_room"), 0, "{:?}", tally.seen);
     assert_eq!(tally.count("room deleted"), 0, "{:?}", tally.seen);
+    assert_eq!(
+        tally.count("503 without Retry-After"),
+        0,
+        "{:?}",
+        tally.seen
+    );
     assert!(!acked.is_empty());
 }
 
