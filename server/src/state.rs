@@ -45,10 +45,12 @@ pub enum RegistryError {
     /// No room has this id (`unknown_room`).
     #[error("no room {0}")]
     UnknownRoom(String),
-    /// Cluster mode: this node stepped down from the room moments ago, and another
-    /// holds it or is taking it over (`overloaded`: try again).
+    /// Cluster mode: this node stopped serving the room moments ago (it stepped down,
+    /// or its replica stopped), and another holds it or is taking it over
+    /// (`overloaded`: try again).
     #[error(
-        "room {0} is moving between nodes (this node's lease on it ended moments ago): try again"
+        "room {0} is moving between nodes (this node's lease or copy of it ended moments \
+         ago): try again"
     )]
     Moving(String),
     /// The server holds `--max-rooms` rooms already (`overloaded`).

@@ -64,9 +64,10 @@ impl Between {
                 "room {room} is moving: between owners (its owner's lease expired); a node \
                  takes it over from its journal within a few seconds: try again"
             ),
-            Between::NotYetServedHere => {
-                format!("room {room} is moving: its new owner is still taking it over: try again")
-            }
+            Between::NotYetServedHere => format!(
+                "room {room} is moving: this node holds its lease and is still taking it \
+                 over (or back, after a restart): try again"
+            ),
             Between::JustLetGo => format!(
                 "room {room} is moving between nodes (this node's lease on it ended moments \
                  ago): try again"
