@@ -159,7 +159,14 @@ impl Cluster {
             Ok(Some(_)) => Location::Moving(Between::NotYetServedHere),
             Ok(None) if self.just_let_go(room) => Location::Moving(Between::JustLetGo),
             Ok(None) => match self.journal.holds(room).await {
-                Ok(true) => Location::Moving(Between::LeaseLapsed),
+                // The look-up may have come from a miss remembered for a moment: a room
+                // created since then is in the registry by now.
+                Ok(true) => match self.registry.read_record(room).await {
+                    Ok(Some(owner)) if owner.node != self.node() => Location::OwnedBy(owner),
+                    Ok(Some(_)) => Location::Moving(Between::NotYetServedHere),
+                    Ok(None) => Location::Moving(Between::LeaseLapsed),
+                    Err(e) => Location::Moving(Between::Unsure(e.to_string())),
+                },
                 Ok(false) => Location::Unknown,
                 Err(e) => Location::Moving(Between::Unsure(e.to_string())),
             },

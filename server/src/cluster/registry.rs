@@ -244,7 +244,7 @@ impl Registry {
     }
 
     /// `room`'s live record as the registry itself has it.
-    async fn read_record(&self, room: &str) -> Result<Option<RoomRecord>, ClusterError> {
+    pub(super) async fn read_record(&self, room: &str) -> Result<Option<RoomRecord>, ClusterError> {
         let Some(entry) = timed(self.rooms.entry(room)).await?.map_err(unreachable)? else {
             return Ok(None);
         };
