@@ -23,7 +23,7 @@ use crate::shared::EditLimits;
 use crate::shared::{RoomInstance, RoomShared, SharedParts};
 use crate::subscribe::SubscribeQueue;
 use crate::subscribers::Subscribers;
-use crate::tokens::RoomTokens;
+use crate::tokens::{RoomTokens, TokenDigest};
 use crate::{compact, replica, resume};
 use canopy_protocol::Op;
 
@@ -224,10 +224,10 @@ impl Room {
     ) -> Result<(RoomSpec, RoomInstance), RestoreError> {
         let instance = RoomInstance::parse(&start.instance)
             .ok_or_else(|| RestoreError::Instance(start.instance.clone()))?;
-        let tokens = start
-            .tokens
-            .clone()
-            .map(|(editor, viewer)| RoomTokens { editor, viewer });
+        let tokens = start.tokens.clone().map(|(editor, viewer)| RoomTokens {
+            editor: TokenDigest::from_stored(&editor),
+            viewer: TokenDigest::from_stored(&viewer),
+        });
         let spec = RoomSpec {
             id,
             tick_hz: start.tick_hz,

@@ -15,6 +15,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
+use canopy_room::tokens::{IssuedTokens, RoomTokens};
 use canopy_room::{Durability, Room, RoomShared};
 
 pub use crate::start_error::StartError;
@@ -161,7 +162,8 @@ impl AppState {
             config.jwt_hs256_secret.as_ref().map(|s| s.0.as_str()),
             config.jwt_hs256_kid.as_deref(),
             config.jwt_jwks_file.as_deref(),
-        )?;
+        )?
+        .map(|v| v.expecting(config.jwt_audience.clone(), config.jwt_issuer.clone()));
         let tls = match (&config.tls_cert, &config.tls_key) {
             (Some(cert), Some(key)) => Some(crate::net::tls::Tls::new(cert, key)?),
             _ => None,
@@ -257,7 +259,11 @@ impl AppState {
         id: Option<String>,
         tick_hz: Option<u32>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(id, tick_hz, Made::InMemory)
+        let tokens = self
+            .config
+            .admin_token()
+            .map(|_| canopy_room::tokens::RoomTokens::unseen());
+        self.create(id, tick_hz, Made::InMemory, tokens)
     }
 
     /// Creates a room journaled in the cluster: `durability` carries the feed and mark
@@ -267,8 +273,10 @@ impl AppState {
         id: String,
         tick_hz: Option<u32>,
         durability: Durability,
+        tokens: Option<&IssuedTokens>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(Some(id), tick_hz, Made::With(durability))
+        let tokens = tokens.map(RoomTokens::of);
+        self.create(Some(id), tick_hz, Made::With(durability), tokens)
     }
 
     /// The cluster this server has joined, if any.
@@ -305,13 +313,20 @@ impl AppState {
 
     /// Creates a room and starts its tick task. With persistence its creation is
     /// logged first; the caller reports it once `room.gate.durable(room.gate.need())`
-    /// resolves.
+    /// resolves. `tokens` are the room's tokens (with access control on), of which the
+    /// room keeps only the digests: the caller shows them once.
     pub fn create_room(
         &self,
         id: Option<String>,
         tick_hz: Option<u32>,
+        tokens: Option<&IssuedTokens>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(id, tick_hz, Made::Logged)
+        self.create(id, tick_hz, Made::Logged, tokens.map(RoomTokens::of))
+    }
+
+    /// Fresh tokens for a room about to be created, when access control is on.
+    pub fn issue_tokens(&self) -> Option<IssuedTokens> {
+        self.config.admin_token().map(|_| IssuedTokens::generate())
     }
 
     fn create(
@@ -319,6 +334,7 @@ impl AppState {
         id: Option<String>,
         tick_hz: Option<u32>,
         made: Made,
+        tokens: Option<RoomTokens>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
         self.check_new_room(id.as_deref(), tick_hz)?;
         let tick_hz = tick_hz.unwrap_or(self.config.tick_hz);
@@ -329,10 +345,6 @@ impl AppState {
         match self.rooms.entry(id.clone()) {
             Entry::Occupied(_) => Err(RegistryError::RoomExists(id)),
             Entry::Vacant(slot) => {
-                let tokens = self
-                    .config
-                    .admin_token()
-                    .map(|_| canopy_room::tokens::RoomTokens::generate());
                 let now = canopy_room::tick_pool::now_ms();
                 let durability = match (made, self.persist.as_ref()) {
                     (Made::With(durability), _) => durability,

@@ -34,6 +34,7 @@ use crate::target::fd_limit::FdLimit;
 pub(crate) mod cluster_failover;
 pub(crate) mod cluster_placement;
 pub(crate) mod cluster_relay;
+pub(crate) mod edit_window;
 pub(crate) mod healthz;
 pub(crate) mod move_errors;
 pub(crate) mod server_rss;

@@ -50,6 +50,20 @@ pub(crate) struct SubSpec {
     pub stalled: bool,
 }
 
+impl SubSpec {
+    /// A reader at full speed of the whole of room 0, connected to server `node`.
+    pub(crate) fn whole_room(index: usize, node: usize) -> SubSpec {
+        SubSpec {
+            index,
+            room: 0,
+            node,
+            region: None,
+            slow: false,
+            stalled: false,
+        }
+    }
+}
+
 /// The mirror and the latency samples, behind one lock taken once per frame.
 #[derive(Debug)]
 pub(crate) struct SubState {
@@ -218,6 +232,31 @@ const CLOSE_RESUBSCRIBE: u16 = 4000;
 const REOPEN_ATTEMPTS: u32 = 20;
 
 impl SubContext {
+    /// The subscribers of the benchmarks of many subscribers: no slow readers, no soak,
+    /// no mirrors (they check every frame's stamps, which is the latency), one in
+    /// `decode_every` decoding.
+    pub(crate) fn streaming(
+        format: Format,
+        clock: Clock,
+        errors: &Arc<ErrorTally>,
+        decode_every: usize,
+        compact_counters: bool,
+    ) -> Arc<SubContext> {
+        Arc::new(SubContext {
+            format,
+            clock,
+            errors: Arc::clone(errors),
+            pausing: AtomicBool::new(false),
+            resume: Notify::new(),
+            pause: Duration::ZERO,
+            period: Duration::from_secs(1),
+            soak: None,
+            keep_mirror: false,
+            decode_every,
+            compact_counters,
+        })
+    }
+
     /// Slow readers start taking pauses.
     pub(crate) fn start_pauses(&self) {
         self.pausing.store(true, Ordering::Release);
@@ -314,6 +353,29 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// The read loop; returns why it ended when that was not `stop`.
     async fn read(&mut self, mut socket: RawSocket, stop: &mut Stop) -> End {
+        if let Err(end) = self.subscribe(&mut socket).await {
+            return end;
+        }
+        loop {
+            if self.me.spec.slow {
+                self.maybe_pause(stop).await;
+            }
+            if self.me.spec.stalled {
+                self.maybe_stall(stop).await;
+            }
+            let frame = match self.next_frame(&mut socket, stop).await {
+                Ok(frame) => frame,
+                Err(end) => return end,
+            };
+            if let Some(end) = self.on_frame(frame) {
+                return end;
+            }
+        }
+    }
+
+    /// Sends this subscriber's `subscribe` (compact for a counting subscriber when the
+    /// run asks for it).
+    async fn subscribe(&self, socket: &mut RawSocket) -> Result<(), End> {
         let mut subscribe = ClientMsg::subscribe(self.me.spec.region, u32::MAX);
         if self.ctx.compact_counters
             && !self.decodes()
@@ -326,97 +388,89 @@ impl Reader<'_> {
             Format::Json => Message::text(String::from_utf8_lossy(&bytes).into_owned()),
             Format::Bincode => Message::binary(bytes),
         };
-        if let Err(e) = socket.send(frame).await {
+        socket.send(frame).await.map_err(|e| {
             self.ctx.errors.record("websocket");
-            return End::Failed(format!("sending subscribe: {e}"));
+            End::Failed(format!("sending subscribe: {e}"))
+        })
+    }
+
+    /// The next frame, or why reading ends: the run stopped, a storm kicked this
+    /// subscriber, or the stream ended (expected for a stalled reader in a soak).
+    async fn next_frame(&self, socket: &mut RawSocket, stop: &mut Stop) -> Result<Message, End> {
+        let frame = tokio::select! {
+            biased;
+            _ = stop.raised() => {
+                let _ = socket.close(None).await;
+                return Err(End::Stop);
+            }
+            _ = self.me.kick.notified() => {
+                let _ = socket.close(None).await;
+                self.me.storm_reconnects.fetch_add(1, Ordering::Relaxed);
+                if let Some(soak) = &self.ctx.soak {
+                    soak.expected.record("storm_reconnect");
+                }
+                return Err(End::Kicked);
+            }
+            frame = socket.next() => frame,
+        };
+        match frame {
+            // The server tries only briefly to send its close frame to a reader it drops
+            // (its buffers are full), so a stalled reader may instead see the stream
+            // end: the same expected drop.
+            None | Some(Err(_)) if self.me.spec.stalled && self.ctx.soak.is_some() => {
+                if let Some(soak) = &self.ctx.soak {
+                    soak.expected.record("dropped_by_server_stream_ended");
+                }
+                self.me.dropped_reconnects.fetch_add(1, Ordering::Relaxed);
+                Err(End::Dropped)
+            }
+            None => {
+                self.ctx.errors.record("websocket_ended");
+                Err(End::Failed("the server ended the stream".into()))
+            }
+            Some(Err(e)) => {
+                self.ctx.errors.record("websocket");
+                Err(End::Failed(e.to_string()))
+            }
+            Some(Ok(frame)) => Ok(frame),
         }
-        loop {
-            if self.me.spec.slow {
-                self.maybe_pause(stop).await;
-            }
-            if self.me.spec.stalled {
-                self.maybe_stall(stop).await;
-            }
-            let frame = tokio::select! {
-                biased;
-                _ = stop.raised() => {
-                    let _ = socket.close(None).await;
-                    return End::Stop;
-                }
-                _ = self.me.kick.notified() => {
-                    let _ = socket.close(None).await;
-                    self.me.storm_reconnects.fetch_add(1, Ordering::Relaxed);
-                    if let Some(soak) = &self.ctx.soak {
-                        soak.expected.record("storm_reconnect");
-                    }
-                    return End::Kicked;
-                }
-                frame = socket.next() => frame,
-            };
-            let frame = match frame {
-                // The server tries only briefly to send its close frame to a reader
-                // it drops (its buffers are full), so a stalled reader may instead see
-                // the stream end: the same expected drop.
-                None | Some(Err(_)) if self.me.spec.stalled && self.ctx.soak.is_some() => {
-                    if let Some(soak) = &self.ctx.soak {
-                        soak.expected.record("dropped_by_server_stream_ended");
-                    }
+    }
+
+    /// Counts, or decodes and applies, one frame; `Some` when it ends the connection.
+    fn on_frame(&mut self, frame: Message) -> Option<End> {
+        if self.counts_only()
+            && let Message::Binary(b) = &frame
+        {
+            // A delta read but not decoded (`--decode-every`).
+            self.me.delta_frames.fetch_add(1, Ordering::Relaxed);
+            self.me
+                .delta_bytes
+                .fetch_add(b.len() as u64, Ordering::Relaxed);
+            self.me
+                .last_frame_us
+                .store(self.ctx.clock.now_us(), Ordering::Relaxed);
+            return None;
+        }
+        let (decoded, len) = match &frame {
+            Message::Binary(b) => (codec::decode_server(b, Format::Bincode), b.len()),
+            Message::Text(t) => (codec::decode_server(t.as_bytes(), Format::Json), t.len()),
+            Message::Close(c) => {
+                let code = c.as_ref().map(|c| u16::from(c.code));
+                if let (Some(soak), Some(CLOSE_RESUBSCRIBE)) = (&self.ctx.soak, code) {
+                    soak.expected.record("dropped_by_server_4000");
                     self.me.dropped_reconnects.fetch_add(1, Ordering::Relaxed);
-                    return End::Dropped;
+                    return Some(End::Dropped);
                 }
-                None => {
-                    self.ctx.errors.record("websocket_ended");
-                    return End::Failed("the server ended the stream".into());
-                }
-                Some(Err(e)) => {
-                    self.ctx.errors.record("websocket");
-                    return End::Failed(e.to_string());
-                }
-                Some(Ok(frame)) => frame,
-            };
-            if self.counts_only()
-                && let Message::Binary(b) = &frame
-            {
-                // A delta read but not decoded (`--decode-every`).
-                self.me.delta_frames.fetch_add(1, Ordering::Relaxed);
-                self.me
-                    .delta_bytes
-                    .fetch_add(b.len() as u64, Ordering::Relaxed);
-                self.me
-                    .last_frame_us
-                    .store(self.ctx.clock.now_us(), Ordering::Relaxed);
-                continue;
+                self.ctx.errors.record("websocket_closed");
+                return Some(End::Failed(format!("closed by the server: {c:?}")));
             }
-            let decoded = match &frame {
-                Message::Binary(b) => codec::decode_server(b, Format::Bincode),
-                Message::Text(t) => codec::decode_server(t.as_bytes(), Format::Json),
-                Message::Close(c) => {
-                    let code = c.as_ref().map(|c| u16::from(c.code));
-                    if let (Some(soak), Some(CLOSE_RESUBSCRIBE)) = (&self.ctx.soak, code) {
-                        soak.expected.record("dropped_by_server_4000");
-                        self.me.dropped_reconnects.fetch_add(1, Ordering::Relaxed);
-                        return End::Dropped;
-                    }
-                    self.ctx.errors.record("websocket_closed");
-                    return End::Failed(format!("closed by the server: {c:?}"));
-                }
-                _ => continue,
-            };
-            let len = match &frame {
-                Message::Binary(b) => b.len(),
-                Message::Text(t) => t.len(),
-                _ => 0,
-            } as u64;
-            match decoded {
-                Ok(msg) => {
-                    if let Some(reason) = self.handle(msg, len) {
-                        return End::Failed(reason);
-                    }
-                }
-                Err(e) => {
-                    self.ctx.errors.record("decode");
-                    return End::Failed(format!("undecodable frame: {e}"));
-                }
+            _ => return None,
+        };
+        match decoded {
+            Ok(msg) => self.handle(msg, len as u64).map(End::Failed),
+            Err(e) => {
+                self.ctx.errors.record("decode");
+                Some(End::Failed(format!("undecodable frame: {e}")))
             }
         }
     }

@@ -45,7 +45,7 @@ pub enum ClusterError {
     /// The NATS server could not be reached.
     #[error("cannot connect to NATS at {url}: {why}")]
     Connect {
-        /// The `--nats-url` given.
+        /// The `--nats-url` given, its credentials replaced by `***` ([`redacted_url`]).
         url: String,
         /// The client's error.
         why: String,
@@ -185,6 +185,30 @@ pub struct Cluster {
     placed: parking_lot::Mutex<placement::RecentPlacements>,
 }
 
+/// `urls` (one or several, comma-separated) with the user and password of each replaced
+/// by `***`, for logs and errors: a NATS URL may carry credentials
+/// (`nats://user:password@host`, `nats://token@host`).
+pub fn redacted_url(urls: &str) -> String {
+    urls.split(',')
+        .map(|url| {
+            let (scheme, rest) = match url.split_once("://") {
+                Some((scheme, rest)) => (Some(scheme), rest),
+                None => (None, url),
+            };
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            let rest = match rest[..authority_end].rfind('@') {
+                Some(at) => format!("***{}", &rest[at..]),
+                None => rest.to_string(),
+            };
+            match scheme {
+                Some(scheme) => format!("{scheme}://{rest}"),
+                None => rest,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 impl Cluster {
     /// Connects to NATS, opens (or creates) the registry buckets and takes the leases of
     /// the rooms this node already holds (restored from its data dir); a room another
@@ -201,12 +225,14 @@ impl Cluster {
         let client = tokio::time::timeout(Duration::from_secs(15), client)
             .await
             .map_err(|_| ClusterError::Connect {
-                url: config.nats_url.clone(),
+                url: redacted_url(&config.nats_url),
                 why: "no connection within 15 s".into(),
             })?
             .map_err(|e| ClusterError::Connect {
-                url: config.nats_url.clone(),
-                why: e.to_string(),
+                url: redacted_url(&config.nats_url),
+                why: e
+                    .to_string()
+                    .replace(&config.nats_url, &redacted_url(&config.nats_url)),
             })?;
         let registry = registry::Registry::open(client.clone(), config.lease).await?;
         let journal = journal::Journal::open(client.clone(), config.replicas).await?;
@@ -527,6 +553,16 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_in_a_nats_url_are_never_shown() {
+        assert_eq!(redacted_url("nats://n:4222"), "nats://n:4222");
+        assert_eq!(
+            redacted_url("nats://alice:s3cret@n1:4222,tls://tok@n2/x"),
+            "nats://***@n1:4222,tls://***@n2/x"
+        );
+        assert_eq!(redacted_url("user:pw@host:4222"), "***@host:4222");
+    }
 
     #[test]
     fn defaults_follow_the_listener_and_the_margin_is_bounded() {

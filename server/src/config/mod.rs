@@ -302,6 +302,15 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_JWT_JWKS_FILE")]
     pub jwt_jwks_file: Option<PathBuf>,
 
+    /// Accept only JWTs whose `aud` claim names this audience (a string, or one of an
+    /// array). Unset: `aud` is not checked.
+    #[arg(long, env = "CANOPY_JWT_AUDIENCE")]
+    pub jwt_audience: Option<String>,
+
+    /// Accept only JWTs whose `iss` claim is this issuer. Unset: `iss` is not checked.
+    #[arg(long, env = "CANOPY_JWT_ISSUER")]
+    pub jwt_issuer: Option<String>,
+
     /// Allow running without an admin token on a non-loopback address.
     #[arg(long, env = "CANOPY_INSECURE_OPEN", value_parser = clap::builder::BoolishValueParser::new())]
     pub insecure_open: bool,

@@ -32,6 +32,7 @@ use crate::cluster::{
     Between, Cluster, FORWARDED_HEADER, ForwardedRequest, ForwardedResponse, Location,
     MOVING_RETRY_SECS,
 };
+use crate::http::access::BeforeHop;
 use crate::http::error::RefusalResponse;
 use crate::state::AppState;
 use canopy_room::refusal::Refusal;
@@ -91,10 +92,15 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
         (method, ["rooms", room, rest @ ..]) => {
             let read =
                 method == Method::GET || (method == Method::POST && rest.first() == Some(&"query"));
+            let kind = RoomRequest {
+                ws: rest == ["ws"],
+                read,
+                delete: method == Method::DELETE && rest.is_empty(),
+            };
             let answer = if passed {
                 answer_passed_here(&app, &cluster, room, req, next).await
             } else {
-                route_room(&app, &cluster, room, rest == ["ws"], read, req, next).await
+                route_room(&app, &cluster, room, kind, req, next).await
             };
             never_unknown_while_moving(&app, &cluster, room, answer).await
         }
@@ -102,24 +108,52 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
     }
 }
 
+/// What a request for a room asks, as routing needs it.
+#[derive(Clone, Copy, Debug)]
+struct RoomRequest {
+    /// A WebSocket upgrade.
+    ws: bool,
+    /// A read (`GET`, or a query), which a replica answers itself.
+    read: bool,
+    /// `DELETE /rooms/{room}`.
+    delete: bool,
+}
+
 /// A request for `room` that no node passed here yet: answered here when this node
 /// serves the room (a replica answers reads and subscriptions), passed to the owner
 /// when another node owns it, `moving` while the room is between owners, and
-/// `unknown_room` only when the room is nowhere.
+/// `unknown_room` only when the room is nowhere. Whatever goes on from here (a hop, a
+/// replica made, an answer about where the room is) goes only to a caller whose token
+/// this node could check, or the owner admits.
 async fn route_room(
     app: &AppState,
     cluster: &Arc<Cluster>,
     room: &str,
-    ws: bool,
-    read: bool,
+    kind: RoomRequest,
     req: Request,
     next: Next,
 ) -> Response {
-    match cluster.locate(app, room).await {
+    let location = cluster.locate(app, room).await;
+    if location.served_here(kind.read) {
+        return next.run(req).await;
+    }
+    // Refused here before any hop: no token, a bad JWT, a wrong admin token.
+    let hop = match super::access::before_hop(app, &req, room, !kind.read, kind.delete) {
+        Ok(hop) => hop,
+        Err(refused) => return refused.into_response(),
+    };
+    match location {
         Location::Owned(_) | Location::Unknown => next.run(req).await,
-        Location::Relayed { .. } if read => next.run(req).await,
         Location::Relayed { owner, .. } => forward(app, cluster, &owner, Some(room), req).await,
-        Location::OwnedBy(owner) if ws => {
+        Location::OwnedBy(owner) if kind.ws => {
+            // A replica copies the whole room: only for a caller the owner would let in
+            // (asked with a bodiless read when this node cannot check the token itself).
+            if hop == BeforeHop::OwnerDecides
+                && let Err(refused) =
+                    owner_admits(app, cluster, &owner.node, room, Credentials::of(&req)).await
+            {
+                return refused;
+            }
             // Served here from a replica when one can be had; passed on to the owner
             // when not (a state over NATS's max_payload, say).
             match cluster.relay(app, room, &owner).await {
@@ -247,13 +281,23 @@ async fn forward(
 ) -> Response {
     let (parts, body) = req.into_parts();
     let limit = app.config.max_body_bytes;
-    let body = match axum::body::to_bytes(body, limit).await {
-        Ok(b) => b,
-        Err(_) => {
+    // Read within the request timeout, as a body served here would be: a client
+    // trickling a large body must not hold this node's memory for longer.
+    let wait = app.config.request_timeout;
+    let body = match tokio::time::timeout(wait, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(_)) => {
             return Refusal::new(
                 ErrorCode::TooLarge,
                 format!("the request body is over --max-body-bytes ({limit} bytes)"),
             )
+            .into_response();
+        }
+        Err(_) => {
+            return Refusal::overloaded(format!(
+                "the body did not arrive within {} s",
+                wait.as_secs_f64()
+            ))
             .into_response();
         }
     };
@@ -304,6 +348,61 @@ async fn forward(
             .into_response()
         }
         Err(e) => Refusal::overloaded(e.to_string()).into_response(),
+    }
+}
+
+/// The credentials of a request, taken out of it so that a check can await without
+/// holding the request (its body is not `Sync`).
+struct Credentials {
+    authorization: Option<HeaderValue>,
+    peer: Option<ConnectInfo<SocketAddr>>,
+}
+
+impl Credentials {
+    fn of(req: &Request) -> Credentials {
+        let authorization = req
+            .headers()
+            .get(axum::http::header::AUTHORIZATION)
+            .cloned()
+            .or_else(|| {
+                let token = super::access::query_token(req)?;
+                HeaderValue::from_str(&format!("Bearer {token}")).ok()
+            });
+        Credentials {
+            authorization,
+            peer: req.extensions().get::<ConnectInfo<SocketAddr>>().copied(),
+        }
+    }
+}
+
+/// Asks `owner` whether `credentials` may read `room`: a `GET /rooms/{room}` with the
+/// same token, no body. `Err` is the owner's refusal (or the cluster's failure) to answer
+/// the client with.
+async fn owner_admits(
+    app: &AppState,
+    cluster: &Cluster,
+    owner: &str,
+    room: &str,
+    credentials: Credentials,
+) -> Result<(), Response> {
+    let mut probe = Request::new(Body::empty());
+    *probe.method_mut() = Method::GET;
+    *probe.uri_mut() = format!("/rooms/{room}")
+        .parse()
+        .map_err(|_| Refusal::bad_request("a room id that is not a path").into_response())?;
+    if let Some(auth) = credentials.authorization {
+        probe
+            .headers_mut()
+            .insert(axum::http::header::AUTHORIZATION, auth);
+    }
+    if let Some(peer) = credentials.peer {
+        probe.extensions_mut().insert(peer);
+    }
+    let answer = forward(app, cluster, owner, Some(room), probe).await;
+    if answer.status().is_success() {
+        Ok(())
+    } else {
+        Err(answer)
     }
 }
 

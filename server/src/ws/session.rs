@@ -114,10 +114,12 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        Instant::now() + Duration::from_secs(exp.saturating_sub(now))
+        // `exp` is the client's number: a far-future one (up to u64::MAX seconds) must
+        // not overflow the clock, it just never fires.
+        Instant::now().checked_add(Duration::from_secs(exp.saturating_sub(now)))
     });
     let expired = async move {
-        match expiry {
+        match expiry.flatten() {
             Some(at) => tokio::time::sleep_until(at).await,
             None => std::future::pending().await,
         }
