@@ -145,7 +145,9 @@ impl Cluster {
         match self.journal.holds(room).await {
             Ok(true) => Standing::Serves,
             Ok(false) => Standing::Deleted,
-            // Cannot tell: a copy that cannot be checked is not served.
+            // NATS away: the copy goes on serving what it has, as an owner does, while
+            // the last scan saw the room (nothing can feed it a gap meanwhile).
+            Err(_) if self.in_journal(room) => Standing::Serves,
             Err(_) => Standing::OwnerChanged,
         }
     }
