@@ -19,6 +19,7 @@ mod cluster;
 mod cluster_failover;
 mod cluster_failures;
 mod cluster_moving;
+mod cluster_placement;
 mod layers;
 mod mirror;
 mod operations;
