@@ -91,6 +91,17 @@ impl PersistError {
         }
     }
 
+    /// What turns an I/O error of `op` on `path` (relative to `storage`'s data dir) into
+    /// a [`PersistError`] naming the whole path, for `map_err`.
+    pub(crate) fn io_at(
+        storage: &dyn crate::storage::Storage,
+        path: &std::path::Path,
+        op: &'static str,
+    ) -> impl FnOnce(io::Error) -> PersistError + use<> {
+        let path = storage.display(path);
+        move |e| PersistError::io(path, op, e)
+    }
+
     /// A corruption at `offset` of `path`.
     pub fn corrupt(path: impl Into<PathBuf>, offset: u64, what: impl Into<String>) -> Self {
         PersistError::Corrupt {

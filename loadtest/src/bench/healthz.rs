@@ -64,17 +64,10 @@ pub(crate) async fn run(s: &Scenario, url: &str) -> anyhow::Result<BenchReport> 
         )
         .to_lowercase(),
     );
-    let mut client = Client::new(url)?;
-    if let Some(token) = &s.token {
-        client = client.with_token(token.clone());
-    }
-    setup::wait_healthy(&client, Duration::from_secs(10)).await?;
-    let world = World::build(s.nodes, s.fanout, s.depth);
-    let rooms = setup::room_ids(s.rooms, s.seed);
-    setup::create_rooms(&client, &rooms, s.tick_hz, &world).await?;
-    let result = measure(s, &client, &world, &rooms, &mut report).await;
-    setup::delete_rooms(&client, &rooms).await;
-    result?;
+    setup::with_rooms(s, url, s.rooms, async |client, world, rooms| {
+        measure(s, client, world, rooms, &mut report).await
+    })
+    .await?;
     Ok(report)
 }
 

@@ -25,7 +25,7 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::bench::table::BenchReport;
 use crate::load::setup;
 use crate::load::world::World;
-use crate::load::wsopen::{self, RawSocket};
+use crate::rawws::{self, RawSocket};
 use crate::scenario::Scenario;
 use crate::stop::{self, Stop};
 
@@ -75,17 +75,10 @@ pub(crate) async fn run(s: &Scenario, url: &str) -> anyhow::Result<BenchReport> 
             AWAY[1].as_secs()
         ),
     );
-    let mut client = Client::new(url)?;
-    if let Some(token) = &s.token {
-        client = client.with_token(token.clone());
-    }
-    setup::wait_healthy(&client, Duration::from_secs(10)).await?;
-    let world = World::build(s.nodes, s.fanout, s.depth);
-    let rooms = setup::room_ids(1, s.seed);
-    setup::create_rooms(&client, &rooms, s.tick_hz, &world).await?;
-    let result = measure(s, &client, &world, &rooms[0], &mut report).await;
-    setup::delete_rooms(&client, &rooms).await;
-    result?;
+    setup::with_rooms(s, url, 1, async |client, world, rooms| {
+        measure(s, client, world, &rooms[0], &mut report).await
+    })
+    .await?;
     Ok(report)
 }
 
@@ -111,8 +104,8 @@ impl Listener {
         encoding: Encoding,
         since: Option<u64>,
     ) -> anyhow::Result<(Listener, ServerMsg, u64)> {
-        let url = wsopen::ws_url(client, room, Format::Bincode)?;
-        let mut socket = wsopen::open(&url, None).await?;
+        let url = rawws::ws_url(client, room, Format::Bincode)?;
+        let mut socket = rawws::open(&url, None).await?;
         let sub = ClientMsg::Subscribe {
             region: None,
             mask: u32::MAX,

@@ -20,7 +20,7 @@ use tokio::task::JoinHandle;
 use crate::load::stamps::Stamps;
 use crate::load::subscriber::{self, SubContext, SubShared, SubSpec};
 use crate::load::world::World;
-use crate::load::wsopen;
+use crate::rawws;
 use crate::scenario::Scenario;
 use crate::stop::{self, StopSender};
 use crate::target::urls;
@@ -146,7 +146,7 @@ impl Fleet {
             .map(|client| {
                 c.rooms
                     .iter()
-                    .map(|room| wsopen::ws_url(client, room, c.ctx.format))
+                    .map(|room| rawws::ws_url(client, room, c.ctx.format))
                     .collect::<anyhow::Result<_>>()
             })
             .collect::<anyhow::Result<_>>()?;
@@ -165,7 +165,7 @@ impl Fleet {
                         url: url.clone(),
                         recv_buffer: recv,
                     };
-                    let socket = wsopen::open(&url, recv)
+                    let socket = rawws::open(&url, recv)
                         .await
                         .with_context(|| format!("subscriber {}", spec.index))?;
                     let (synced_tx, synced) = oneshot::channel();

@@ -4,7 +4,7 @@
 //! They read raw frames (tokio-tungstenite and the protocol codec) instead of using the
 //! SDK's `Connection`, for four reasons: the harness must count the bytes of each
 //! frame, a slow reader must control when it reads (and its socket buffer, see
-//! `wsopen`), every row of every frame must be checked against the edit stamps before
+//! `crate::rawws`), every row of every frame must be checked against the edit stamps before
 //! it is applied, and 550 copies of the SDK's mirror cost more CPU than this machine
 //! has to spare (see `mirror`).
 //!
@@ -29,9 +29,9 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::load::mirror::DenseMirror;
 use crate::load::stamps::{Clock, Stamps};
-use crate::load::wsopen::RawSocket;
 use crate::observe::errors::ErrorTally;
 use crate::observe::latency;
+use crate::rawws::RawSocket;
 use crate::soak::invalid::POISON_SCALE;
 use crate::stop::Stop;
 
@@ -330,7 +330,7 @@ async fn reopen_socket(reopen: &Reopen, stop: &mut Stop) -> Option<anyhow::Resul
                 _ = tokio::time::sleep(Duration::from_millis(250)) => {}
             }
         }
-        match crate::load::wsopen::open(&reopen.url, reopen.recv_buffer).await {
+        match crate::rawws::open(&reopen.url, reopen.recv_buffer).await {
             Ok(s) => return Some(Ok(s)),
             Err(e) => last = Some(e),
         }

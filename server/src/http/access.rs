@@ -150,26 +150,20 @@ pub(super) async fn admin(State(app): State<AppState>, req: Request, next: Next)
     check(app, Level::Admin, None, req, next).await
 }
 
-/// The layer of the routes that read a room (`{room}` in the path).
-pub(super) async fn room_read(
+/// The layer of the routes of one room (`{room}` in the path): reading it, or with
+/// `WRITE` editing it.
+pub(super) async fn room<const WRITE: bool>(
     State(app): State<AppState>,
     Path(params): Path<HashMap<String, String>>,
     req: Request,
     next: Next,
 ) -> Response {
-    let room = params.get("room").cloned();
-    check(app, Level::RoomRead, room, req, next).await
-}
-
-/// The layer of the routes that edit a room.
-pub(super) async fn room_write(
-    State(app): State<AppState>,
-    Path(params): Path<HashMap<String, String>>,
-    req: Request,
-    next: Next,
-) -> Response {
-    let room = params.get("room").cloned();
-    check(app, Level::RoomWrite, room, req, next).await
+    let level = if WRITE {
+        Level::RoomWrite
+    } else {
+        Level::RoomRead
+    };
+    check(app, level, params.get("room").cloned(), req, next).await
 }
 
 /// What a node that does not hold a room may say about a request for it before it spends

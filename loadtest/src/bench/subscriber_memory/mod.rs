@@ -121,17 +121,10 @@ pub(crate) async fn run(
             show(fd.soft)
         );
     }
-    let mut client = Client::new(url)?;
-    if let Some(token) = &s.token {
-        client = client.with_token(token.clone());
-    }
-    setup::wait_healthy(&client, Duration::from_secs(10)).await?;
-    let world = World::build(s.nodes, s.fanout, s.depth);
-    let rooms = setup::room_ids(1, s.seed);
-    setup::create_rooms(&client, &rooms, s.tick_hz, &world).await?;
-    let result = measure(s, &client, &world, &rooms, limit_bytes, &mut report).await;
-    setup::delete_rooms(&client, &rooms).await;
-    result?;
+    setup::with_rooms(s, url, 1, async |client, world, rooms| {
+        measure(s, client, world, rooms, limit_bytes, &mut report).await
+    })
+    .await?;
     Ok(report)
 }
 

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use tokio::task::JoinSet;
 
-use crate::load::wsopen;
 use crate::observe::metrics_scrape;
+use crate::rawws;
 use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
@@ -93,7 +93,7 @@ async fn open_idle(url: &str, n: usize) -> (JoinSet<Instant>, usize) {
     let mut readers = JoinSet::new();
     let mut refused = 0usize;
     for _ in 0..n {
-        match wsopen::open(url, None).await {
+        match rawws::open(url, None).await {
             Ok(mut socket) => {
                 readers.spawn(async move {
                     // Reading answers the server's pings; nothing else is expected.

@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 
 use crate::observe::errors::client_error_code;
 use crate::soak::hostile::rooms;
-use crate::soak::hostile::runner::{HostileCtx, QUIET_SETTLE};
+use crate::soak::hostile::runner::{self, HostileCtx};
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
@@ -29,11 +29,7 @@ pub(crate) const RULE: &str =
 pub(crate) const SLOWEST_TICK_PERIODS: f64 = 2.0;
 
 pub(crate) async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
-    let quiet = ctx.quiet.lock().await;
-    let attempt = attack(ctx, stop).await;
-    tokio::time::sleep(QUIET_SETTLE).await;
-    drop(quiet);
-    attempt
+    runner::quietly(ctx, attack(ctx, stop)).await
 }
 
 /// How the batches were answered.

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use canopy_protocol::query::RegionQuery;
 use canopy_protocol::{ClientMsg, Query};
 
-use crate::soak::hostile::raw_ws::{self, SMALL_RECV_BUFFER, Upgrade};
+use crate::soak::hostile::raw_ws;
 use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
@@ -41,12 +41,9 @@ pub(crate) async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
         Ok(r) => r.subscribers,
         Err(e) => return Attempt::harness_error(kind, &e.into()),
     };
-    let mut stream = match raw_ws::open(ctx.server, &path, Some(SMALL_RECV_BUFFER)).await {
-        Ok(Upgrade::Open(s)) => s,
-        Ok(Upgrade::Refused(status)) => {
-            return Attempt::new(kind, "refused_upgrade", Some(0.0), Some(true)).with(status);
-        }
-        Err(e) => return Attempt::harness_error(kind, &e),
+    let mut stream = match raw_ws::open_unread(ctx.server, &path, kind).await {
+        Ok(s) => s,
+        Err(attempt) => return attempt,
     };
     let frames = flood(ctx);
     let sent = raw_ws::send_frames(&mut stream, &frames, PATIENCE).await;
