@@ -46,10 +46,12 @@ pub enum RegistryError {
     /// No room has this id (`unknown_room`).
     #[error("no room {0}")]
     UnknownRoom(String),
-    /// Cluster mode: this node stepped down from the room moments ago, and another
-    /// holds it or is taking it over (`overloaded`: try again).
+    /// Cluster mode: this node stopped serving the room moments ago (it stepped down,
+    /// or its replica stopped), and another holds it or is taking it over
+    /// (`overloaded`: try again).
     #[error(
-        "room {0} is moving between nodes (this node's lease on it ended moments ago): try again"
+        "room {0} is moving between nodes (this node's lease or copy of it ended moments \
+         ago): try again"
     )]
     Moving(String),
     /// The server holds `--max-rooms` rooms already (`overloaded`).
@@ -294,11 +296,12 @@ impl AppState {
     }
 
     /// Stops serving a room without deleting it from storage (cluster mode: another
-    /// node owns it now). Its subscribers get `closed` and its waiting edits an error.
-    pub fn unload_room(&self, id: &str) {
+    /// node owns it now, or a replica stops). Its subscribers get `closed` for `cause`
+    /// (never "room deleted": the room lives on) and its waiting edits an error.
+    pub fn unload_room(&self, id: &str, cause: canopy_room::CloseCause) {
         if let Some((_, shared)) = self.rooms.remove(id) {
             shared.lease.revoke();
-            shared.mark_closed();
+            shared.mark_closed(cause);
             self.metrics.rooms.dec();
         }
     }
@@ -402,13 +405,18 @@ impl AppState {
 
     /// The room named `id`.
     pub fn room(&self, id: &str) -> Result<Arc<RoomShared>, RegistryError> {
-        self.rooms
-            .get(id)
-            .map(|r| Arc::clone(r.value()))
-            .ok_or_else(|| match self.cluster.get() {
+        match self.rooms.get(id).map(|r| Arc::clone(r.value())) {
+            // A relay's replica that stopped itself (out of step with its owner) serves
+            // nothing, not even in the moment before it is unloaded.
+            Some(r) if r.is_replica() && r.is_closed() => {
+                Err(RegistryError::Moving(id.to_string()))
+            }
+            Some(r) => Ok(r),
+            None => Err(match self.cluster.get() {
                 Some(c) if c.just_let_go(id) => RegistryError::Moving(id.to_string()),
                 _ => RegistryError::UnknownRoom(id.to_string()),
-            })
+            }),
+        }
     }
 
     /// Deletes a room: its subscribers get `closed`, its waiting edits an error. With
@@ -422,7 +430,7 @@ impl AppState {
         // Closed before its deletion is logged: a tick record the room's thread is
         // about to append is then refused as the record of a closed room, not taken
         // for a storage failure.
-        shared.mark_closed();
+        shared.mark_closed(canopy_room::CloseCause::RoomDeleted);
         self.metrics.rooms.dec();
         match self.persist.as_ref().filter(|_| shared.gate.is_logged()) {
             Some(p) => p

@@ -5,18 +5,24 @@
 //! holds the room's lease (the failover time) and until the editor's batches are
 //! acknowledged again (the edit outage) are measured; every batch acknowledged before
 //! or after the kill must be in the new owner's state; the killed node is started again
-//! (same name and port) before the next round.
+//! (same name and port) before the next round. Meanwhile a whole-room subscriber at
+//! every node reconnects whenever it is closed, and every error the editor and the
+//! subscribers are told is counted by kind (`move_errors`).
 //!
-//! Bounds: no acknowledged batch is lost, and every failover takes at most the lease
-//! plus 2 s. Invariant: the ids a round sends are unique over the run, so a batch of
-//! one round can never stand in for another's.
+//! Bounds: no acknowledged batch is lost, every failover takes at most the lease plus
+//! 2 s, and no client is told `unknown_room` or "room deleted" for the moving room.
+//! Invariant: the ids a round sends are unique over the run, so a batch of one round
+//! can never stand in for another's.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail, ensure};
 use canopy_protocol::{Op, Transform};
 
+use crate::bench::move_errors::{self, MoveErrors};
 use crate::bench::table::BenchReport;
 use crate::load::setup;
 use crate::load::world::World;
@@ -82,6 +88,10 @@ pub(crate) async fn run(
     clients[0].delete_room(ROOM).await.ok();
     let world = World::build(s.nodes, s.fanout, s.depth);
     setup::create_rooms(&clients[0], &[ROOM.to_string()], s.tick_hz, &world).await?;
+    let told = Arc::new(Mutex::new(MoveErrors::default()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let subscribers =
+        move_errors::subscribe_everywhere(urls, ROOM, token, Arc::clone(&told), Arc::clone(&stop));
     let (mut failovers, mut outages) = (Vec::new(), Vec::new());
     let (mut acked_total, mut lost_total) = (0usize, 0usize);
     let mut next_id = 10_000_000u32;
@@ -109,9 +119,18 @@ pub(crate) async fn run(
                 extent: [0.5; 3],
                 mask: 1,
             };
-            let ok = tokio::time::timeout(Duration::from_secs(10), via.edit(ROOM, vec![add]))
+            let ok = match tokio::time::timeout(Duration::from_secs(10), via.edit(ROOM, vec![add]))
                 .await
-                .is_ok_and(|r| r.is_ok());
+            {
+                Ok(Ok(_)) => true,
+                Ok(Err(e)) => {
+                    told.lock()
+                        .expect("the tally")
+                        .add(move_errors::of_edit(&e));
+                    false
+                }
+                Err(_) => false,
+            };
             if ok {
                 acked.push(next_id);
                 if moved_at.is_some() && resumed_at.is_none() {
@@ -186,6 +205,11 @@ pub(crate) async fn run(
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
+    stop.store(true, Ordering::Release);
+    for s in subscribers {
+        s.await.ok();
+    }
+    let told = *told.lock().expect("the tally");
     clients[0].delete_room(ROOM).await.ok();
     let p = |v: &[f64], q| percentile(v, q);
     report.row(
@@ -220,6 +244,7 @@ pub(crate) async fn run(
         lost_total == 0,
         format!("{lost_total} of {acked_total} acknowledged batches lost"),
     );
+    told.report(&mut report);
     let limit = lease as f64 + 2.0;
     report.check(
         "failover time",

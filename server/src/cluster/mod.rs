@@ -12,6 +12,7 @@
 mod bus;
 mod feed;
 mod journal;
+mod location;
 mod metrics;
 mod placement;
 mod registry;
@@ -22,6 +23,7 @@ pub use bus::{
     FORWARDED_HEADER, ForwardedRequest, ForwardedResponse, decode, encode, subject as bus_subject,
 };
 pub(crate) use feed::{FeedTask, JournalFrom, NotStored, relays_feed};
+pub use location::{Between, Location, MOVING_RETRY_SECS};
 pub use metrics::ClusterMetrics;
 pub use registry::{Claim, RoomRecord};
 
@@ -175,12 +177,12 @@ pub struct Cluster {
     relay_locks: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
     /// The rooms' journal (failover).
     journal: journal::Journal,
-    /// Rooms in the journal that no live lease names, as the last scan found them.
-    orphans: dashmap::DashSet<String>,
     /// Every room in the journal, as the last scan found it.
     catalog: dashmap::DashSet<String>,
     /// This cluster's own handle, for the tasks it starts.
     me: std::sync::OnceLock<std::sync::Weak<Cluster>>,
+    /// The rooms this node placed lately (placement counts them before the view does).
+    placed: parking_lot::Mutex<placement::RecentPlacements>,
 }
 
 /// `urls` (one or several, comma-separated) with the user and password of each replaced
@@ -236,9 +238,9 @@ impl Cluster {
         let journal = journal::Journal::open(client.clone(), config.replicas).await?;
         let cluster = Arc::new(Cluster {
             journal,
-            orphans: dashmap::DashSet::new(),
             catalog: dashmap::DashSet::new(),
             me: std::sync::OnceLock::new(),
+            placed: parking_lot::Mutex::default(),
             metrics: ClusterMetrics::new(&state.metrics),
             config,
             client,
@@ -262,7 +264,7 @@ impl Cluster {
                 }
                 Err(owner) => {
                     tracing::warn!(room = %id, %owner, "another node owns this room now: unloading this node's copy (its files are kept)");
-                    state.unload_room(&id);
+                    state.unload_room(&id, canopy_room::CloseCause::Moving);
                 }
             }
         }
@@ -366,7 +368,7 @@ impl Cluster {
             self.metrics.leases_lost.inc();
             self.held.remove(&room.id);
             self.metrics.leases.set(self.held.len() as i64);
-            state.unload_room(&room.id);
+            state.unload_room(&room.id, canopy_room::CloseCause::Moving);
         }
     }
 
@@ -397,12 +399,6 @@ impl Cluster {
         }
     }
 
-    /// Whether `room` is in the journal with no owner (its owner died; a node takes it
-    /// over within a few seconds), as this node's last scan saw it.
-    pub fn is_orphan(&self, room: &str) -> bool {
-        self.orphans.contains(room)
-    }
-
     /// Whether the journal held `room` at the last scan (it exists, with or without a
     /// live owner).
     pub fn in_journal(&self, room: &str) -> bool {
@@ -417,8 +413,21 @@ impl Cluster {
     /// Where a new room goes: the live node with the fewest rooms; among several, the
     /// one `salt` hashes highest with (so that nodes placing rooms at the same moment,
     /// on the same counts, spread them).
+    /// Counts this node's own placements of the last lease as well as the view's, so a
+    /// burst of creations spreads.
     pub fn place(&self, salt: u64) -> String {
-        self.registry.place(&self.config.node, salt)
+        let me = &self.config.node;
+        let (mut counts, live) = self.registry.placement_view();
+        for id in live.iter().chain(std::iter::once(me)) {
+            counts.entry(id.clone()).or_insert(0);
+        }
+        let now = monotonic_ms();
+        let mut recent = self.placed.lock();
+        recent.raise(&mut counts, now);
+        let node = placement::choose(counts.clone(), &live, me, salt);
+        let counted = counts.get(&node).copied().unwrap_or(0);
+        recent.placed(&node, counted, now, self.config.lease.as_millis() as u64);
+        node
     }
 
     /// The live nodes other than this one, with their URLs.
@@ -527,7 +536,7 @@ impl Cluster {
                     // Before the room goes, so no request finds it neither here nor
                     // let go (`unknown_room` for a room that lives on elsewhere).
                     self.remember_let_go(&id);
-                    state.unload_room(&id);
+                    state.unload_room(&id, canopy_room::CloseCause::Moving);
                 }
                 Err(registry::RenewError::Unreachable(why)) => {
                     // The lease runs out by itself here if this goes on; another node

@@ -65,7 +65,7 @@ pub(super) async fn create_room(
                 None => Err(NotStored::Failed("the room's journal did not start".into())),
             };
             if let Err(why) = stored {
-                app.unload_room(&room.id);
+                app.unload_room(&room.id, canopy_room::CloseCause::RoomDeleted);
                 cluster.release(&room.id).await;
                 if matches!(why, NotStored::Exists) {
                     return Err(crate::state::RegistryError::RoomExists(room.id.clone()).into());

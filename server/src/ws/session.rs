@@ -139,10 +139,12 @@ pub async fn serve(params: SessionParams, socket: Socket) {
                 break SessionEnd::Closed(CloseCause::ShuttingDown);
             }
             _ = room.closed() => {
+                // Deleted, moving to another node, or a replica that lost its owner:
+                // the room says which, so a move never reads as a deletion.
                 let cause = if app.lifecycle.is_stopping() {
                     CloseCause::ShuttingDown
                 } else {
-                    CloseCause::RoomDeleted
+                    room.close_cause()
                 };
                 outbox.close(cause);
                 break SessionEnd::Closed(cause);

@@ -18,6 +18,8 @@ mod bounds_ws;
 mod cluster;
 mod cluster_failover;
 mod cluster_failures;
+mod cluster_moving;
+mod cluster_placement;
 mod layers;
 mod mirror;
 mod operations;
