@@ -474,7 +474,7 @@ async fn kill_9_keeps_every_acknowledged_batch() {
         "seed {seed}: not every op was sent"
     );
     // The tokens, used in every lifetime above, are stored only as digests.
-    for file in files_under(dir.path()) {
+    for file in crate::persist_kill_support::files_under(dir.path()) {
         let bytes = std::fs::read(&file).unwrap();
         for secret in [&editor, &viewer, &ADMIN.to_string()] {
             assert!(
@@ -484,19 +484,6 @@ async fn kill_9_keeps_every_acknowledged_batch() {
             );
         }
     }
-}
-
-fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(files_under(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
