@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 mod watch;
 
 use super::ClusterError;
-use crate::state::RegistryError;
+use crate::registry_error::RegistryError;
 use canopy_room::lease::monotonic_ms;
 
 /// The bucket of room leases.
