@@ -146,6 +146,14 @@ fn may_open(app: &AppState, headers: &axum::http::HeaderMap) -> Result<(), Refus
             "the server is draining before a shutdown; connect to another",
         ));
     }
+    origin_may_open(app, headers)
+}
+
+/// Refuses a page of an Origin that may not open WebSockets here (`--allowed-origins`).
+pub(super) fn origin_may_open(
+    app: &AppState,
+    headers: &axum::http::HeaderMap,
+) -> Result<(), Refusal> {
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
     if !app.origins.permits(origin, host) {
