@@ -67,11 +67,11 @@ pub fn encode<T: Encode>(value: &T) -> Vec<u8> {
 }
 
 /// Decodes an envelope.
-pub fn decode<T: Decode<()>>(bytes: &[u8]) -> Result<T, String> {
+pub fn decode<T: Decode<()>>(bytes: &[u8]) -> Result<T, super::ClusterError> {
     let config = bincode::config::standard().with_limit::<ENVELOPE_LIMIT>();
     bincode::decode_from_slice(bytes, config)
         .map(|(v, _)| v)
-        .map_err(|e| e.to_string())
+        .map_err(|e| super::ClusterError::Envelope(e.to_string()))
 }
 
 impl Cluster {

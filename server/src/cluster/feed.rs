@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::Cluster;
 use super::journal::{APPEND_TIMEOUT, AppendError, Appender, COMPACT_MIN_OPS, Entry};
+use super::{Cluster, ClusterError};
 use crate::state::AppState;
 use canopy_room::replica::{FedRecord, FeedLink, FeedQueue, ReplicaStart};
 use canopy_room::{Durability, JournalMark, RoomShared};
@@ -119,7 +119,7 @@ impl Feed {
             ops_since_start += records.iter().map(|r| r.ops).sum::<usize>();
             let began = std::time::Instant::now();
             if let Err(why) = self.store(&records).await {
-                self.stop(why);
+                self.stop(why.to_string());
                 return;
             }
             tracing::debug!(room = %self.id, records = records.len(), bytes = taken, ms = began.elapsed().as_secs_f64() * 1e3, "journal stored");
@@ -135,7 +135,7 @@ impl Feed {
                         ops_since_start = 0;
                     }
                     Err(why) => {
-                        self.stop(why);
+                        self.stop(why.to_string());
                         return;
                     }
                 }
@@ -157,7 +157,7 @@ impl Feed {
 
     /// Stores records in the journal (if any), in entries of at most one part each
     /// where they fit, and marks them acknowledged.
-    async fn store(&mut self, records: &[Encoded]) -> Result<(), String> {
+    async fn store(&mut self, records: &[Encoded]) -> Result<(), ClusterError> {
         let instance = self.instance();
         let room = self.room.clone();
         let live = move || room.upgrade().is_some_and(|r| !r.is_closed());
@@ -178,8 +178,7 @@ impl Feed {
             let id = format!("{instance}.r{}", group[0].seq);
             match appender.append(&id, &entry, &live).await {
                 Ok(()) => mark.acked_to(group[group.len() - 1].seq),
-                Err(AppendError::Stopped) => return Err("the room stopped".into()),
-                Err(AppendError::Fenced(why)) => return Err(why),
+                Err(e) => return Err(appended(&self.id, e)),
             }
             i = j;
         }
@@ -204,7 +203,7 @@ impl Feed {
     async fn store_start(&mut self) -> Result<u64, NotStored> {
         let start = super::relay::capture(&self.state, &self.id)
             .await
-            .map_err(NotStored::Failed)?;
+            .map_err(|e| NotStored::Failed(e.to_string()))?;
         let seq = start.seq;
         match self.append_start(start).await {
             Ok(()) => {
@@ -233,7 +232,7 @@ impl Feed {
     /// Stores a new start and purges what came before it. Records the start includes
     /// that are still queued are stored (and published) first, in order; later ones are
     /// left in `backlog`. Returns the start's record number.
-    async fn compact(&mut self, backlog: &mut Vec<Encoded>) -> Result<u64, String> {
+    async fn compact(&mut self, backlog: &mut Vec<Encoded>) -> Result<u64, ClusterError> {
         tracing::debug!(room = %self.id, "compaction: capturing");
         let start = super::relay::capture(&self.state, &self.id).await?;
         let seq = start.seq;
@@ -249,11 +248,9 @@ impl Feed {
         self.store(&now).await?;
         self.publish(&now).await;
         tracing::debug!(room = %self.id, seq, stored = now.len(), "compaction: storing the start");
-        match self.append_start(start).await {
-            Ok(()) => {}
-            Err(AppendError::Stopped) => return Err("the room stopped".into()),
-            Err(AppendError::Fenced(why)) => return Err(why),
-        }
+        self.append_start(start)
+            .await
+            .map_err(|e| appended(&self.id, e))?;
         let Some((appender, _)) = self.journal.as_mut() else {
             return Ok(seq);
         };
@@ -373,5 +370,13 @@ impl Cluster {
         };
         tokio::spawn(feed.run());
         started_rx
+    }
+}
+
+/// Why an append to `room`'s journal did not happen, as the cluster's error.
+fn appended(room: &str, e: AppendError) -> ClusterError {
+    match e {
+        AppendError::Stopped => ClusterError::journal(room, "the room stopped"),
+        AppendError::Fenced(why) => ClusterError::journal(room, why),
     }
 }

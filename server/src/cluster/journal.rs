@@ -157,14 +157,14 @@ impl Journal {
     }
 
     /// Reads `room`'s subject back; `None` when it holds nothing (deleted).
-    pub(super) async fn read(&self, room: &str) -> Result<Option<ReadBack>, String> {
+    pub(super) async fn read(&self, room: &str) -> Result<Option<ReadBack>, ClusterError> {
         let subject = subject(room);
         let last = match self.stream.get_last_raw_message_by_subject(&subject).await {
             Ok(m) => m.sequence,
             Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => {
                 return Ok(None);
             }
-            Err(e) => return Err(format!("reading room {room}'s journal: {e}")),
+            Err(e) => return Err(ClusterError::journal(room, format!("cannot be read: {e}"))),
         };
         let mut entries = Vec::new();
         let mut assembler = Assembler::default();
@@ -174,13 +174,15 @@ impl Journal {
                 .stream
                 .direct_get_next_for_subject(subject.as_str(), Some(at + 1))
                 .await
-                .map_err(|e| format!("reading room {room}'s journal after {at}: {e}"))?;
+                .map_err(|e| {
+                    ClusterError::journal(room, format!("cannot be read after {at}: {e}"))
+                })?;
             at = m.sequence;
             let part: Part = bus::decode(&m.payload)
-                .map_err(|e| format!("room {room}'s journal message {at}: {e}"))?;
+                .map_err(|e| ClusterError::journal(room, format!("message {at}: {e}")))?;
             if let Some(bytes) = assembler.take(part) {
                 let entry: Entry = bus::decode(&bytes)
-                    .map_err(|e| format!("room {room}'s journal entry at {at}: {e}"))?;
+                    .map_err(|e| ClusterError::journal(room, format!("entry at {at}: {e}")))?;
                 entries.push(entry);
             }
         }
@@ -242,7 +244,7 @@ impl Assembler {
 }
 
 /// The latest whole start and the records after it.
-fn fold(room: &str, entries: Vec<Entry>, last: u64) -> Result<ReadBack, String> {
+fn fold(room: &str, entries: Vec<Entry>, last: u64) -> Result<ReadBack, ClusterError> {
     let mut start = None;
     let mut records = Vec::new();
     for entry in entries {
@@ -254,14 +256,14 @@ fn fold(room: &str, entries: Vec<Entry>, last: u64) -> Result<ReadBack, String> 
             Entry::Records(list) => {
                 for bytes in list {
                     let r: ReplicaRecord = bus::decode(&bytes)
-                        .map_err(|e| format!("room {room}'s journal record: {e}"))?;
+                        .map_err(|e| ClusterError::journal(room, format!("a record: {e}")))?;
                     records.push(r);
                 }
             }
             Entry::Takeover { .. } => {}
         }
     }
-    let start = start.ok_or_else(|| format!("room {room}'s journal holds no start"))?;
+    let start = start.ok_or_else(|| ClusterError::journal(room, "it holds no start"))?;
     records.retain(|r| r.seq > start.seq);
     Ok(ReadBack {
         start,

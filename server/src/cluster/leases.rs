@@ -72,8 +72,8 @@ impl Cluster {
                         cluster.hold_started(state, &room, feed);
                     }
                 }
-                Err(owner) => {
-                    tracing::warn!(room = %id, %owner, "another node owns this room now: unloading this node's copy (its files are kept)");
+                Err(why) => {
+                    tracing::warn!(room = %id, %why, "this node could not take the room's lease back: unloading its copy (its files are kept)");
                     state.unload_room(&id, canopy_room::CloseCause::Moving);
                 }
             }

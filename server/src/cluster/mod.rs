@@ -72,6 +72,45 @@ pub enum ClusterError {
         /// an edit in it was not applied.
         unsent: bool,
     },
+    /// A message between nodes that does not decode.
+    #[error("an undecodable cluster message: {0}")]
+    Envelope(String),
+    /// A room's journal cannot be read, written or taken over.
+    #[error("room {room}'s journal: {why}")]
+    Journal {
+        /// The room.
+        room: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// A room's state for a replica could not be had (captured here, or asked of its
+    /// owner).
+    #[error("room {room}'s state: {why}")]
+    State {
+        /// The room.
+        room: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// Another node holds the room's lease.
+    #[error("node {0} holds the room")]
+    HeldBy(String),
+}
+
+impl ClusterError {
+    fn journal(room: &str, why: impl std::fmt::Display) -> Self {
+        ClusterError::Journal {
+            room: room.to_owned(),
+            why: why.to_string(),
+        }
+    }
+
+    fn state(room: &str, why: impl std::fmt::Display) -> Self {
+        ClusterError::State {
+            room: room.to_owned(),
+            why: why.to_string(),
+        }
+    }
 }
 
 /// How this node takes part in the cluster, from the server's flags.
@@ -254,7 +293,7 @@ impl Cluster {
     }
 
     /// Takes back the lease of a room this node held before a restart.
-    async fn reclaim(&self, id: &str) -> Result<(), String> {
+    async fn reclaim(&self, id: &str) -> Result<(), ClusterError> {
         match self
             .registry
             .reclaim(id, &self.config.node, &self.config.url)
@@ -271,7 +310,7 @@ impl Cluster {
                 self.metrics.leases.set(self.held.len() as i64);
                 Ok(())
             }
-            Err(owner) => Err(owner),
+            Err(why) => Err(why),
         }
     }
 

@@ -414,24 +414,29 @@ impl Registry {
 
     /// Takes back the lease of a room this node owned before it restarted: its own
     /// live key (by an `update` on the key's revision) or a free one (by `create`).
-    /// `Err(owner)` when another node holds it, or the registry cannot be reached.
-    pub(super) async fn reclaim(&self, id: &str, node: &str, url: &str) -> Result<u64, String> {
+    /// [`ClusterError::HeldBy`] when another node holds it.
+    pub(super) async fn reclaim(
+        &self,
+        id: &str,
+        node: &str,
+        url: &str,
+    ) -> Result<u64, ClusterError> {
         let record = RoomRecord::of(node, url, 0);
         let value = record.to_bytes();
         match timed(self.rooms.create(id, value.clone())).await {
-            Err(e) => return Err(format!("(registry unreachable: {e})")),
+            Err(e) => return Err(ClusterError::Registry(format!("unreachable: {e}"))),
             Ok(Ok(epoch)) => return Ok(epoch),
             Ok(Err(e)) if e.kind() == kv::CreateErrorKind::AlreadyExists => {}
-            Ok(Err(e)) => return Err(format!("(registry refused: {e})")),
+            Ok(Err(e)) => return Err(ClusterError::Registry(format!("refused: {e}"))),
         }
         let entry = match timed(self.rooms.entry(id)).await {
             Ok(Ok(Some(entry))) => entry,
-            other => return Err(format!("(registry read failed: {other:?})")),
+            other => return Err(ClusterError::Registry(format!("read failed: {other:?}"))),
         };
         let held: RoomRecord = serde_json::from_slice(&entry.value)
-            .map_err(|e| format!("(unreadable record: {e})"))?;
+            .map_err(|e| ClusterError::Registry(format!("an unreadable record: {e}")))?;
         if held.node != node {
-            return Err(held.node);
+            return Err(ClusterError::HeldBy(held.node));
         }
         // Our own key from before the restart: a new epoch all the same, since this
         // process is not the one that wrote it.
@@ -440,7 +445,9 @@ impl Registry {
                 self.saw_room(id, record, epoch);
                 Ok(epoch)
             }
-            other => Err(format!("(taking back the key failed: {other:?})")),
+            other => Err(ClusterError::Registry(format!(
+                "taking back the key failed: {other:?}"
+            ))),
         }
     }
 

@@ -22,7 +22,7 @@ use futures_util::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
 use super::bus;
-use super::{Cluster, RoomRecord};
+use super::{Cluster, ClusterError, RoomRecord};
 use crate::state::AppState;
 use canopy_room::edit::check_batch_size;
 use canopy_room::refusal::Refusal;
@@ -119,7 +119,7 @@ impl Cluster {
                         },
                         Err(e) => CaptureAnswer::Refused(e.to_string()),
                     },
-                    Err(why) => CaptureAnswer::Refused(why),
+                    Err(why) => CaptureAnswer::Refused(why.to_string()),
                 };
                 let bytes = bus::encode(&answer);
                 if bytes.len() <= cluster.max_payload() {
@@ -201,7 +201,7 @@ impl Cluster {
         state: &AppState,
         room: &str,
         owner: &RoomRecord,
-    ) -> Result<Arc<RoomShared>, String> {
+    ) -> Result<Arc<RoomShared>, ClusterError> {
         let lock = Arc::clone(
             self.relay_locks
                 .entry(room.to_string())
@@ -223,7 +223,7 @@ impl Cluster {
             .client()
             .subscribe(log_subject(room))
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| ClusterError::state(room, format!("cannot follow its records: {e}")))?;
         let start = self.ask_start(&owner.node, room).await?;
         let (up_tx, up_rx) = mpsc::channel(UPSTREAM_QUEUE);
         let replica = Room::replica(
@@ -233,7 +233,7 @@ impl Cluster {
             &start,
             up_tx,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| ClusterError::state(room, e))?;
         let shared = state.insert_and_place(replica);
         self.replicas
             .insert(room.to_string(), (owner.node.clone(), owner.epoch, 0));
@@ -277,17 +277,22 @@ impl Cluster {
     }
 
     /// `node`'s state of `room`, as a replica starts from.
-    async fn ask_start(&self, node: &str, room: &str) -> Result<ReplicaStart, String> {
+    async fn ask_start(&self, node: &str, room: &str) -> Result<ReplicaStart, ClusterError> {
         let ask = self
             .client()
             .request(capture_subject(node), room.to_string().into());
         let answer = tokio::time::timeout(CAPTURE_TIMEOUT, ask)
             .await
-            .map_err(|_| format!("node {node} sent no state within {CAPTURE_TIMEOUT:?}"))?
-            .map_err(|e| format!("node {node} sent no state: {e}"))?;
+            .map_err(|_| {
+                ClusterError::state(
+                    room,
+                    format!("node {node} sent none within {CAPTURE_TIMEOUT:?}"),
+                )
+            })?
+            .map_err(|e| ClusterError::state(room, format!("node {node} sent none: {e}")))?;
         match bus::decode::<CaptureAnswer>(&answer.payload)? {
             CaptureAnswer::Start(s) => Ok(s),
-            CaptureAnswer::Refused(why) => Err(why),
+            CaptureAnswer::Refused(why) => Err(ClusterError::state(room, why)),
         }
     }
 
@@ -440,21 +445,24 @@ impl Cluster {
 }
 
 /// The owner's state of `room` now, taken by its tick thread.
-pub(super) async fn capture(state: &AppState, room: &str) -> Result<ReplicaStart, String> {
-    let shared = state.room(room).map_err(|e| e.to_string())?;
+pub(super) async fn capture(state: &AppState, room: &str) -> Result<ReplicaStart, ClusterError> {
+    let shared = state.room(room).map_err(|e| ClusterError::state(room, e))?;
     if shared.is_replica() || !shared.feeds {
-        return Err(format!("room {room} is not owned by this node"));
+        return Err(ClusterError::state(
+            room,
+            "the room is not owned by this node",
+        ));
     }
     let (tx, rx) = tokio::sync::oneshot::channel();
     if !shared.send(RoomCommand::Capture(tx)) {
-        return Err(format!("room {room} stopped"));
+        return Err(ClusterError::state(room, "the room stopped"));
     }
     shared.wake();
     tokio::time::timeout(CAPTURE_TIMEOUT, rx)
         .await
-        .map_err(|_| format!("room {room}'s tick took no state in time"))?
-        .map_err(|_| format!("room {room} stopped"))?
-        .map_err(|e| e.to_string())
+        .map_err(|_| ClusterError::state(room, "its tick took no state in time"))?
+        .map_err(|_| ClusterError::state(room, "the room stopped"))?
+        .map_err(|e| ClusterError::state(room, e))
 }
 
 /// Queues relayed batches in the owned room `room`, in order, and answers each as an
@@ -525,18 +533,7 @@ async fn forward_edits(
                 None => break,
             },
         };
-        let mut taken = vec![first];
-        // Ops cost about 40 bytes in an envelope; stay well under max_payload.
-        let mut bytes = taken[0].ops.len() * 48;
-        while let Ok(e) = edits.try_recv() {
-            let cost = e.ops.len() * 48;
-            if bytes + cost > budget {
-                next = Some(e);
-                break;
-            }
-            bytes += cost;
-            taken.push(e);
-        }
+        let taken = take_within(first, &mut edits, budget, &mut next);
         let mut replies = Vec::with_capacity(taken.len());
         let mut batches = Vec::with_capacity(taken.len());
         for edit in taken {
@@ -545,50 +542,85 @@ async fn forward_edits(
             replies.push(reply);
             batches.push(ops.to_vec());
         }
-        let n = batches.len();
-        let request = bus::encode(&RelayedEdits {
-            room: replica.id.clone(),
-            batches,
-        });
         cluster.metrics.forwarded.inc();
-        // The owner the replica follows now (it may have followed a takeover).
-        let owner = cluster
-            .replicas
-            .get(&replica.id)
-            .map(|h| h.0.clone())
-            .unwrap_or_default();
-        let ask = cluster
-            .client()
-            .request(edits_subject(&owner), request.into());
-        let answers: Result<Vec<RelayedOutcome>, String> =
-            match tokio::time::timeout(timeout, ask).await {
-                Err(_) => Err("no answer in time; the batches' outcome is unknown".into()),
-                Ok(Err(e)) => Err(format!("{e}; the batches' outcome is unknown")),
-                Ok(Ok(m)) => bus::decode::<Vec<RelayedOutcome>>(&m.payload).and_then(|a| {
-                    if a.len() == n {
-                        Ok(a)
-                    } else {
-                        Err("a short answer".into())
-                    }
-                }),
-            };
-        match answers {
+        match ask_owner(&cluster, &replica.id, batches, timeout).await {
             Ok(answers) => {
                 for (reply, outcome) in replies.into_iter().zip(answers) {
                     replica.send(RoomCommand::Answer(reply, outcome.into()));
                 }
             }
-            Err(why) => {
+            Err(e) => {
                 cluster.metrics.forward_failures.inc();
                 for reply in replies {
-                    let refusal = Refusal::overloaded(format!(
-                        "the room's owner, node {owner}, could not be reached ({why})"
-                    ));
+                    let refusal =
+                        Refusal::overloaded(format!("the room's owner could not be reached ({e})"));
                     replica.send(RoomCommand::Answer(reply, Err(refusal)));
                 }
             }
         }
         replica.wake_early();
+    }
+}
+
+/// `first` and what else waits in `edits`, up to `budget` bytes of envelope; the first
+/// batch over it is kept in `next` for the following request.
+fn take_within(
+    first: PendingEdit,
+    edits: &mut mpsc::Receiver<PendingEdit>,
+    budget: usize,
+    next: &mut Option<PendingEdit>,
+) -> Vec<PendingEdit> {
+    // Ops cost about 40 bytes in an envelope; stay well under max_payload.
+    let mut bytes = first.ops.len() * 48;
+    let mut taken = vec![first];
+    while let Ok(e) = edits.try_recv() {
+        let cost = e.ops.len() * 48;
+        if bytes + cost > budget {
+            *next = Some(e);
+            break;
+        }
+        bytes += cost;
+        taken.push(e);
+    }
+    taken
+}
+
+/// Sends `batches` to the owner the replica of `room` follows now (it may have followed
+/// a takeover) and answers one outcome per batch.
+async fn ask_owner(
+    cluster: &Cluster,
+    room: &str,
+    batches: Vec<Vec<Op>>,
+    timeout: Duration,
+) -> Result<Vec<RelayedOutcome>, ClusterError> {
+    let n = batches.len();
+    let request = bus::encode(&RelayedEdits {
+        room: room.to_owned(),
+        batches,
+    });
+    let owner = cluster
+        .replicas
+        .get(room)
+        .map(|h| h.0.clone())
+        .unwrap_or_default();
+    let failed = |why: String| ClusterError::Forward {
+        node: owner.clone(),
+        why: format!("{why}; the batches' outcome is unknown"),
+        unsent: false,
+    };
+    let ask = cluster
+        .client()
+        .request(edits_subject(&owner), request.into());
+    let m = match tokio::time::timeout(timeout, ask).await {
+        Err(_) => return Err(failed("no answer in time".into())),
+        Ok(Err(e)) => return Err(failed(e.to_string())),
+        Ok(Ok(m)) => m,
+    };
+    let answers = bus::decode::<Vec<RelayedOutcome>>(&m.payload)?;
+    if answers.len() == n {
+        Ok(answers)
+    } else {
+        Err(failed("a short answer".into()))
     }
 }
 

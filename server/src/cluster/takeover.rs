@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Cluster, Held, JournalFrom};
+use super::{Cluster, ClusterError, Held, JournalFrom};
 use crate::state::AppState;
 use canopy_room::Room;
 use canopy_room::lease::monotonic_ms;
@@ -115,17 +115,19 @@ impl Cluster {
         state: &AppState,
         room: &str,
         epoch: u64,
-    ) -> Result<(usize, usize), String> {
+    ) -> Result<(usize, usize), ClusterError> {
         let back = self
             .journal
             .read(room)
             .await?
-            .ok_or("its journal is empty: it was deleted")?;
+            .ok_or_else(|| ClusterError::journal(room, "it is empty: the room was deleted"))?;
         let mut appender = self.journal.appender(room, back.last, self.max_payload());
         appender
             .takeover(&self.config.node, epoch)
             .await
-            .map_err(|e| format!("the takeover marker was refused: {e:?}"))?;
+            .map_err(|e| {
+                ClusterError::journal(room, format!("the takeover marker was refused: {e:?}"))
+            })?;
         let records = back.records.len();
         let acked = back
             .records
@@ -147,12 +149,15 @@ impl Cluster {
             canopy_room::tick_pool::now_ms(),
             durability,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| ClusterError::journal(room, e))?;
         if state.rooms.get(room).is_some_and(|r| r.is_replica()) {
             self.drop_replica(state, room, "this node takes the room over");
         }
         if state.rooms.contains_key(room) {
-            return Err("a room of that id is loaded here".into());
+            return Err(ClusterError::state(
+                room,
+                "a room of that id is loaded here",
+            ));
         }
         let nodes = rebuilt.shared().scene.read().hierarchy().len();
         let shared = state.insert_and_place(rebuilt);
