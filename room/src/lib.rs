@@ -32,6 +32,7 @@
 
 mod applied;
 mod apply;
+pub mod budget;
 pub mod close;
 pub mod command;
 mod compact;
