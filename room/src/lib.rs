@@ -72,7 +72,7 @@ pub mod tokens;
 
 pub use applied::LOGGED_BYTES_PER_OP;
 pub use close::CloseCause;
-pub use command::{RoomCommand, SubscribeRequest};
+pub use command::{Intent, RoomCommand, SubscribeRequest, SubscriptionSlot};
 pub use durable::RoomLog;
 pub use edit::{CallerQuotas, EditAnswer, EditQuota, EditReply, EditTicket, PendingEdit};
 pub use gate::{DurableGate, FramePassage, JournalMark, LogLink, NotDurable};
@@ -82,5 +82,5 @@ pub use refusal::Refusal;
 pub use restore_error::RestoreError;
 pub use room::{JOURNAL_STALL_MS, Room, RoomConfig, RoomSpec, valid_room_id};
 pub use scene_state::SceneState;
-pub use shared::{EditLimits, RoomInstance, RoomShared};
+pub use shared::{EditLimits, MAX_QUEUED_COMMANDS, RoomInstance, RoomShared};
 pub use stats::RoomStats;

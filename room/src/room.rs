@@ -330,6 +330,11 @@ impl Room {
             RoomCommand::Edits(edit) => self.edits.push(edit),
             RoomCommand::Subscribe(req) => self.subscribes.push(req),
             RoomCommand::Unsubscribe { conn } => self.unsubscribe(conn),
+            RoomCommand::Subscription(slot) => match slot.take() {
+                Some(crate::command::Intent::Subscribe(req)) => self.subscribes.push(req),
+                Some(crate::command::Intent::Unsubscribe(conn)) => self.unsubscribe(conn),
+                None => {}
+            },
             RoomCommand::Capture(reply) => {
                 let _ = reply.send(self.replica_start());
             }
@@ -349,6 +354,9 @@ impl Room {
     /// Takes every command that arrived since the last tick.
     pub(crate) fn take_commands(&mut self) {
         while let Ok(cmd) = self.commands.try_recv() {
+            if !matches!(cmd, RoomCommand::Edits(_)) {
+                self.shared.command_taken();
+            }
             self.handle(cmd);
         }
     }

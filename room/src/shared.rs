@@ -53,6 +53,12 @@ impl Default for EditLimits {
     }
 }
 
+/// Commands other than edits (subscription changes, cluster records and answers) that
+/// may wait in one room's channel. Subscription changes are coalesced to one per
+/// connection (`command.rs`), so this is a backstop far above what clients reach: a room
+/// has at most `--max-ws-per-room` of them waiting.
+pub const MAX_QUEUED_COMMANDS: usize = 1 << 16;
+
 /// Wakes the thread that ticks a room.
 pub(crate) struct Waker(Box<dyn Fn() + Send + Sync>);
 
@@ -100,6 +106,8 @@ pub struct RoomShared {
     limits: EditLimits,
     pending_batches: AtomicUsize,
     pending_ops: AtomicUsize,
+    /// Commands other than edits in the channel (bounded by [`MAX_QUEUED_COMMANDS`]).
+    queued_commands: AtomicUsize,
     closed: CancellationToken,
     /// Wakes the thread that ticks this room (set when the room is placed on one), so a
     /// deletion takes effect without waiting for the next tick of a slow room.
@@ -151,6 +159,7 @@ impl RoomShared {
             limits,
             pending_batches: AtomicUsize::new(0),
             pending_ops: AtomicUsize::new(0),
+            queued_commands: AtomicUsize::new(0),
             closed: CancellationToken::new(),
             wake: OnceLock::new(),
         }
@@ -294,9 +303,29 @@ impl RoomShared {
         }
     }
 
-    /// Sends a command other than edits; false when the room has stopped.
+    /// Sends a command other than edits; false when the room has stopped or already has
+    /// [`MAX_QUEUED_COMMANDS`] of them waiting (the channel's bound: edits have their
+    /// own, the pending budgets).
     pub fn send(&self, cmd: RoomCommand) -> bool {
-        !self.is_closed() && self.commands.send(cmd).is_ok()
+        if self.is_closed() {
+            return false;
+        }
+        let queued = self.queued_commands.fetch_add(1, Ordering::AcqRel);
+        if queued >= MAX_QUEUED_COMMANDS || self.commands.send(cmd).is_err() {
+            self.queued_commands.fetch_sub(1, Ordering::AcqRel);
+            return false;
+        }
+        true
+    }
+
+    /// The tick took a command other than edits off the channel.
+    pub(crate) fn command_taken(&self) {
+        self.queued_commands.fetch_sub(1, Ordering::AcqRel);
+    }
+
+    /// Commands other than edits waiting for the tick.
+    pub fn queued_commands(&self) -> usize {
+        self.queued_commands.load(Ordering::Acquire)
     }
 
     /// Edit batches waiting for the next tick.

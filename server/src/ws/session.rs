@@ -53,6 +53,9 @@ pub(super) struct Session {
     pub room: Arc<RoomShared>,
     pub outbox: Arc<Outbox>,
     pub caller: Caller,
+    /// The connection's latest subscription change on its way to the room
+    /// (`requests.rs`: coalesced, one command at a time).
+    pub subscription: Arc<canopy_room::SubscriptionSlot>,
     /// See [`SessionParams::resume_allowed`].
     pub resume_allowed: bool,
 }
@@ -101,6 +104,7 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         room: Arc::clone(&room),
         outbox: Arc::clone(&outbox),
         caller,
+        subscription: Arc::default(),
         resume_allowed,
     };
     let ping_every = app.config.ws_ping;
@@ -194,7 +198,10 @@ pub async fn serve(params: SessionParams, socket: Socket) {
             }
         }
     };
-    room.send(RoomCommand::Unsubscribe { conn });
+    if !session.change_subscription(canopy_room::Intent::Unsubscribe(conn)) {
+        // The room has stopped or its channel is at its bound: told directly.
+        room.send(RoomCommand::Unsubscribe { conn });
+    }
     if !writer_done {
         // Let the writer send what is queued (a `closed`, say), within a bound.
         outbox.close(CloseCause::ConnectionClosed);
