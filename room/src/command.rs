@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use canopy_protocol::Encoding;
 
+use super::budget::CallerId;
 use super::edit::PendingEdit;
 use super::outbox::{ConnId, Outbox};
 use super::scope::Scope;
@@ -28,6 +29,9 @@ pub struct SubscribeRequest {
     pub since: Option<u64>,
     /// How world transforms are written in this subscriber's frames.
     pub encoding: Encoding,
+    /// Who asked: its snapshot is charged to this caller's share of the unsent
+    /// snapshot bytes.
+    pub caller: CallerId,
 }
 
 impl SubscribeRequest {
@@ -38,6 +42,7 @@ impl SubscribeRequest {
             scope,
             since: None,
             encoding: Encoding::Exact,
+            caller: CallerId::of("addr:local"),
         }
     }
 }

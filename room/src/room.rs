@@ -9,6 +9,7 @@ use canopy_protocol::message::Region;
 use canopy_scene::HierarchyLimits;
 use canopy_scene::octree::OctreeConfig;
 
+use crate::budget::{SharedBudget, Shares};
 use crate::command::RoomCommand;
 use crate::delta::{self, DeltaParts};
 use crate::diff::TickDiff;
@@ -45,11 +46,12 @@ pub struct RoomConfig {
     /// next tick (the first is answered whatever its size; a snapshot shared by several
     /// subscribers counts once).
     pub tick_snapshot_budget: usize,
-    /// Bytes of encoded snapshots not yet written to their subscribers, server-wide
-    /// (`canopy_unsent_snapshot_bytes`), past which no room takes a new snapshot and
-    /// subscriptions wait: readers that never read cannot make the server hold one
-    /// room-sized snapshot per tick for each of them.
-    pub max_unsent_snapshot_bytes: usize,
+    /// Bytes of encoded snapshots (and resumed deltas) not yet written to their
+    /// subscribers, server-wide (`canopy_unsent_snapshot_bytes`), with each caller's and
+    /// each room's share of them (`subscribe.rs`): readers that never read cannot make
+    /// the server hold one room-sized snapshot per tick for each of them, nor one caller
+    /// or room hold what the others need. Shared by every room of a server.
+    pub snapshot_bytes: Arc<SharedBudget>,
     /// Subscribers per room; more answer `overloaded`.
     pub max_subscribers: usize,
     /// Whether a logged room's delta frames and snapshots wait for durability.
@@ -71,6 +73,20 @@ impl RoomConfig {
     pub const DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES: usize = 256 << 20;
     /// The default of `--max-subscribers-per-room`.
     pub const DEFAULT_MAX_SUBSCRIBERS: usize = 10_000;
+
+    /// The unsent snapshot bytes of a server: `ceiling` bytes, of which a caller holds at
+    /// most `1/caller_divisor` and a room `1/room_divisor`.
+    pub fn snapshot_budget(
+        ceiling: usize,
+        caller_divisor: u64,
+        room_divisor: u64,
+    ) -> Arc<SharedBudget> {
+        let ceiling = u64::try_from(ceiling).unwrap_or(u64::MAX);
+        SharedBudget::new(
+            "unsent snapshot bytes",
+            Shares::divided(ceiling, caller_divisor, room_divisor),
+        )
+    }
 }
 
 impl Default for RoomConfig {
@@ -79,7 +95,11 @@ impl Default for RoomConfig {
             edits: EditLimits::DEFAULT,
             tick_op_budget: Self::DEFAULT_TICK_OP_BUDGET,
             tick_snapshot_budget: Self::DEFAULT_TICK_SNAPSHOT_BUDGET,
-            max_unsent_snapshot_bytes: Self::DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES,
+            snapshot_bytes: Self::snapshot_budget(
+                Self::DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES,
+                Shares::DEFAULT_DIVISOR,
+                Shares::DEFAULT_DIVISOR,
+            ),
             max_subscribers: Self::DEFAULT_MAX_SUBSCRIBERS,
             frames: FramePassage::Durable,
             history: resume::HistoryLimits::DEFAULT,

@@ -143,7 +143,7 @@ impl Cluster {
         let rebuilt = Room::taken_over(
             (
                 room.to_string(),
-                state.config.room_config(),
+                state.room_config(),
                 Arc::clone(&state.metrics.room),
             ),
             &back.start,

@@ -88,6 +88,7 @@ impl Session {
                     scope: Scope { region, mask },
                     since: since.filter(|_| self.resume_allowed),
                     encoding,
+                    caller: self.caller_id,
                 };
                 if !self.change_subscription(Intent::Subscribe(req)) {
                     self.refuse(None, None, &self.room_closed());

@@ -53,6 +53,8 @@ pub(super) struct Session {
     pub room: Arc<RoomShared>,
     pub outbox: Arc<Outbox>,
     pub caller: Caller,
+    /// Who the caller is to the fair shares (`canopy_room::budget`).
+    pub caller_id: canopy_room::budget::CallerId,
     /// The connection's latest subscription change on its way to the room
     /// (`requests.rs`: coalesced, one command at a time).
     pub subscription: Arc<canopy_room::SubscriptionSlot>,
@@ -97,12 +99,13 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         out,
         Arc::clone(&outbox),
         Arc::clone(&app.metrics),
-        app.config.ws_write_deadline,
+        app.config.ws_pace(),
     )));
     let session = Session {
         app: app.clone(),
         room: Arc::clone(&room),
         outbox: Arc::clone(&outbox),
+        caller_id: canopy_room::budget::CallerId::of(&caller.rate_key),
         caller,
         subscription: Arc::default(),
         resume_allowed,

@@ -1,0 +1,73 @@
+//! The flags of the fair shares: how much of each server-wide budget one caller and one
+//! room may hold, how many whole-room reads run at once, and the pace a reader must
+//! keep (docs/configuration.md, "Fair shares").
+//!
+//! Invariant: every budget a client can consume is a [`canopy_room::budget::SharedBudget`]
+//! made here from these flags once per server, so each caller and each room holds at
+//! most `1/--caller-share-divisor` and `1/--room-share-divisor` of it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use canopy_room::budget::{SharedBudget, Shares};
+
+use super::values::at_least_one;
+use crate::net::pace::{BytesPerSec, Pace};
+
+/// The default of `--whole-room-reads`.
+pub const DEFAULT_WHOLE_ROOM_READS: usize = 4;
+/// The default of `--min-read-rate-bytes`: 64 KiB/s, about a 0.5 Mbit/s link.
+pub const DEFAULT_MIN_READ_RATE: u64 = 64 * 1024;
+
+/// The fair-share flags.
+#[derive(Clone, Debug, clap::Args)]
+pub struct BudgetFlags {
+    /// A caller (its JWT's `sub`, its token, or its address when anonymous) holds at
+    /// most 1/N of each server-wide budget (unsent snapshot bytes, whole-room read
+    /// slots); past it, its request answers `overloaded`.
+    #[arg(long, env = "CANOPY_CALLER_SHARE_DIVISOR", default_value_t = Shares::DEFAULT_DIVISOR as usize, value_parser = at_least_one)]
+    pub caller_share_divisor: usize,
+
+    /// A room holds at most 1/N of each server-wide budget; past it, its new snapshots
+    /// wait and its whole-room reads answer `overloaded`.
+    #[arg(long, env = "CANOPY_ROOM_SHARE_DIVISOR", default_value_t = Shares::DEFAULT_DIVISOR as usize, value_parser = at_least_one)]
+    pub room_share_divisor: usize,
+
+    /// Whole-room reads (`GET /rooms/{room}/nodes` and `/octree`) served at once,
+    /// server-wide; one more, or one over its caller's or room's share, answers
+    /// `503 overloaded` at once (no queue).
+    #[arg(long, env = "CANOPY_WHOLE_ROOM_READS", default_value_t = DEFAULT_WHOLE_ROOM_READS, value_parser = at_least_one)]
+    pub whole_room_reads: usize,
+
+    /// The slowest a reader may take a WebSocket message (a snapshot) or a whole-room
+    /// answer, in bytes a second on average, after a grace of the write deadline
+    /// (`--ws-write-deadline-secs`; `--request-timeout-secs` for HTTP); a slower one is
+    /// cut off. 0: no minimum (only the no-progress deadline).
+    #[arg(long, env = "CANOPY_MIN_READ_RATE_BYTES", default_value_t = DEFAULT_MIN_READ_RATE)]
+    pub min_read_rate_bytes: u64,
+}
+
+impl BudgetFlags {
+    /// The shares of a budget of `ceiling` units.
+    pub fn shares(&self, ceiling: usize) -> Shares {
+        Shares::divided(
+            u64::try_from(ceiling).unwrap_or(u64::MAX),
+            self.caller_share_divisor as u64,
+            self.room_share_divisor as u64,
+        )
+    }
+
+    /// The server's whole-room read slots.
+    pub fn whole_room_slots(&self) -> Arc<SharedBudget> {
+        SharedBudget::new("whole-room read slots", self.shares(self.whole_room_reads))
+    }
+
+    /// The pace of a reader with a stall allowance of `stall`.
+    pub fn pace(&self, stall: Duration) -> Pace {
+        Pace {
+            stall,
+            min_rate: (self.min_read_rate_bytes > 0)
+                .then_some(BytesPerSec(self.min_read_rate_bytes)),
+        }
+    }
+}
