@@ -40,6 +40,8 @@ use canopy_room::refusal::Refusal;
 /// Bytes of JSON a node takes in the answer, at most about (ids and floats printed in
 /// full): what the whole-read deadline assumes.
 const NODE_JSON_BYTES: usize = 180;
+/// Bytes of JSON an octree cell takes in the answer, at most about.
+const CELL_JSON_BYTES: usize = 140;
 /// Nodes per streamed chunk of `GET /nodes` (about 18 KB of JSON). Small, because
 /// hyper queues up to 16 chunks of a body for a connection that is not reading: with
 /// chunks of 1,024 nodes that was 2.3 MB per stalled reader, and then the answer of a
@@ -91,7 +93,13 @@ pub(super) async fn list_nodes(
     app.query_limiter.charge(&caller.rate_key, nodes.len());
     let pace = app.config.budgets.pace(app.config.request_timeout);
     let cut = app.metrics.http_reads_cut.clone();
-    let body = stream_nodes(tick, nodes, slot, pace, caller.who.clone(), cut);
+    let head = format!("{{\"tick\":{tick},\"nodes\":[");
+    let answer = Whole {
+        head,
+        items: nodes,
+        item_bytes: NODE_JSON_BYTES,
+    };
+    let body = stream_whole(answer, slot, pace, caller.who.clone(), cut);
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
         Body::from_stream(body),
@@ -118,7 +126,16 @@ fn whole_room_slot(app: &AppState, caller: &Caller, room: &RoomShared) -> Result
 #[error("the reader took longer than {0:?} for the whole answer: cut off")]
 struct ReaderTooSlow(Duration);
 
-/// The JSON of `{"tick":…,"nodes":[…]}`, chunk by chunk, each made when hyper asks.
+/// A whole-room answer: the JSON before its list, the list's items, and the most bytes
+/// of JSON an item takes (what the whole-read deadline assumes).
+struct Whole<T> {
+    head: String,
+    items: Vec<T>,
+    item_bytes: usize,
+}
+
+/// The JSON of `{"tick":…,"nodes":[…]}` (or `"cells"`), chunk by chunk, each made when
+/// hyper asks.
 ///
 /// A reader that stops reading is the connection's write deadline's to end
 /// (`write_deadline.rs`: hyper stops polling a body whose socket is full, so the body
@@ -127,15 +144,19 @@ struct ReaderTooSlow(Duration);
 /// reader that keeps taking a little never stalls, so each chunk asked for past
 /// [`whole_read_allowance`] ends the body with an error instead, and the connection
 /// closes without its final chunk (a cut answer, never a short one that parses).
-fn stream_nodes(
-    tick: u64,
-    nodes: Vec<Node>,
+fn stream_whole<T: serde::Serialize + Send + 'static>(
+    answer: Whole<T>,
     slot: Charge,
     pace: Pace,
     who: String,
     cut: prometheus::IntCounter,
 ) -> impl futures_util::Stream<Item = Result<Bytes, ReaderTooSlow>> {
-    let allowance = whole_read_allowance(nodes.len(), pace);
+    let Whole {
+        head,
+        items: nodes,
+        item_bytes,
+    } = answer;
+    let allowance = pace.allowance(nodes.len().saturating_mul(item_bytes));
     let finish_by = tokio::time::Instant::now().checked_add(allowance);
     let chunks = nodes.len().div_ceil(CHUNK_NODES);
     // The head, the chunks of nodes and the tail; `None` once the body ended.
@@ -152,7 +173,7 @@ fn stream_nodes(
                 return Some((Err(ReaderTooSlow(allowance)), None));
             }
             let bytes = if i == 0 {
-                Bytes::from(format!("{{\"tick\":{tick},\"nodes\":["))
+                Bytes::from(head.clone())
             } else if i == chunks + 1 {
                 Bytes::from_static(b"]}")
             } else {
@@ -174,6 +195,7 @@ fn stream_nodes(
 
 /// How long a whole-room read of `nodes` nodes may take in all: the request timeout,
 /// plus its size at the minimum rate.
+#[cfg(test)]
 fn whole_read_allowance(nodes: usize, pace: Pace) -> Duration {
     pace.allowance(nodes.saturating_mul(NODE_JSON_BYTES))
 }
@@ -232,23 +254,14 @@ pub(super) async fn octree(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
-) -> Result<Json<OctreeCells>, ApiError> {
+) -> Result<Response, ApiError> {
     let room = app.room(&room)?;
     if !app.query_limiter.check(&caller.rate_key) {
         return Err(rate_limited(&app).into());
     }
-    let _slot = whole_room_slot(&app, &caller, &room)?;
-    let cap = app.config.max_answer_items;
-    let cells = read_scene(&room, |s| s.octree().cells_with_outside().len()).await?;
-    if cells > cap {
-        return Err(Refusal::too_large(format!(
-            "the octree has {cells} cells, over the limit of {cap} items an answer may have"
-        ))
-        .into());
-    }
-    let dump = read_scene(&room, |s| OctreeCells {
-        tick: s.tick(),
-        cells: s
+    let slot = whole_room_slot(&app, &caller, &room)?;
+    let (tick, cells) = read_scene(&room, |s| {
+        let cells: Vec<OctreeCell> = s
             .octree()
             .cells_with_outside()
             .into_iter()
@@ -258,11 +271,24 @@ pub(super) async fn octree(
                 depth: c.depth,
                 objects: c.objects as u32,
             })
-            .collect(),
+            .collect();
+        (s.tick(), cells)
     })
     .await?;
-    app.query_limiter.charge(&caller.rate_key, dump.cells.len());
-    Ok(Json(dump))
+    app.query_limiter.charge(&caller.rate_key, cells.len());
+    let answer = Whole {
+        head: format!("{{\"tick\":{tick},\"cells\":["),
+        items: cells,
+        item_bytes: CELL_JSON_BYTES,
+    };
+    let pace = app.config.budgets.pace(app.config.request_timeout);
+    let cut = app.metrics.http_reads_cut.clone();
+    let body = stream_whole(answer, slot, pace, caller.who.clone(), cut);
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        Body::from_stream(body),
+    )
+        .into_response())
 }
 
 #[cfg(test)]
@@ -299,7 +325,12 @@ mod tests {
         );
         let cut = prometheus::IntCounter::new("cut", "cut").unwrap();
         let began = tokio::time::Instant::now();
-        let body = stream_nodes(1, nodes.clone(), slot(), pace, "t".into(), cut.clone());
+        let whole = |nodes: Vec<Node>| Whole {
+            head: "{\"tick\":1,\"nodes\":[".to_string(),
+            items: nodes,
+            item_bytes: NODE_JSON_BYTES,
+        };
+        let body = stream_whole(whole(nodes.clone()), slot(), pace, "t".into(), cut.clone());
         futures_util::pin_mut!(body);
         let mut taken = 0;
         let ended = loop {
@@ -322,7 +353,7 @@ mod tests {
         );
 
         // The same answer read promptly comes whole, ending with the tail.
-        let body = stream_nodes(1, nodes, slot(), pace, "t".into(), cut.clone());
+        let body = stream_whole(whole(nodes), slot(), pace, "t".into(), cut.clone());
         let chunks: Vec<Bytes> = body.map(|c| c.expect("no cut")).collect().await;
         assert_eq!(chunks.last().map(|c| &c[..]), Some(&b"]}"[..]));
         assert_eq!(cut.get(), 1);

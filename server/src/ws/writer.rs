@@ -338,4 +338,42 @@ mod tests {
         .await;
         assert_eq!(sent, Err(SendFailed::Stalled { mid: true }));
     }
+
+    /// A reader that takes 1 KB a second never stalls, but cannot hold a 200 KB
+    /// snapshot for minutes: it is cut once the grace plus the size at the minimum rate
+    /// has passed; with no minimum, it gets the whole message.
+    #[tokio::test(start_paused = true)]
+    async fn a_trickling_reader_is_cut_at_the_minimum_rate() {
+        let trickle = || {
+            SocketOut::Stream(Box::new(Slow {
+                step: Duration::from_secs(1),
+                max: 1000,
+                wait: None,
+                bytes: Arc::default(),
+            }))
+        };
+        let payload = vec![7u8; 200_000];
+        let pace = Pace {
+            stall: Duration::from_secs(30),
+            min_rate: Some(crate::net::pace::BytesPerSec(64 * 1024)),
+        };
+        let began = tokio::time::Instant::now();
+        let sent = send(&mut trickle(), &payload, Opcode::Binary, 0, pace).await;
+        assert_eq!(sent, Err(SendFailed::Stalled { mid: true }));
+        let took = began.elapsed();
+        let allowance = pace.allowance(payload.len());
+        assert!(
+            took >= allowance && took <= allowance + Duration::from_secs(2),
+            "{took:?}"
+        );
+        let sent = send(
+            &mut trickle(),
+            &payload,
+            Opcode::Binary,
+            0,
+            Pace::stall_only(pace.stall),
+        )
+        .await;
+        assert_eq!(sent, Ok(()));
+    }
 }
