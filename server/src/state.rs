@@ -113,6 +113,8 @@ pub struct Inner {
     /// Whole-room reads (`GET /nodes`, `/octree`) running at once, with each caller's
     /// and room's share of them.
     pub whole_room_reads: Arc<canopy_room::budget::SharedBudget>,
+    /// Bytes of unfinished WebSocket messages, with each caller's and room's share.
+    pub partial_messages: Arc<canopy_room::budget::SharedBudget>,
     /// The settings every room of this server shares, its unsent snapshot budget among
     /// them (one for the whole server).
     pub rooms_config: canopy_room::RoomConfig,
@@ -201,6 +203,7 @@ impl AppState {
             guard_hosts: !config.has_access_control()
                 && (config.addr.ip().is_loopback() || !config.allowed_hosts.is_empty()),
             whole_room_reads: config.budgets.whole_room_slots(),
+            partial_messages: config.budgets.partial_messages(),
             rooms_config: config.room_config(),
             edit_quotas: canopy_room::CallerQuotas::default(),
             proxies: crate::net::proxy::TrustedProxies::new(config.trusted_proxies.clone()),

@@ -11,13 +11,16 @@ use std::time::Duration;
 
 use canopy_room::budget::{SharedBudget, Shares};
 
-use super::values::at_least_one;
+use super::values::{at_least_one, positive_seconds};
 use crate::net::pace::{BytesPerSec, Pace};
 
 /// The default of `--whole-room-reads`.
 pub const DEFAULT_WHOLE_ROOM_READS: usize = 4;
 /// The default of `--min-read-rate-bytes`: 64 KiB/s, about a 0.5 Mbit/s link.
 pub const DEFAULT_MIN_READ_RATE: u64 = 64 * 1024;
+/// The default of `--max-partial-message-bytes`: 256 MiB (a caller's share, 32 MiB,
+/// holds two messages of the largest size allowed).
+pub const DEFAULT_PARTIAL_MESSAGE_BYTES: usize = 256 << 20;
 
 /// The fair-share flags.
 #[derive(Clone, Debug, clap::Args)]
@@ -45,6 +48,18 @@ pub struct BudgetFlags {
     /// cut off. 0: no minimum (only the no-progress deadline).
     #[arg(long, env = "CANOPY_MIN_READ_RATE_BYTES", default_value_t = DEFAULT_MIN_READ_RATE)]
     pub min_read_rate_bytes: u64,
+
+    /// Bytes of WebSocket messages begun and not yet complete (fragments, or a frame's
+    /// payload still arriving) the server holds, server-wide; a connection whose
+    /// caller's unfinished messages pass its share is closed with 1013 `overloaded`.
+    #[arg(long, env = "CANOPY_MAX_PARTIAL_MESSAGE_BYTES", default_value_t = DEFAULT_PARTIAL_MESSAGE_BYTES, value_parser = at_least_one)]
+    pub max_partial_message_bytes: usize,
+
+    /// Seconds a client has to complete a WebSocket message once its first byte
+    /// arrived (pongs in between do not count as progress); past it the connection is
+    /// closed with 1008 `message not completed in time`. Checked at each ping.
+    #[arg(long = "ws-message-deadline-secs", env = "CANOPY_WS_MESSAGE_DEADLINE_SECS", default_value = "30", value_parser = positive_seconds)]
+    pub ws_message_deadline: Duration,
 }
 
 impl BudgetFlags {
@@ -60,6 +75,14 @@ impl BudgetFlags {
     /// The server's whole-room read slots.
     pub fn whole_room_slots(&self) -> Arc<SharedBudget> {
         SharedBudget::new("whole-room read slots", self.shares(self.whole_room_reads))
+    }
+
+    /// The server's budget of bytes of unfinished WebSocket messages.
+    pub fn partial_messages(&self) -> Arc<SharedBudget> {
+        SharedBudget::new(
+            "bytes of unfinished messages",
+            self.shares(self.max_partial_message_bytes),
+        )
     }
 
     /// The pace of a reader with a stall allowance of `stall`.

@@ -16,7 +16,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use budgets::{BudgetFlags, DEFAULT_MIN_READ_RATE, DEFAULT_WHOLE_ROOM_READS};
+pub use budgets::{
+    BudgetFlags, DEFAULT_MIN_READ_RATE, DEFAULT_PARTIAL_MESSAGE_BYTES, DEFAULT_WHOLE_ROOM_READS,
+};
 pub use file::{ConfigError, defaults_file};
 pub use values::Secret;
 use values::{any_seconds, at_least_one, lease_seconds, looseness, positive_seconds};

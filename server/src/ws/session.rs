@@ -89,6 +89,13 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         reader: mut stream,
         out,
     } = socket;
+    let partial = super::partial::Partial::new(
+        Arc::clone(&app.partial_messages),
+        canopy_room::budget::CallerId::of(&caller.rate_key),
+        canopy_room::budget::RoomKey::of(&room.id),
+    );
+    stream.get_mut().watch(Arc::clone(&partial));
+    let message_deadline = app.config.budgets.ws_message_deadline;
     if let SocketOut::Tcp(tcp) = &out {
         // Frames of this room's ticks are then written by its flushers while the
         // writer sleeps (`flusher.rs`).
@@ -164,6 +171,11 @@ pub async fn serve(params: SessionParams, socket: Socket) {
                     outbox.close(CloseCause::Idle);
                     break SessionEnd::Closed(CloseCause::Idle);
                 }
+                // Pongs keep a connection alive, but not a message it never completes.
+                if partial.since().is_some_and(|at| at.elapsed() > message_deadline) {
+                    outbox.close(CloseCause::Unfinished);
+                    break SessionEnd::Closed(CloseCause::Unfinished);
+                }
                 outbox.push_ping();
             }
             _ = outbox.wait_for_space(), if throttled => {
@@ -189,6 +201,12 @@ pub async fn serve(params: SessionParams, socket: Socket) {
                             outbox.push_reply(&refusal.to_ws(None, None));
                             outbox.close(CloseCause::TooLarge);
                             break SessionEnd::Closed(CloseCause::TooLarge);
+                        }
+                        if partial.over_share() {
+                            let refusal = Refusal::overloaded(e.to_string());
+                            outbox.push_reply(&refusal.to_ws(None, None));
+                            outbox.close(CloseCause::Overloaded);
+                            break SessionEnd::Closed(CloseCause::Overloaded);
                         }
                         tracing::debug!(error = %e, "read failed");
                         break SessionEnd::ReadFailed;

@@ -284,3 +284,96 @@ async fn whole_room_readers_that_do_not_read_hold_only_their_share() {
     assert!(began.elapsed() < Duration::from_secs(2));
     s.stop().await;
 }
+
+/// Reads `ws` until its close frame (or the end), within `secs`; the close code.
+async fn close_code_within(ws: &mut RawWs, secs: u64) -> Option<u16> {
+    use futures_util::StreamExt;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        match tokio::time::timeout_at(deadline, ws.next()).await {
+            Ok(Some(Ok(Message::Close(f)))) => return f.map(|f| u16::from(f.code)),
+            Ok(Some(Ok(_))) => continue,
+            Ok(_) => return None,
+            Err(_) => panic!("no close within {secs} s"),
+        }
+    }
+}
+
+/// One fragment of a binary message (FIN clear), or its continuation.
+fn fragment(first: bool, len: usize) -> Message {
+    use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+    let opcode = if first {
+        OpCode::Data(Data::Binary)
+    } else {
+        OpCode::Data(Data::Continue)
+    };
+    Message::Frame(Frame::message(vec![0u8; len], opcode, false))
+}
+
+/// N5: a message begun and never completed, kept alive with pongs and more fragments,
+/// is closed at the message deadline (1008); one whose fragments pass its caller's
+/// share of the partial-message bytes is closed with `overloaded` (1013); another
+/// caller's connection goes on. Before, pongs counted as activity and such messages
+/// were held for good (16 MiB per connection).
+#[tokio::test]
+async fn unfinished_messages_are_bounded_in_time_and_bytes() {
+    let mut cfg = behind_proxy();
+    cfg.ws_ping = Duration::from_millis(500);
+    cfg.ws_idle = Duration::from_secs(3);
+    cfg.budgets.ws_message_deadline = Duration::from_secs(2);
+    cfg.budgets.max_partial_message_bytes = 1 << 20;
+    let s = start(cfg).await;
+    s.create_room("r", 30).await;
+    // Slow: 64 KiB, then a pong and another 64 KiB every 500 ms (a caller's share is
+    // 128 KiB: the trickler stays under it for a while, and is cut by the deadline).
+    let mut slow = ws_from(&s, "r", "10.0.0.1", 1 << 20).await;
+    slow.send(fragment(true, 1000)).await.unwrap();
+    let trickle = tokio::spawn(async move {
+        for _ in 0..20 {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            if slow.send(Message::Pong(Vec::new().into())).await.is_err()
+                || slow.send(fragment(false, 1000)).await.is_err()
+            {
+                break;
+            }
+        }
+        // Its close code may be lost to its own writes after the close: the server's
+        // count of closes says why it ended.
+        let _ = close_code_within(&mut slow, 10).await;
+    });
+    // Big: more than its caller's share at once.
+    let mut big = ws_from(&s, "r", "10.0.0.2", 1 << 20).await;
+    big.send(fragment(true, 64 << 10)).await.unwrap();
+    big.send(fragment(false, 100 << 10)).await.unwrap();
+    let got = next_within(&mut big, 5.0).await;
+    assert!(
+        matches!(
+            &got,
+            Some(ServerMsg::Error {
+                code: canopy_protocol::ErrorCode::Overloaded,
+                ..
+            })
+        ),
+        "{got:?}"
+    );
+    assert_eq!(close_code_within(&mut big, 5).await, Some(1013));
+    // The innocent, another caller, is served meanwhile.
+    let mut innocent = ws_from(&s, "r", "10.0.0.3", 1 << 20).await;
+    send_json(&mut innocent, &ClientMsg::subscribe(None, u32::MAX)).await;
+    let got = next_within(&mut innocent, 2.0).await;
+    assert!(matches!(got, Some(ServerMsg::Snapshot { .. })), "{got:?}");
+    trickle.await.unwrap();
+    let unfinished = s
+        .state
+        .metrics
+        .ws_closed
+        .with_label_values(&["message not completed in time"])
+        .get();
+    assert_eq!(
+        unfinished, 1,
+        "the trickler was closed at the message deadline"
+    );
+    assert_eq!(s.state.partial_messages.held().0, 0, "given back");
+    s.stop().await;
+}
