@@ -54,6 +54,10 @@ pub struct RoomConfig {
     pub snapshot_bytes: Arc<SharedBudget>,
     /// Subscribers per room; more answer `overloaded`.
     pub max_subscribers: usize,
+    /// Ids the room's region subscribers hold in their in-scope sets, each set shared
+    /// by the subscribers of one scope counted once; a region subscription that would
+    /// add a set past it answers `overloaded`.
+    pub max_in_scope_entries: usize,
     /// Whether a logged room's delta frames and snapshots wait for durability.
     pub frames: FramePassage,
     /// How far back a subscription may resume (`since`).
@@ -73,6 +77,9 @@ impl RoomConfig {
     pub const DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES: usize = 256 << 20;
     /// The default of `--max-subscribers-per-room`.
     pub const DEFAULT_MAX_SUBSCRIBERS: usize = 10_000;
+    /// The default of `--max-in-scope-entries-per-room`: 8,388,608 ids (about 80 MB),
+    /// two distinct region scopes covering a room of the largest size.
+    pub const DEFAULT_MAX_IN_SCOPE_ENTRIES: usize = 1 << 23;
 
     /// The unsent snapshot bytes of a server: `ceiling` bytes, of which a caller holds at
     /// most `1/caller_divisor` and a room `1/room_divisor`.
@@ -101,6 +108,7 @@ impl Default for RoomConfig {
                 Shares::DEFAULT_DIVISOR,
             ),
             max_subscribers: Self::DEFAULT_MAX_SUBSCRIBERS,
+            max_in_scope_entries: Self::DEFAULT_MAX_IN_SCOPE_ENTRIES,
             frames: FramePassage::Durable,
             history: resume::HistoryLimits::DEFAULT,
             hierarchy: HierarchyLimits::default(),
@@ -432,6 +440,34 @@ impl Room {
         for sub in &self.subscribers.list {
             sub.outbox.assert_well_formed();
         }
+        self.assert_in_scope_sets();
+    }
+
+    /// Each region subscriber's in-scope set is the nodes of its scope at the tick just
+    /// finished, which is what lets subscribers of one scope share one set.
+    fn assert_in_scope_sets(&self) {
+        let scene = self.shared.scene.read();
+        for sub in &self.subscribers.list {
+            let Some(r) = &sub.scope.region else {
+                assert!(sub.in_scope.is_empty(), "a whole-room subscriber holds ids");
+                continue;
+            };
+            let (min, max) = (glam::Vec3::from_array(r.min), glam::Vec3::from_array(r.max));
+            let mut ids = Vec::new();
+            scene.octree().region(min, max, sub.scope.mask, &mut ids);
+            let want: rustc_hash::FxHashSet<_> = ids.into_iter().collect();
+            assert!(
+                *sub.in_scope == want,
+                "connection {}'s in-scope set is not its scope's nodes",
+                sub.outbox.conn
+            );
+        }
+    }
+
+    /// Ids held in the in-scope sets of the room's region subscribers, each shared set
+    /// counted once (tests and diagnostics).
+    pub fn in_scope_entries(&self) -> usize {
+        self.subscribers.in_scope_entries()
     }
 
     /// The region of each subscriber (tests and diagnostics).

@@ -60,7 +60,8 @@ impl SubscribeQueue {
 struct Taken {
     scope: Scope,
     nodes: Vec<Node>,
-    ids: FxHashSet<NodeId>,
+    /// For a region scope, its ids: the set its subscribers already share, if any.
+    ids: Arc<FxHashSet<NodeId>>,
     encoded: Vec<((Format, bool), Bytes)>,
 }
 
@@ -192,13 +193,15 @@ impl Room {
         let buf = codec::encode_server(&msg, req.outbox.format);
         req.outbox
             .restart_with(self.account().track(buf, req.caller));
-        let mut in_scope = FxHashSet::default();
-        if let Some(r) = &req.scope.region {
-            let (min, max) = (glam::Vec3::from_array(r.min), glam::Vec3::from_array(r.max));
-            let mut ids = Vec::new();
-            scene.octree().region(min, max, req.scope.mask, &mut ids);
-            in_scope.extend(ids);
-        }
+        let in_scope = match &req.scope.region {
+            None => Arc::default(),
+            Some(r) => self.subscribers.in_scope_of(&req.scope).unwrap_or_else(|| {
+                let (min, max) = (glam::Vec3::from_array(r.min), glam::Vec3::from_array(r.max));
+                let mut ids = Vec::new();
+                scene.octree().region(min, max, req.scope.mask, &mut ids);
+                Arc::new(ids.into_iter().collect())
+            }),
+        };
         let sub = Subscriber {
             outbox: req.outbox,
             scope: req.scope,
@@ -293,6 +296,14 @@ impl Room {
         answered
     }
 
+    /// True when a new region subscriber of `scope`, whose set has `entries` ids, would
+    /// take the room past `--max-in-scope-entries-per-room` (a scope already held
+    /// shares its set and costs nothing more).
+    fn over_in_scope_cap(&self, scope: &Scope, entries: usize) -> bool {
+        self.subscribers.in_scope_of(scope).is_none()
+            && self.subscribers.in_scope_entries() + entries > self.config.max_in_scope_entries
+    }
+
     /// Answers `req` with this tick's snapshot of its scope: `cached`, the one taken
     /// already this tick, or a new one (its nodes added to `spent`).
     fn snapshot(
@@ -308,6 +319,10 @@ impl Room {
                 let mut ids = FxHashSet::default();
                 let nodes = scope::snapshot(scene, &req.scope, &mut ids);
                 *spent += nodes.len().max(1);
+                let ids = match self.subscribers.in_scope_of(&req.scope) {
+                    Some(shared) => shared,
+                    None => Arc::new(ids),
+                };
                 taken.push(Taken {
                     scope: req.scope,
                     nodes,
@@ -317,6 +332,14 @@ impl Room {
                 taken.len() - 1
             }
         };
+        if req.scope.region.is_some() && self.over_in_scope_cap(&req.scope, taken[i].ids.len()) {
+            let message = format!(
+                "room {} holds {} in-scope entries of region subscribers, the limit",
+                self.shared.id, self.config.max_in_scope_entries
+            );
+            Self::refuse(req, message);
+            return;
+        }
         let compact = self.start_encoding(&req, scene);
         let account = self.account();
         let t = &mut taken[i];
@@ -328,9 +351,9 @@ impl Room {
         );
         req.outbox.restart_with(bytes);
         let in_scope = if req.scope.region.is_some() {
-            t.ids.clone()
+            Arc::clone(&t.ids)
         } else {
-            FxHashSet::default()
+            Arc::default()
         };
         let sub = Subscriber {
             outbox: req.outbox,

@@ -55,6 +55,12 @@ pub struct BudgetFlags {
     #[arg(long, env = "CANOPY_MAX_PARTIAL_MESSAGE_BYTES", default_value_t = DEFAULT_PARTIAL_MESSAGE_BYTES, value_parser = at_least_one)]
     pub max_partial_message_bytes: usize,
 
+    /// Ids a room's region subscribers may hold in their in-scope sets (subscribers of
+    /// one scope share one set, counted once); a region subscription that would add a
+    /// set past it answers `overloaded`.
+    #[arg(long, env = "CANOPY_MAX_IN_SCOPE_ENTRIES_PER_ROOM", default_value_t = canopy_room::RoomConfig::DEFAULT_MAX_IN_SCOPE_ENTRIES, value_parser = at_least_one)]
+    pub max_in_scope_entries_per_room: usize,
+
     /// Seconds a client has to complete a WebSocket message once its first byte
     /// arrived (pongs in between do not count as progress); past it the connection is
     /// closed with 1008 `message not completed in time`. Checked at each ping.

@@ -451,6 +451,7 @@ impl ServerConfig {
                 self.budgets.room_share_divisor as u64,
             ),
             max_subscribers: self.max_subscribers_per_room,
+            max_in_scope_entries: self.budgets.max_in_scope_entries_per_room,
             frames: if self.live_deltas {
                 FramePassage::Live
             } else {
