@@ -27,7 +27,8 @@
 //! (compact transforms), `resume.rs` (the history a subscription resumes from),
 //! `query.rs`, `durable.rs` (the persist phase, snapshot capture and restore), `gate.rs`
 //! (the durability gate), `restore_error.rs` (why a rebuild from stored state failed),
-//! `metrics.rs`, `tokens.rs`, `refusal.rs`, `edit_wait.rs`, `tick_pool.rs`, and for
+//! `metrics.rs`, `tokens.rs`, `refusal.rs`, `edit_wait.rs`, `tick_pool.rs`, `budget.rs`
+//! (the fair shares of the server-wide budgets, also used by the edges), and for
 //! cluster mode `lease.rs` and `replica.rs`.
 
 mod applied;
