@@ -20,7 +20,8 @@ use super::Room;
 use super::delta::SharedDelta;
 use super::outbox::{Outbox, Pushed};
 use super::scene_state::SceneState;
-use super::scope;
+use super::scope::{self, Scope, ScopeKey};
+use rustc_hash::FxHashMap;
 
 impl Room {
     /// Pushes this tick's deltas; answers how many subscribers had theirs merged.
@@ -60,9 +61,8 @@ impl Room {
                     }
                 }
                 Some(_) => {
-                    let (_, set, d) = regions
-                        .iter()
-                        .find(|(scope, _, _)| *scope == sub.scope)
+                    let (set, d) = regions
+                        .get(&sub.scope.key())
                         .expect("every region scope has its group");
                     sub.in_scope = Arc::clone(set);
                     d.clone()
@@ -92,10 +92,8 @@ impl Room {
     }
 }
 
-/// A region scope's group of a tick: the scope, its in-scope set after the tick and
-/// its delta.
+/// A region scope's group of a tick: its in-scope set after the tick and its delta.
 type RegionGroup = (
-    super::scope::Scope,
     Arc<rustc_hash::FxHashSet<canopy_protocol::NodeId>>,
     Option<Arc<SharedDelta>>,
 );
@@ -104,32 +102,38 @@ impl Room {
     /// This tick's delta and in-scope set of each region scope, built once per scope.
     /// The sets are first taken from the subscribers (each then holds an empty one),
     /// so the group's set has one holder and is updated in place.
-    fn region_deltas(&mut self, scene: &SceneState, now_ms: u64) -> Vec<RegionGroup> {
+    fn region_deltas(
+        &mut self,
+        scene: &SceneState,
+        now_ms: u64,
+    ) -> FxHashMap<ScopeKey, RegionGroup> {
         let empty: Arc<rustc_hash::FxHashSet<_>> = Arc::default();
-        let mut groups: Vec<RegionGroup> = Vec::new();
+        let mut groups: FxHashMap<ScopeKey, (Scope, RegionGroup)> = FxHashMap::default();
         for sub in self.subscribers.list.iter_mut() {
             if sub.scope.region.is_none() {
                 continue;
             }
             let set = std::mem::replace(&mut sub.in_scope, Arc::clone(&empty));
-            if !groups.iter().any(|(scope, _, _)| *scope == sub.scope) {
-                groups.push((sub.scope, set, None));
-            }
+            groups
+                .entry(sub.scope.key())
+                .or_insert((sub.scope, (set, None)));
         }
         let tick = scene.tick();
-        for (scope, set, delta) in &mut groups {
+        let mut out = FxHashMap::with_capacity_and_hasher(groups.len(), Default::default());
+        for (key, (scope, (mut set, _))) in groups {
             let region = scope.region.as_ref().expect("a region scope");
-            let ids = Arc::make_mut(set);
+            let ids = Arc::make_mut(&mut set);
             scope::region_parts(&self.diff, scene, region, scope.mask, ids, &mut self.parts);
-            *delta = (!self.parts.is_empty()).then(|| {
+            let delta = (!self.parts.is_empty()).then(|| {
                 Arc::new(SharedDelta::new(
                     tick,
                     now_ms,
                     std::mem::take(&mut self.parts),
                 ))
             });
+            out.insert(key, (set, delta));
         }
-        groups
+        out
     }
 }
 

@@ -49,16 +49,12 @@ impl Subscribers {
 
     /// In-scope entries the room holds: each distinct set counted once.
     pub(super) fn in_scope_entries(&self) -> usize {
-        let mut seen: Vec<*const FxHashSet<NodeId>> = Vec::new();
-        let mut entries = 0;
-        for s in self.list.iter().filter(|s| !s.in_scope.is_empty()) {
-            let p = Arc::as_ptr(&s.in_scope);
-            if !seen.contains(&p) {
-                seen.push(p);
-                entries += s.in_scope.len();
-            }
-        }
-        entries
+        let mut seen: FxHashSet<*const FxHashSet<NodeId>> = FxHashSet::default();
+        self.list
+            .iter()
+            .filter(|s| !s.in_scope.is_empty() && seen.insert(Arc::as_ptr(&s.in_scope)))
+            .map(|s| s.in_scope.len())
+            .sum()
     }
 
     pub(super) fn len(&self) -> usize {
