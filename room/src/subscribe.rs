@@ -220,11 +220,12 @@ impl Room {
         req.outbox.push_reply(&refusal.to_ws(None, None));
     }
 
-    /// What to do with a subscription that needs new bytes (a snapshot not yet taken
-    /// this tick, or a resumed delta), by the unsent-snapshot shares: `Some(req)` back
-    /// when it must wait (its room or the server holds its share: not its caller's
-    /// doing, so it waits for those bytes to be written or cut off), `None` when it was
-    /// refused (its caller holds its whole share) or may go on (`Ok`).
+    /// Checks a subscription that needs new bytes (a snapshot not yet taken this tick,
+    /// or a resumed delta) against the unsent-snapshot shares: `Ok` when it may go on;
+    /// `Err(None)` when it was refused because its caller holds its whole share;
+    /// `Err(Some(req))` when it must wait because its room or the server holds its
+    /// share (not its caller's doing: it waits for those bytes to be written or cut
+    /// off).
     fn admit(&self, req: SubscribeRequest) -> Result<SubscribeRequest, Option<SubscribeRequest>> {
         let account = self.account();
         match account.budget.check(req.caller, account.room) {
@@ -245,9 +246,9 @@ impl Room {
         let mut taken: Vec<Taken> = Vec::new();
         let mut spent = 0usize;
         let mut answered = 0;
-        // Subscriptions that wait for their room's or the server's share, in order;
-        // they go back to the front of the queue, while later ones of other rooms'
-        // callers may go on.
+        // Subscriptions that wait for their room's or the server's share, in order; they
+        // go back to the front of the queue, while later ones are still answered (a
+        // refusal for a caller over its share, or a snapshot this tick already took).
         let mut waiting = VecDeque::new();
         while let Some(req) = self.subscribes.queue.pop_front() {
             let conn = req.outbox.conn;
