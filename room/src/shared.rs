@@ -33,8 +33,9 @@ pub struct EditLimits {
     pub max_pending_batches: usize,
     /// Ops waiting in one room, over all its batches.
     pub max_pending_ops: usize,
-    /// Ops one connection may have waiting in its room, so one editor cannot take the
-    /// whole room's budget.
+    /// Ops one editor (the quota a batch is admitted under: its caller's, across its
+    /// connections and requests) may have waiting, so one editor cannot take the whole
+    /// room's budget.
     pub max_pending_ops_per_conn: usize,
 }
 

@@ -218,9 +218,9 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_MAX_PENDING_OPS", default_value_t = EditLimits::DEFAULT.max_pending_ops, value_parser = at_least_one)]
     pub max_pending_ops: usize,
 
-    /// Ops one editor may have waiting for ticks: one WebSocket connection, or one HTTP
-    /// caller (its token, else its address) across its concurrent requests, so one
-    /// editor cannot take the whole room's share.
+    /// Ops one editor may have waiting for ticks: one caller (its JWT's `sub`, else its
+    /// token, else its address) across all its WebSocket connections and HTTP
+    /// requests, so one editor cannot take the whole room's share.
     #[arg(long, env = "CANOPY_MAX_PENDING_OPS_PER_CONN", default_value_t = EditLimits::DEFAULT.max_pending_ops_per_conn, value_parser = at_least_one)]
     pub max_pending_ops_per_conn: usize,
 

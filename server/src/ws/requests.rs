@@ -160,7 +160,9 @@ impl Session {
             seq,
             held,
         };
-        let quota = Some(Arc::clone(&self.outbox.quota));
+        // The caller's quota, shared by its connections and HTTP requests: two sockets
+        // of one editor cannot take the room's whole pending budget.
+        let quota = Some(self.app.edit_quotas.of(&self.caller.rate_key));
         if let Err(e) = self
             .room
             .submit_edits(ops, reply, Arc::new(EditTicket::default()), quota)

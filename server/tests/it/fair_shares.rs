@@ -442,3 +442,69 @@ async fn identical_region_subscribers_share_one_in_scope_set() {
     assert!(matches!(again.recv().await, ServerMsg::Snapshot { .. }));
     s.stop().await;
 }
+
+/// F8: an editor's WebSocket connections share one pending-ops quota (its caller's),
+/// so two sockets of one editor cannot take a room's whole pending budget; another
+/// editor's batch is admitted meanwhile.
+#[tokio::test]
+async fn two_sockets_of_one_editor_share_its_pending_quota() {
+    let mut cfg = behind_proxy();
+    cfg.tick_op_budget = 1;
+    cfg.max_pending_ops_per_conn = 10;
+    let s = start(cfg).await;
+    s.create_room("q", 240).await;
+    assert_eq!(s.edits("q", add_ops(1)).await.0, 200);
+    // A queue ahead of the editors (one batch per tick at 240 Hz: about a second).
+    let room = s.state.room("q").unwrap();
+    for _ in 0..240 {
+        let (tx, _rx) = tokio::sync::oneshot::channel();
+        let noop = vec![canopy_protocol::Op::SetLocal {
+            node: 0,
+            t: Some([1.0, 0.0, 0.0]),
+            r: None,
+            s: None,
+        }];
+        room.submit_edits(
+            noop,
+            canopy_room::EditReply::Oneshot(tx),
+            std::sync::Arc::new(canopy_room::EditTicket::default()),
+            None,
+        )
+        .unwrap();
+    }
+    let batch = |seq: u64, first: u32| ClientMsg::Edits {
+        seq,
+        ops: (first..first + 6)
+            .map(|i| canopy_protocol::Op::Add {
+                id: Some(i),
+                parent: None,
+                local: canopy_protocol::Transform::IDENTITY,
+                extent: [1.0; 3],
+                mask: u32::MAX,
+            })
+            .collect(),
+    };
+    let mut a = ws_from(&s, "q", "10.0.0.1", 1 << 20).await;
+    let mut b = ws_from(&s, "q", "10.0.0.1", 1 << 20).await;
+    let mut other = ws_from(&s, "q", "10.0.0.2", 1 << 20).await;
+    send_json(&mut a, &batch(1, 100)).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    send_json(&mut b, &batch(1, 200)).await;
+    send_json(&mut other, &batch(1, 300)).await;
+    let refused = next_within(&mut b, 5.0).await;
+    assert!(
+        matches!(
+            &refused,
+            Some(ServerMsg::Error {
+                code: canopy_protocol::ErrorCode::Overloaded,
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
+    let acked = next_within(&mut other, 10.0).await;
+    assert!(matches!(acked, Some(ServerMsg::Ack { .. })), "{acked:?}");
+    let acked = next_within(&mut a, 10.0).await;
+    assert!(matches!(acked, Some(ServerMsg::Ack { .. })), "{acked:?}");
+    s.stop().await;
+}
