@@ -11,6 +11,7 @@ import type { DetailsPanel } from './panels/details.js';
 import type { RoomsPanel } from './panels/rooms.js';
 import type { TreePanel } from './panels/tree.js';
 import type { View } from './scene/view.js';
+import type { ScopeProbe } from './scope_probe.js';
 import type { Tools } from './tools.js';
 
 export interface Parts {
@@ -20,9 +21,11 @@ export interface Parts {
   rooms: RoomsPanel;
   details: DetailsPanel;
   tree: TreePanel;
+  probe: ScopeProbe;
   model: () => SceneModel | null;
   open: (room: string) => Promise<void>;
   select: (id: number | null) => void;
+  showScope: (kind: 'follow' | 'frustum') => Promise<void>;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -70,6 +73,11 @@ export function installHooks(p: Parts): void {
     lastAnswer() {
       return p.tools.last;
     },
+    /** The scope the probe subscriber shows (its kind, what it follows, its members). */
+    scope() {
+      return p.probe.shown;
+    },
+    showScope: p.showScope,
     /** Per-frame update cost over the frames that had something to update. */
     frameStats() {
       const s = p.view.stats;

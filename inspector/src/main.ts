@@ -13,6 +13,7 @@ import { RoomsPanel } from './panels/rooms.js';
 import { TreePanel } from './panels/tree.js';
 import type { ColourMode } from './scene/boxes.js';
 import { View } from './scene/view.js';
+import { ScopeProbe } from './scope_probe.js';
 import { type Tool, Tools } from './tools.js';
 
 const OCTREE_REFRESH_MS = 2000;
@@ -26,6 +27,7 @@ const rooms = new RoomsPanel(access);
 const tree = new TreePanel($('tree'), $('tree-count'));
 const details = new DetailsPanel($('details'));
 const charts = new Charts(access);
+const probe = new ScopeProbe(view.scene);
 let model: SceneModel | null = null;
 let opening = 0;
 let statusTimer: ReturnType<typeof setTimeout> | null = null;
@@ -41,6 +43,7 @@ function message(text: string, error = false): void {
 /** Opens `room`: a fresh connection and mirror, the camera fitted once the snapshot is in. */
 async function open(room: string): Promise<void> {
   const mine = ++opening;
+  stopScope();
   model?.close();
   model = null;
   view.setModel(null);
@@ -207,10 +210,61 @@ $('delete-room').addEventListener('click', () => {
   void rooms.delete(room);
 });
 
+/** Shows the probe's scope: its members highlighted, a line of what it is. */
+probe.onChange = () => {
+  const s = probe.shown;
+  if (!s) return;
+  view.boxes.setHighlight(s.ids);
+  const what = s.kind === 'follow' ? `follow ${s.node} r ${s.radius} + ${s.margin}` : 'camera frustum';
+  $('scope-info').textContent = `${what}: ${s.ids.length} nodes in scope at tick ${s.tick}`;
+  $('scope-info').dataset.tick = String(s.tick);
+  view.requestRender();
+};
+
+function stopScope(): void {
+  probe.stop();
+  view.boxes.setHighlight(null);
+  $('scope-info').textContent = '';
+  view.requestRender();
+}
+
+/** Subscribes the probe: around the selected node, or with the camera's view volume. */
+async function showScope(kind: 'follow' | 'frustum'): Promise<void> {
+  const m = model;
+  if (!m) return;
+  tools.clear();
+  try {
+    if (kind === 'frustum') {
+      await probe.frustum(access.client, m.room, view.camera);
+    } else {
+      const node = view.marks.selected;
+      const radius = Number(($('scope-radius') as HTMLInputElement).value);
+      const margin = Number(($('scope-margin') as HTMLInputElement).value);
+      if (node === null) {
+        message('select the node the scope follows first', true);
+        return;
+      }
+      await probe.follow(access.client, m.room, node, radius, margin);
+    }
+  } catch (e) {
+    stopScope();
+    message(`scope: ${describe(e)}`, true);
+  }
+  view.requestRender();
+}
+
+$('scope-form').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  void showScope('follow');
+});
+$('scope-frustum').addEventListener('click', () => void showScope('frustum'));
+$('scope-stop').addEventListener('click', () => stopScope());
+
 // A readout of what the view is doing, once a frame: nodes, tick, and how far behind the
 // server's clock this tab applied the last frame.
 view.onFrame = () => {
   tree.refresh();
+  if (!view.paused && probe.frame(model)) view.requestRender();
   const m = model;
   if (!m || view.stats.frames % 10 !== 0) return;
   if (view.stats.frames % 60 === 0) legend();
@@ -235,7 +289,7 @@ function legend(): void {
   }
 }
 
-installHooks({ access, view, tools, rooms, details, tree, model: () => model, open, select });
+installHooks({ access, view, tools, rooms, details, tree, probe, model: () => model, open, select, showScope });
 void access
   .client.health()
   .then((h) => ($('server-info').textContent = h.version ? `server ${h.version}, protocol ${h.protocol}` : ''))

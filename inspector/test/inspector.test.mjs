@@ -1,11 +1,12 @@
 // The inspector in headless Chromium against a real `canopy --demo`: the page loads from
 // `/`, mirrors the demo room, draws it (pixels), draws the octree overlay, selects by a
 // click through the server's ray query, highlights exactly a region query's answer and a
-// nearest-k answer, and finds nodes in the hierarchy. Screenshots go to target/inspector/.
+// nearest-k answer, shows a follow scope's members as a subscriber of that scope holds
+// them, and finds nodes in the hierarchy. Screenshots go to target/inspector/.
 //
 // The demo animates everything, so the test adds a few nodes of its own that never move
-// (no update callbacks, roots): a marker above the scene for the click, and a row below it
-// for the region, whose answers are then the same for the page and for the test's own
+// (no update callbacks, roots): a marker above the scene for the click (with a node beside
+// it and one farther off, for the follow scope), and a row below it for the region, whose answers are then the same for the page and for the test's own
 // query at any tick.
 
 import { test, before, after } from 'node:test';
@@ -14,6 +15,9 @@ import { api, launch, shot, startServer } from './helpers.mjs';
 
 const MARKER = 990000;
 const ROW = [990001, 990002, 990003, 990004, 990005];
+// Beside the marker: one within a follow scope of radius 30 around it, one beyond 30 + 5.
+const NEAR = 990010;
+const FAR = 990011;
 const MARKER_WORLD_R = [0, 0.38268343, 0, 0.9238795];
 
 let server;
@@ -25,6 +29,8 @@ before(async () => {
   const ops = [
     { op: 'add', id: MARKER, local: { t: [0, 60, 0], r: MARKER_WORLD_R }, extent: [4, 4, 4], mask: 8 },
     ...ROW.map((id, i) => ({ op: 'add', id, local: { t: [i * 10, -80, 0] }, extent: [1, 1, 1], mask: 16 })),
+    { op: 'add', id: NEAR, local: { t: [20, 60, 0] }, extent: [1, 1, 1], mask: 8 },
+    { op: 'add', id: FAR, local: { t: [0, 60, 45] }, extent: [1, 1, 1], mask: 8 },
   ];
   const added = await api(server.url, 'POST', '/rooms/demo/edits', { body: { ops } });
   assert.equal(added.status, 200, JSON.stringify(added.body));
@@ -155,6 +161,35 @@ test('nearest-k from a clicked point highlights the server\'s k nearest', async 
   await drawnHighlight(nearest);
   await page.locator('input[name=tool][value=select]').check();
   await page.locator('#clear-marks').click();
+});
+
+test('a follow scope around the selected node highlights what a subscriber of that scope holds', async () => {
+  await hooks((id) => window.canopyInspector.select(id), MARKER);
+  await page.locator('#scope-radius').fill('30');
+  await page.locator('#scope-margin').fill('5');
+  await page.locator('#scope-follow').click();
+  await page.waitForFunction(() => (window.canopyInspector.scope()?.tick ?? 0) > 0);
+  const shown = await hooks(() => window.canopyInspector.scope());
+  assert.equal(shown.kind, 'follow');
+  assert.equal(shown.node, MARKER);
+  // Nothing near the marker moves, so the server's sphere query around it at any tick
+  // is the scope's reference.
+  const own = await api(server.url, 'POST', '/rooms/demo/query/sphere', { body: { around: MARKER, radius: 30 } });
+  assert.equal(own.status, 200, JSON.stringify(own.body));
+  assert.deepEqual(shown.ids, own.body.nodes);
+  assert.ok(shown.ids.includes(MARKER) && shown.ids.includes(NEAR) && !shown.ids.includes(FAR), JSON.stringify(shown.ids));
+  await drawnHighlight(shown.ids);
+  assert.match(await page.locator('#scope-info').textContent(), new RegExp(`follow ${MARKER} r 30 \\+ 5: ${shown.ids.length} nodes`));
+  await page.screenshot({ path: shot('scope.png') });
+  // The camera's frustum: a scope of its own, some nodes in it.
+  await page.locator('#scope-frustum').click();
+  await page.waitForFunction(() => window.canopyInspector.scope()?.kind === 'frustum' && window.canopyInspector.scope().tick > 0);
+  const seen = await hooks(() => window.canopyInspector.scope());
+  assert.ok(seen.ids.length > 0, 'the camera sees nodes');
+  await page.locator('#scope-stop').click();
+  assert.equal(await hooks(() => window.canopyInspector.scope()), null);
+  await drawnHighlight([]);
+  await hooks(() => window.canopyInspector.select(null));
 });
 
 test('the hierarchy finds a node by id, expands its ancestors and shows its parent and children', async () => {

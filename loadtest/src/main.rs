@@ -26,6 +26,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod bench;
 mod load;
 mod observe;
+mod rawws;
 mod report;
 mod run;
 mod scenario;

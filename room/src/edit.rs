@@ -1,7 +1,7 @@
 //! Edit batches on their way from an edge to the tick: the [`EditTicket`] that makes "a
 //! batch answered with an error is never applied" hold when a caller gives up, the
-//! [`EditReply`] that carries the outcome back, the [`EditQuota`] of one connection (or
-//! one HTTP caller, [`CallerQuotas`]), and the room's [`EditQueue`] that the tick takes
+//! [`EditReply`] that carries the outcome back, the [`EditQuota`] of one caller over all
+//! its connections ([`CallerQuotas`]), and the room's [`EditQueue`] that the tick takes
 //! batches from within its op budget.
 //!
 //! Invariants: a batch is applied only if the tick took its ticket before anybody
@@ -115,8 +115,9 @@ impl EditReply {
     }
 }
 
-/// What one connection has waiting for its room's tick, so that a single editor can
-/// hold only part of the room's pending budget.
+/// What one caller has waiting for its rooms' ticks, over all its WebSocket connections
+/// and HTTP requests, so that a single editor can hold only part of a room's pending
+/// budget.
 #[derive(Debug, Default)]
 pub struct EditQuota {
     /// Batches of this connection waiting for the tick.
@@ -125,10 +126,10 @@ pub struct EditQuota {
     pub ops: AtomicUsize,
 }
 
-/// The [`EditQuota`] of each HTTP caller (its token, else its address) while it has
-/// edits in flight: an HTTP connection carries one request at a time, so a quota per
-/// connection would let one editor with a few parallel connections take the whole room's
-/// pending budget and get every other editor refused.
+/// The [`EditQuota`] of each caller (its JWT `sub` or token, else its address) while it
+/// has edits in flight: a quota per connection would let one editor with a few parallel
+/// connections (HTTP or WebSocket) take the whole room's pending budget and get every
+/// other editor refused.
 ///
 /// Invariant: a caller with a batch in flight has exactly one live quota here, shared by
 /// all its requests; an entry whose quota was dropped is stale and is swept once stale

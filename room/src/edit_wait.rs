@@ -7,7 +7,6 @@
 
 use std::time::Duration;
 
-use canopy_protocol::ErrorCode;
 use canopy_protocol::http::EditsResult;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
@@ -39,10 +38,7 @@ pub async fn outcome(
         Err(_) => rx.await,
     };
     let Ok(answer) = answer else {
-        return Err(Refusal::new(
-            ErrorCode::UnknownRoom,
-            format!("room {} closed before the batch was applied", room.id),
-        ));
+        return Err(room.closed_refusal());
     };
     let result = answer.outcome?;
     // Acknowledged only once durable: the tick queued its record; the log thread's

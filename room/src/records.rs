@@ -72,6 +72,7 @@ pub struct ReplicaStart {
     pub next_id: u64,
     /// The room's editor and viewer tokens, so the relay checks access as the owner
     /// does (cluster traffic is trusted, see docs/cluster.md).
+    /// Their digests ([`crate::tokens::TokenDigest::to_stored`]), never the tokens.
     pub tokens: Option<(String, String)>,
 }
 

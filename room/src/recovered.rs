@@ -12,7 +12,7 @@ use crate::durable::{self, RoomLog};
 use crate::gate::LogLink;
 use crate::metrics::RoomMetrics;
 use crate::replica::FeedLink;
-use crate::tokens::RoomTokens;
+use crate::tokens::{RoomTokens, TokenDigest};
 use crate::{Durability, RestoreError, Room, RoomConfig, RoomSpec, SceneState};
 
 /// The metadata a room is logged with.
@@ -20,8 +20,8 @@ pub fn room_meta(id: &str, tick_hz: u32, tokens: Option<&RoomTokens>, created_ms
     RoomMeta {
         id: id.to_string(),
         tick_hz,
-        editor_token: tokens.map(|t| t.editor.clone()),
-        viewer_token: tokens.map(|t| t.viewer.clone()),
+        editor_token: tokens.map(|t| t.editor.to_stored()),
+        viewer_token: tokens.map(|t| t.viewer.to_stored()),
         created_ms,
     }
 }
@@ -30,8 +30,8 @@ pub fn room_meta(id: &str, tick_hz: u32, tokens: Option<&RoomTokens>, created_ms
 fn tokens_of(meta: &RoomMeta) -> Option<RoomTokens> {
     match (&meta.editor_token, &meta.viewer_token) {
         (Some(editor), Some(viewer)) => Some(RoomTokens {
-            editor: editor.clone(),
-            viewer: viewer.clone(),
+            editor: TokenDigest::from_stored(editor),
+            viewer: TokenDigest::from_stored(viewer),
         }),
         _ => None,
     }

@@ -190,7 +190,7 @@ impl Room {
                 .shared
                 .tokens
                 .as_ref()
-                .map(|t| (t.editor.clone(), t.viewer.clone())),
+                .map(|t| (t.editor.to_stored(), t.viewer.to_stored())),
         })
     }
 

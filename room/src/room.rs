@@ -4,7 +4,6 @@
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver};
 
-use canopy_protocol::ErrorCode;
 use canopy_protocol::message::Region;
 use canopy_scene::HierarchyLimits;
 use canopy_scene::octree::OctreeConfig;
@@ -18,7 +17,6 @@ use crate::gate::{DurableGate, FramePassage};
 use crate::metrics::RoomMetrics;
 use crate::mode::{Durability, Role};
 use crate::outbox::{ConnId, Outbox};
-use crate::refusal::Refusal;
 use crate::replica::{RelayLink, ReplayState};
 use crate::restore_error::RestoreError;
 use crate::scene_state::SceneState;
@@ -26,7 +24,7 @@ use crate::shared::EditLimits;
 use crate::shared::{RoomInstance, RoomShared, SharedParts};
 use crate::subscribe::SubscribeQueue;
 use crate::subscribers::Subscribers;
-use crate::tokens::RoomTokens;
+use crate::tokens::{RoomTokens, TokenDigest};
 use crate::{compact, replica, resume};
 use canopy_protocol::Op;
 
@@ -254,10 +252,10 @@ impl Room {
     ) -> Result<(RoomSpec, RoomInstance), RestoreError> {
         let instance = RoomInstance::parse(&start.instance)
             .ok_or_else(|| RestoreError::Instance(start.instance.clone()))?;
-        let tokens = start
-            .tokens
-            .clone()
-            .map(|(editor, viewer)| RoomTokens { editor, viewer });
+        let tokens = start.tokens.clone().map(|(editor, viewer)| RoomTokens {
+            editor: TokenDigest::from_stored(&editor),
+            viewer: TokenDigest::from_stored(&viewer),
+        });
         let spec = RoomSpec {
             id,
             tick_hz: start.tick_hz,
@@ -403,21 +401,15 @@ impl Room {
             .set_subscribers(self.subscribers.len() as u64);
     }
 
-    /// Answers what waits (batches with `unknown_room`), closes every subscriber with
+    /// Answers what waits (batches with [`RoomShared::closed_refusal`]), closes every subscriber with
     /// `closed` and the close `code`, and stops.
     pub fn stop(&mut self, cause: crate::CloseCause) {
         self.take_commands();
         self.checkpoint_on_stop();
-        self.shared.mark_closed();
+        self.shared.mark_closed(cause);
         for edit in self.edits.drain() {
             self.shared.release(&edit);
-            edit.reply.send(Err(Refusal::new(
-                ErrorCode::UnknownRoom,
-                format!(
-                    "room {} was deleted before the batch was applied",
-                    self.shared.id
-                ),
-            )));
+            edit.reply.send(Err(self.shared.closed_refusal()));
         }
         for req in self.subscribes.drain() {
             req.outbox.close(cause);

@@ -22,6 +22,7 @@ use super::gate::DurableGate;
 use super::packed_ops::PackedOps;
 use super::scene_state::SceneState;
 use super::stats::RoomStats;
+use crate::close::CloseCause;
 use crate::refusal::Refusal;
 use crate::tokens::RoomTokens;
 
@@ -110,6 +111,10 @@ pub struct RoomShared {
     /// Commands other than edits in the channel (bounded by [`MAX_QUEUED_COMMANDS`]).
     queued_commands: AtomicUsize,
     closed: CancellationToken,
+    /// Why the room was closed, set once by the first [`RoomShared::mark_closed`]: the
+    /// tick thread and the sessions close their subscribers with it, so that a room
+    /// moving to another node never tells them it was deleted.
+    close_cause: OnceLock<CloseCause>,
     /// Wakes the thread that ticks this room (set when the room is placed on one), so a
     /// deletion takes effect without waiting for the next tick of a slow room.
     wake: OnceLock<Waker>,
@@ -162,12 +167,13 @@ impl RoomShared {
             pending_ops: AtomicUsize::new(0),
             queued_commands: AtomicUsize::new(0),
             closed: CancellationToken::new(),
+            close_cause: OnceLock::new(),
             wake: OnceLock::new(),
         }
     }
 
-    /// Queues an edit batch for the room's tick, or refuses it at once: `unknown_room`
-    /// once the room is closed, `overloaded` when the room or the connection (`quota`)
+    /// Queues an edit batch for the room's tick, or refuses it at once: as
+    /// [`RoomShared::closed_refusal`] once the room is closed, `overloaded` when the room or the connection (`quota`)
     /// already has as much waiting as its limits allow.
     pub fn submit_edits(
         &self,
@@ -177,10 +183,7 @@ impl RoomShared {
         quota: Option<Arc<EditQuota>>,
     ) -> Result<(), Refusal> {
         if self.is_closed() {
-            return Err(Refusal::new(
-                ErrorCode::UnknownRoom,
-                format!("room {} was deleted", self.id),
-            ));
+            return Err(self.closed_refusal());
         }
         if let Some(why) = self.gate.failure() {
             return Err(Refusal::overloaded(format!(
@@ -199,7 +202,7 @@ impl RoomShared {
                 q.ops.fetch_sub(cost, Ordering::AcqRel);
                 return Err(Refusal::overloaded(format!(
                     "this editor has {held} ops waiting for room {}'s tick (limit {} per \
-                     WebSocket connection or HTTP caller)",
+                     caller, over all its connections and requests)",
                     self.id, l.max_pending_ops_per_conn
                 )));
             }
@@ -253,10 +256,7 @@ impl RoomShared {
                 unreachable!("the command sent was an edit")
             };
             self.release(&edit);
-            return Err(Refusal::new(
-                ErrorCode::UnknownRoom,
-                format!("room {} is closed", self.id),
-            ));
+            return Err(self.closed_refusal());
         }
         Ok(())
     }
@@ -349,9 +349,40 @@ impl RoomShared {
         self.closed.cancelled()
     }
 
-    /// Marks the room closed (deleted, or the server stopping): nothing new is accepted
-    /// and its tick thread is woken to answer what waits and close its subscribers.
-    pub fn mark_closed(&self) {
+    /// Why the room was closed (deleted when nothing said otherwise); meaningful once
+    /// [`RoomShared::is_closed`].
+    pub fn close_cause(&self) -> CloseCause {
+        self.close_cause
+            .get()
+            .copied()
+            .unwrap_or(CloseCause::RoomDeleted)
+    }
+
+    /// The refusal of a request that finds the room closed, so never applied: only a
+    /// deleted room is `unknown_room`; one that moves on (or a replica that lost its
+    /// owner) lives on elsewhere, so the request is `overloaded`: try again.
+    pub fn closed_refusal(&self) -> Refusal {
+        let id = &self.id;
+        match self.close_cause() {
+            CloseCause::RoomDeleted => {
+                Refusal::new(ErrorCode::UnknownRoom, format!("room {id} was deleted"))
+            }
+            CloseCause::Moving | CloseCause::ReplicaLost => Refusal::overloaded(format!(
+                "room {id} is moving between nodes; nothing was applied: try again"
+            )),
+            other => Refusal::overloaded(format!(
+                "room {id} stopped ({}); nothing was applied",
+                other.reason()
+            )),
+        }
+    }
+
+    /// Marks the room closed for `cause` (deleted, moving to another node, a replica
+    /// that lost its owner, the server stopping): nothing new is accepted and its tick
+    /// thread is woken to answer what waits and close its subscribers with that cause.
+    /// The first cause given stays.
+    pub fn mark_closed(&self, cause: CloseCause) {
+        let _ = self.close_cause.set(cause);
         self.flush.close();
         self.closed.cancel();
         self.wake();

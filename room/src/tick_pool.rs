@@ -220,7 +220,9 @@ fn run(rx: mpsc::Receiver<Msg>, load: Arc<AtomicUsize>) {
         }
         slots.retain_mut(|s| {
             if s.room.shared().is_closed() && !s.room.is_stopped() {
-                s.room.stop(crate::CloseCause::RoomDeleted);
+                // Closed from outside: deleted, or unloaded because it moves on.
+                let cause = s.room.shared().close_cause();
+                s.room.stop(cause);
             }
             if s.room.is_stopped() {
                 load.fetch_sub(1, Ordering::Relaxed);

@@ -15,9 +15,20 @@ const FOREST: u32 = 10_000;
 
 /// Fills `h` with the demo scene. Returns the number of nodes.
 pub fn populate(h: &mut Hierarchy) -> usize {
+    let mut ops = solar_system();
+    ops.extend(forest());
+    let ids = h
+        .apply_batch(&ops)
+        .expect("the demo scene is a valid batch");
+    animate_solar_system(h);
+    animate_forest(h);
+    ids.len()
+}
+
+/// A sun and eight planets, each with a few moons; layer 1 bodies, layer 2 moons.
+fn solar_system() -> Vec<Op> {
     const ID: Transform = Transform::IDENTITY;
     let mut ops = vec![Op::add_root(1, ID).with_extent([5.0; 3]).with_mask(1)];
-    // Eight planets, each with a few moons; layer 1 bodies, layer 2 moons.
     for p in 0..8u32 {
         let planet = 100 + p * 100;
         let body = Op::add_child(planet, 1, ID).with_extent([1.0 + p as f32 * 0.2; 3]);
@@ -27,7 +38,12 @@ pub fn populate(h: &mut Hierarchy) -> usize {
             ops.push(moon.with_extent([0.3; 3]).with_mask(2));
         }
     }
-    // A forest of 48 rigs: a trunk with three arms of 18 segments each.
+    ops
+}
+
+/// A forest of 48 rigs: a trunk with three arms of 18 segments each; layer 4.
+fn forest() -> Vec<Op> {
+    let mut ops = Vec::new();
     for r in 0..48u32 {
         let root = FOREST + r * 100;
         let (x, z) = ((r % 8) as f32 * 40.0 - 140.0, (r / 8) as f32 * 40.0 + 80.0);
@@ -48,9 +64,11 @@ pub fn populate(h: &mut Hierarchy) -> usize {
             }
         }
     }
-    let ids = h
-        .apply_batch(&ops)
-        .expect("the demo scene is a valid batch");
+    ops
+}
+
+/// The sun spins; planets orbit it, moons their planet.
+fn animate_solar_system(h: &mut Hierarchy) {
     h.set_update_callback(
         1,
         Box::new(Spin {
@@ -84,6 +102,10 @@ pub fn populate(h: &mut Hierarchy) -> usize {
             );
         }
     }
+}
+
+/// Every trunk spins and bobs; every third arm segment spins on its own.
+fn animate_forest(h: &mut Hierarchy) {
     for r in 0..48u32 {
         let root = FOREST + r * 100;
         h.set_update_callback(
@@ -110,7 +132,6 @@ pub fn populate(h: &mut Hierarchy) -> usize {
             }
         }
     }
-    ids.len()
 }
 
 /// Creates the room `demo` and fills it. Returns the number of nodes.

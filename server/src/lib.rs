@@ -18,6 +18,7 @@ pub mod durability;
 pub mod http;
 pub mod metrics;
 pub mod net;
+pub mod registry_error;
 pub mod start_error;
 pub mod state;
 pub mod ws;

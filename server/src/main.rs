@@ -204,6 +204,15 @@ async fn serve(config: ServerConfig) -> anyhow::Result<()> {
              edit and delete rooms",
             config.addr
         );
+        if !config.addr.ip().is_loopback() && config.allowed_hosts.is_empty() {
+            // Without a Host check a web page anywhere can reach this server through
+            // DNS rebinding (a name of its own that resolves to this address).
+            tracing::warn!(
+                "open server on {} without --allowed-hosts: requests for any Host name are \
+                 served; list the names clients use (--allowed-hosts) to refuse the others",
+                config.addr
+            );
+        }
     }
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await

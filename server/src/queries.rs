@@ -33,10 +33,7 @@ pub(crate) async fn answer(
     q: Query,
 ) -> Result<Answer, Refusal> {
     if room.is_closed() {
-        return Err(Refusal::new(
-            ErrorCode::UnknownRoom,
-            format!("room {} was deleted", room.id),
-        ));
+        return Err(room.closed_refusal());
     }
     query::validate(&q)?;
     if !app.query_limiter.check(&caller.rate_key) {

@@ -8,15 +8,16 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use canopy_protocol::ErrorCode;
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
 use tokio_util::task::TaskTracker;
 
 use crate::config::ServerConfig;
 use crate::metrics::Metrics;
+use canopy_room::tokens::{IssuedTokens, RoomTokens};
 use canopy_room::{Durability, Room, RoomShared};
 
+pub use crate::registry_error::RegistryError;
 pub use crate::start_error::StartError;
 
 /// How a new room keeps its ticks.
@@ -28,60 +29,6 @@ enum Made {
     InMemory,
     /// As the caller made it (a cluster's journaled room).
     With(Durability),
-}
-
-/// Why a room could not be created, found or deleted.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum RegistryError {
-    /// The id is not 1 to 64 characters of `[A-Za-z0-9_-]` (`bad_request`).
-    #[error("room id {0:?} is not 1 to 64 characters of [A-Za-z0-9_-]")]
-    BadRoomId(String),
-    /// A tick rate outside 1 to 240 (`invalid_value`).
-    #[error("tick_hz must be 1 to 240, got {0}")]
-    BadTickHz(u32),
-    /// A room with this id exists (`room_exists`).
-    #[error("room {0} already exists")]
-    RoomExists(String),
-    /// No room has this id (`unknown_room`).
-    #[error("no room {0}")]
-    UnknownRoom(String),
-    /// Cluster mode: this node stepped down from the room moments ago, and another
-    /// holds it or is taking it over (`overloaded`: try again).
-    #[error(
-        "room {0} is moving between nodes (this node's lease on it ended moments ago): try again"
-    )]
-    Moving(String),
-    /// The server holds `--max-rooms` rooms already (`overloaded`).
-    #[error("the server has {0} rooms, the limit")]
-    TooManyRooms(usize),
-    /// The server is shutting down and creates no rooms (`overloaded`).
-    #[error("the server is shutting down")]
-    ShuttingDown,
-    /// The storage refused to log the room's creation or deletion (`overloaded`).
-    #[error("the storage failed: {0}")]
-    Storage(String),
-}
-
-impl From<RegistryError> for canopy_room::Refusal {
-    fn from(e: RegistryError) -> Self {
-        canopy_room::Refusal::new(e.code(), e.to_string())
-    }
-}
-
-impl RegistryError {
-    /// The contract's code for this refusal.
-    pub fn code(&self) -> ErrorCode {
-        match self {
-            RegistryError::BadRoomId(_) => ErrorCode::BadRequest,
-            RegistryError::BadTickHz(_) => ErrorCode::InvalidValue,
-            RegistryError::RoomExists(_) => ErrorCode::RoomExists,
-            RegistryError::UnknownRoom(_) => ErrorCode::UnknownRoom,
-            RegistryError::TooManyRooms(_)
-            | RegistryError::Moving(_)
-            | RegistryError::ShuttingDown
-            | RegistryError::Storage(_) => ErrorCode::Overloaded,
-        }
-    }
 }
 
 /// Shared by every handler: the rooms, the configuration, metrics and shutdown.
@@ -165,7 +112,8 @@ impl AppState {
             config.jwt_hs256_secret.as_ref().map(|s| s.0.as_str()),
             config.jwt_hs256_kid.as_deref(),
             config.jwt_jwks_file.as_deref(),
-        )?;
+        )?
+        .map(|v| v.expecting(config.jwt_audience.clone(), config.jwt_issuer.clone()));
         let tls = match (&config.tls_cert, &config.tls_key) {
             (Some(cert), Some(key)) => Some(crate::net::tls::Tls::new(cert, key)?),
             _ => None,
@@ -263,7 +211,11 @@ impl AppState {
         id: Option<String>,
         tick_hz: Option<u32>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(id, tick_hz, Made::InMemory)
+        let tokens = self
+            .config
+            .admin_token()
+            .map(|_| canopy_room::tokens::RoomTokens::unseen());
+        self.create(id, tick_hz, Made::InMemory, tokens)
     }
 
     /// Creates a room journaled in the cluster: `durability` carries the feed and mark
@@ -273,8 +225,10 @@ impl AppState {
         id: String,
         tick_hz: Option<u32>,
         durability: Durability,
+        tokens: Option<&IssuedTokens>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(Some(id), tick_hz, Made::With(durability))
+        let tokens = tokens.map(RoomTokens::of);
+        self.create(Some(id), tick_hz, Made::With(durability), tokens)
     }
 
     /// The cluster this server has joined, if any.
@@ -294,11 +248,12 @@ impl AppState {
     }
 
     /// Stops serving a room without deleting it from storage (cluster mode: another
-    /// node owns it now). Its subscribers get `closed` and its waiting edits an error.
-    pub fn unload_room(&self, id: &str) {
+    /// node owns it now, or a replica stops). Its subscribers get `closed` for `cause`
+    /// (never "room deleted": the room lives on) and its waiting edits an error.
+    pub fn unload_room(&self, id: &str, cause: canopy_room::CloseCause) {
         if let Some((_, shared)) = self.rooms.remove(id) {
             shared.lease.revoke();
-            shared.mark_closed();
+            shared.mark_closed(cause);
             self.metrics.rooms.dec();
         }
     }
@@ -310,13 +265,20 @@ impl AppState {
 
     /// Creates a room and starts its tick task. With persistence its creation is
     /// logged first; the caller reports it once `room.gate.durable(room.gate.need())`
-    /// resolves.
+    /// resolves. `tokens` are the room's tokens (with access control on), of which the
+    /// room keeps only the digests: the caller shows them once.
     pub fn create_room(
         &self,
         id: Option<String>,
         tick_hz: Option<u32>,
+        tokens: Option<&IssuedTokens>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
-        self.create(id, tick_hz, Made::Logged)
+        self.create(id, tick_hz, Made::Logged, tokens.map(RoomTokens::of))
+    }
+
+    /// Fresh tokens for a room about to be created, when access control is on.
+    pub fn issue_tokens(&self) -> Option<IssuedTokens> {
+        self.config.admin_token().map(|_| IssuedTokens::generate())
     }
 
     fn create(
@@ -324,6 +286,7 @@ impl AppState {
         id: Option<String>,
         tick_hz: Option<u32>,
         made: Made,
+        tokens: Option<RoomTokens>,
     ) -> Result<Arc<RoomShared>, RegistryError> {
         self.check_new_room(id.as_deref(), tick_hz)?;
         let tick_hz = tick_hz.unwrap_or(self.config.tick_hz);
@@ -334,10 +297,6 @@ impl AppState {
         match self.rooms.entry(id.clone()) {
             Entry::Occupied(_) => Err(RegistryError::RoomExists(id)),
             Entry::Vacant(slot) => {
-                let tokens = self
-                    .config
-                    .admin_token()
-                    .map(|_| canopy_room::tokens::RoomTokens::generate());
                 let now = canopy_room::tick_pool::now_ms();
                 let durability = match (made, self.persist.as_ref()) {
                     (Made::With(durability), _) => durability,
@@ -403,13 +362,18 @@ impl AppState {
 
     /// The room named `id`.
     pub fn room(&self, id: &str) -> Result<Arc<RoomShared>, RegistryError> {
-        self.rooms
-            .get(id)
-            .map(|r| Arc::clone(r.value()))
-            .ok_or_else(|| match self.cluster.get() {
+        match self.rooms.get(id).map(|r| Arc::clone(r.value())) {
+            // A relay's replica that stopped itself (out of step with its owner) serves
+            // nothing, not even in the moment before it is unloaded.
+            Some(r) if r.is_replica() && r.is_closed() => {
+                Err(RegistryError::Moving(id.to_string()))
+            }
+            Some(r) => Ok(r),
+            None => Err(match self.cluster.get() {
                 Some(c) if c.just_let_go(id) => RegistryError::Moving(id.to_string()),
                 _ => RegistryError::UnknownRoom(id.to_string()),
-            })
+            }),
+        }
     }
 
     /// Deletes a room: its subscribers get `closed`, its waiting edits an error. With
@@ -423,7 +387,7 @@ impl AppState {
         // Closed before its deletion is logged: a tick record the room's thread is
         // about to append is then refused as the record of a closed room, not taken
         // for a storage failure.
-        shared.mark_closed();
+        shared.mark_closed(canopy_room::CloseCause::RoomDeleted);
         self.metrics.rooms.dec();
         match self.persist.as_ref().filter(|_| shared.gate.is_logged()) {
             Some(p) => p

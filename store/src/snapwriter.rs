@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::error::{PersistError, Result};
+use super::error::Result;
 use super::snapshot::{self, RoomSnapshot};
 use super::stats::{Counters, PersistObserver};
 use super::storage::Storage;
@@ -70,20 +70,13 @@ impl SnapWriter {
         }
     }
 
-    fn io(
-        &self,
-        path: &Path,
-        op: &'static str,
-    ) -> impl FnOnce(std::io::Error) -> PersistError + use<> {
-        let path = self.storage.display(path);
-        move |e| PersistError::io(path, op, e)
-    }
-
     fn sync_dir(&self) -> Result<()> {
         let dir = Path::new(SNAP_DIR);
-        self.storage
-            .sync_dir(dir)
-            .map_err(self.io(dir, "fsync dir"))
+        self.storage.sync_dir(dir).map_err(super::storage::io_error(
+            &*self.storage,
+            dir,
+            "fsync dir",
+        ))
     }
 
     /// Writes `snap`; `wait_durable(seq)` blocks until the log covers `seq`, false if it
@@ -98,9 +91,15 @@ impl SnapWriter {
         let room = &snap.meta.id;
         let done = path_of(room, snap.seq);
         let tmp = done.with_extension("snap.tmp");
-        let mut file = self.storage.create(&tmp).map_err(self.io(&tmp, "create"))?;
-        file.write_all(&bytes).map_err(self.io(&tmp, "write"))?;
-        file.sync_data().map_err(self.io(&tmp, "fdatasync"))?;
+        let mut file = self.storage.create(&tmp).map_err(super::storage::io_error(
+            &*self.storage,
+            &tmp,
+            "create",
+        ))?;
+        file.write_all(&bytes)
+            .map_err(super::storage::io_error(&*self.storage, &tmp, "write"))?;
+        file.sync_data()
+            .map_err(super::storage::io_error(&*self.storage, &tmp, "fdatasync"))?;
         drop(file);
         if !wait_durable(snap.seq) {
             // The log failed: this snapshot may cover records that are not durable.
@@ -109,7 +108,7 @@ impl SnapWriter {
         }
         self.storage
             .rename(&tmp, &done)
-            .map_err(self.io(&tmp, "rename"))?;
+            .map_err(super::storage::io_error(&*self.storage, &tmp, "rename"))?;
         self.sync_dir()?;
         let took = start.elapsed();
         Counters::add(&self.counters.snapshots_written, 1);
@@ -147,7 +146,11 @@ impl SnapWriter {
         }
         for i in &old {
             let p = path_of(room, i.seq);
-            self.storage.remove(&p).map_err(self.io(&p, "remove"))?;
+            self.storage.remove(&p).map_err(super::storage::io_error(
+                &*self.storage,
+                &p,
+                "remove",
+            ))?;
         }
         let removed = !old.is_empty();
         if removed {
@@ -172,7 +175,11 @@ impl SnapWriter {
         }
         for i in &old {
             let p = path_of(room, i.seq);
-            self.storage.remove(&p).map_err(self.io(&p, "remove"))?;
+            self.storage.remove(&p).map_err(super::storage::io_error(
+                &*self.storage,
+                &p,
+                "remove",
+            ))?;
         }
         if !old.is_empty() {
             self.sync_dir()?;

@@ -50,6 +50,17 @@ pub trait Storage: Send + Sync {
     fn display(&self, path: &Path) -> PathBuf;
 }
 
+/// What turns an I/O error of `op` on `path` (relative to `storage`'s data dir) into a
+/// [`PersistError`] naming the whole path, for `map_err`.
+pub(crate) fn io_error(
+    storage: &dyn Storage,
+    path: &Path,
+    op: &'static str,
+) -> impl FnOnce(io::Error) -> PersistError + use<> {
+    let path = storage.display(path);
+    move |e| PersistError::io(path, op, e)
+}
+
 /// The real file system under one data dir.
 #[derive(Debug, Clone)]
 pub struct FsStorage {
@@ -57,10 +68,14 @@ pub struct FsStorage {
 }
 
 impl FsStorage {
-    /// A storage rooted at `root`, which is created if missing.
+    /// A storage rooted at `root`, which is created if missing and made private to the
+    /// server's user (0700): the logs hold every room's scene and token digests.
     pub fn new(root: impl Into<PathBuf>) -> Result<Self> {
         let root = root.into();
-        fs::create_dir_all(&root).map_err(|e| PersistError::io(&root, "create dir", e))?;
+        private_dir_builder()
+            .create(&root)
+            .map_err(|e| PersistError::io(&root, "create dir", e))?;
+        restrict_to_owner(&root, DIR_MODE).map_err(|e| PersistError::io(&root, "chmod", e))?;
         Ok(FsStorage { root })
     }
 
@@ -87,6 +102,42 @@ impl WriteFile for FsFile {
     }
 }
 
+/// Directories under the data dir: the owner only.
+const DIR_MODE: u32 = 0o700;
+/// Files under the data dir (logs, snapshots, the lock): the owner only.
+const FILE_MODE: u32 = 0o600;
+
+fn private_dir_builder() -> fs::DirBuilder {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, DIR_MODE);
+    builder
+}
+
+fn private_file_options() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, FILE_MODE);
+    options
+}
+
+/// Narrows an existing path's permissions to `mode` (a data dir made by an older
+/// server, or by hand with the umask's 0755).
+fn restrict_to_owner(path: &Path, mode: u32) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let current = fs::metadata(path)?.permissions().mode() & 0o777;
+        if current & !mode != 0 {
+            fs::set_permissions(path, fs::Permissions::from_mode(current & mode))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (path, mode);
+    Ok(())
+}
+
 fn sync_dir_at(dir: &Path) -> io::Result<()> {
     // Opening a directory read-only and fsyncing it is how POSIX makes its entries durable.
     File::open(dir)?.sync_all()
@@ -98,12 +149,12 @@ impl Storage for FsStorage {
         if full.is_dir() {
             return Ok(());
         }
-        fs::create_dir_all(&full)?;
+        private_dir_builder().create(&full)?;
         sync_dir_at(full.parent().unwrap_or(&self.root))
     }
 
     fn create(&self, path: &Path) -> io::Result<Box<dyn WriteFile>> {
-        let file = OpenOptions::new()
+        let file = private_file_options()
             .write(true)
             .create(true)
             .truncate(true)
@@ -155,7 +206,7 @@ impl Storage for FsStorage {
         // released when the process dies (so a `kill -9` never leaves a stale lock), and
         // it conflicts even between two opens in one process.
         let path = self.full(Path::new("LOCK"));
-        let mut file = OpenOptions::new()
+        let mut file = private_file_options()
             .read(true)
             .write(true)
             .create(true)

@@ -135,22 +135,13 @@ impl LogWriter {
         })
     }
 
-    fn io(
-        &self,
-        path: &Path,
-        op: &'static str,
-    ) -> impl FnOnce(std::io::Error) -> PersistError + use<> {
-        let path = self.storage.display(path);
-        move |e| PersistError::io(path, op, e)
-    }
-
     /// Writes the buffered bytes to the active segment.
     fn flush(&mut self) -> Result<()> {
         if self.buf.is_empty() {
             return Ok(());
         }
         let path = seg_path(self.active.info.first_seq);
-        let err = self.io(&path, "write");
+        let err = super::storage::io_error(&*self.storage, &path, "write");
         self.active.file.write_all(&self.buf).map_err(err)?;
         let n = self.buf.len() as u64;
         self.active.info.len += n;
@@ -162,7 +153,7 @@ impl LogWriter {
 
     fn sync(&mut self, bytes: u64) -> Result<()> {
         let path = seg_path(self.active.info.first_seq);
-        let err = self.io(&path, "fdatasync");
+        let err = super::storage::io_error(&*self.storage, &path, "fdatasync");
         let start = Instant::now();
         self.active.file.sync_data().map_err(err)?;
         let took = start.elapsed();
@@ -196,7 +187,7 @@ impl LogWriter {
         self.sync(bytes)?;
         if created {
             let dir = Path::new(LOG_DIR);
-            let err = self.io(dir, "fsync dir");
+            let err = super::storage::io_error(&*self.storage, dir, "fsync dir");
             self.storage.sync_dir(dir).map_err(err)?;
         }
         Counters::add(&self.counters.records_written, batch.len() as u64);
@@ -242,11 +233,11 @@ impl LogWriter {
                 break;
             }
             let path = seg_path(seg.first_seq);
-            let err = self.io(&path, "remove");
+            let err = super::storage::io_error(&*self.storage, &path, "remove");
             self.storage.remove(&path).map_err(err)?;
             // One durable removal at a time: a crash never leaves a hole in the log.
             let dir = Path::new(LOG_DIR);
-            let err = self.io(dir, "fsync dir");
+            let err = super::storage::io_error(&*self.storage, dir, "fsync dir");
             self.storage.sync_dir(dir).map_err(err)?;
             let seg = self.sealed.pop_front().expect("checked above");
             Counters::add(&self.counters.segments_deleted, 1);

@@ -5,18 +5,24 @@
 //! holds the room's lease (the failover time) and until the editor's batches are
 //! acknowledged again (the edit outage) are measured; every batch acknowledged before
 //! or after the kill must be in the new owner's state; the killed node is started again
-//! (same name and port) before the next round.
+//! (same name and port) before the next round. Meanwhile a whole-room subscriber at
+//! every node reconnects whenever it is closed, and every error the editor and the
+//! subscribers are told is counted by kind (`move_errors`).
 //!
-//! Bounds: no acknowledged batch is lost, and every failover takes at most the lease
-//! plus 2 s. Invariant: the ids a round sends are unique over the run, so a batch of
-//! one round can never stand in for another's.
+//! Bounds: no acknowledged batch is lost, every failover takes at most the lease plus
+//! 2 s, and no client is told `unknown_room` or "room deleted" for the moving room.
+//! Invariant: the ids a round sends are unique over the run, so a batch of one round
+//! can never stand in for another's.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail, ensure};
 use canopy_protocol::{Op, Transform};
 
+use crate::bench::move_errors::{self, MoveErrors};
 use crate::bench::table::BenchReport;
 use crate::load::setup;
 use crate::load::world::World;
@@ -48,6 +54,27 @@ fn percentile(v: &[f64], p: f64) -> f64 {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
     s[((s.len() - 1) as f64 * p).round() as usize]
+}
+
+/// What one kill round measured.
+struct Round {
+    /// Seconds from the kill until another node held the lease.
+    failover: f64,
+    /// Seconds from the kill until the editor's batches were acknowledged again.
+    outage: f64,
+    acked: usize,
+    /// Acknowledged batches missing from the new owner's state.
+    lost: usize,
+}
+
+/// What every round works with.
+struct Rounds<'a> {
+    urls: &'a [String],
+    token: Option<&'a str>,
+    clients: Vec<canopy_client::Client>,
+    told: Arc<Mutex<MoveErrors>>,
+    /// The next node id a batch adds (unique over the run).
+    next_id: u32,
 }
 
 pub(crate) async fn run(
@@ -82,14 +109,52 @@ pub(crate) async fn run(
     clients[0].delete_room(ROOM).await.ok();
     let world = World::build(s.nodes, s.fanout, s.depth);
     setup::create_rooms(&clients[0], &[ROOM.to_string()], s.tick_hz, &world).await?;
-    let (mut failovers, mut outages) = (Vec::new(), Vec::new());
-    let (mut acked_total, mut lost_total) = (0usize, 0usize);
-    let mut next_id = 10_000_000u32;
+    let mut rounds = Rounds {
+        urls,
+        token,
+        clients,
+        told: Arc::new(Mutex::new(MoveErrors::default())),
+        next_id: 10_000_000,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let subscribers = move_errors::subscribe_everywhere(
+        urls,
+        ROOM,
+        token,
+        Arc::clone(&rounds.told),
+        Arc::clone(&stop),
+    );
+    let mut done = Vec::new();
     for round in 1..=s.kills {
-        let (old, epoch, old_url) = owner(&urls[0], token)
+        let r = rounds.kill_once(cluster, round, s.kills).await?;
+        done.push(r);
+    }
+    stop.store(true, Ordering::Release);
+    for s in subscribers {
+        s.await.ok();
+    }
+    let told = *rounds.told.lock().expect("the tally");
+    rounds.clients[0].delete_room(ROOM).await.ok();
+    report_rounds(&done, lease, &told, &mut report);
+    Ok(report)
+}
+
+impl Rounds<'_> {
+    /// One round: edits through a node that does not own the room, the owner killed
+    /// after [`BEFORE_KILL`], edits until they are acknowledged again, the state checked
+    /// for every acknowledged batch, and the killed node started again.
+    async fn kill_once(
+        &mut self,
+        cluster: &mut SpawnedCluster,
+        round: usize,
+        kills: usize,
+    ) -> anyhow::Result<Round> {
+        let token = self.token;
+        let (old, epoch, old_url) = owner(&self.urls[0], token)
             .await
             .context("the room's owner before the kill")?;
-        let via = clients
+        let via = self
+            .clients
             .iter()
             .find(|c| c.base_url().as_str().trim_end_matches('/') != old_url)
             .context("a node other than the owner")?
@@ -97,23 +162,10 @@ pub(crate) async fn run(
         let via_url = via.base_url().as_str().trim_end_matches('/').to_string();
         let mut acked = Vec::new();
         let started = Instant::now();
-        let mut killed_at = None;
-        let mut moved_at = None;
-        let mut resumed_at = None;
+        let (mut killed_at, mut moved_at, mut resumed_at) = (None, None, None);
         loop {
-            next_id += 1;
-            let add = Op::Add {
-                id: Some(next_id),
-                parent: None,
-                local: Transform::IDENTITY,
-                extent: [0.5; 3],
-                mask: 1,
-            };
-            let ok = tokio::time::timeout(Duration::from_secs(10), via.edit(ROOM, vec![add]))
-                .await
-                .is_ok_and(|r| r.is_ok());
-            if ok {
-                acked.push(next_id);
+            if self.edit_once(&via).await {
+                acked.push(self.next_id);
                 if moved_at.is_some() && resumed_at.is_none() {
                     resumed_at = Some(Instant::now());
                 }
@@ -127,57 +179,84 @@ pub(crate) async fn run(
                     .kill()?;
                 killed_at = Some(Instant::now());
             }
-            if let Some(k) = killed_at {
-                if moved_at.is_none()
-                    && let Some((now, e, _)) = owner(&via_url, token).await
-                    && now != old
-                    && e > epoch
-                {
-                    moved_at = Some(Instant::now());
-                }
-                if resumed_at.is_some() && acked.len() >= 5 {
-                    break;
-                }
-                if k.elapsed() > GIVE_UP {
-                    bail!("round {round}: the room was not taken over within {GIVE_UP:?}");
-                }
+            let Some(k) = killed_at else { continue };
+            if moved_at.is_none()
+                && let Some((now, e, _)) = owner(&via_url, token).await
+                && now != old
+                && e > epoch
+            {
+                moved_at = Some(Instant::now());
+            }
+            if resumed_at.is_some() && acked.len() >= 5 {
+                break;
+            }
+            if k.elapsed() > GIVE_UP {
+                bail!("round {round}: the room was not taken over within {GIVE_UP:?}");
             }
         }
         let killed = killed_at.expect("killed");
-        let failover = moved_at
-            .expect("moved")
-            .duration_since(killed)
-            .as_secs_f64();
-        let outage = resumed_at
-            .expect("resumed")
-            .duration_since(killed)
-            .as_secs_f64();
+        let since_kill =
+            |at: Option<Instant>| at.expect("seen").duration_since(killed).as_secs_f64();
         let state = via
             .nodes(ROOM)
             .await
             .context("the room after the takeover")?;
         let ids: BTreeSet<u32> = state.nodes.iter().map(|n| n.id).collect();
-        let lost = acked.iter().filter(|id| !ids.contains(id)).count();
+        let r = Round {
+            failover: since_kill(moved_at),
+            outage: since_kill(resumed_at),
+            acked: acked.len(),
+            lost: acked.iter().filter(|id| !ids.contains(id)).count(),
+        };
         eprintln!(
-            "cluster-failover: round {round}/{}: {old} killed, taken over in {failover:.2} s, \
-             edits back after {outage:.2} s, {} acknowledged, {lost} lost",
-            s.kills,
-            acked.len()
+            "cluster-failover: round {round}/{kills}: {old} killed, taken over in {:.2} s, \
+             edits back after {:.2} s, {} acknowledged, {} lost",
+            r.failover, r.outage, r.acked, r.lost
         );
-        failovers.push(failover);
-        outages.push(outage);
-        acked_total += acked.len();
-        lost_total += lost;
+        self.restart(cluster, &old, &old_url).await?;
+        Ok(r)
+    }
+
+    /// Sends one batch adding the next node through `via`; whether it was acknowledged
+    /// (an error is tallied by kind).
+    async fn edit_once(&mut self, via: &canopy_client::Client) -> bool {
+        self.next_id += 1;
+        let add = Op::Add {
+            id: Some(self.next_id),
+            parent: None,
+            local: Transform::IDENTITY,
+            extent: [0.5; 3],
+            mask: 1,
+        };
+        match tokio::time::timeout(Duration::from_secs(10), via.edit(ROOM, vec![add])).await {
+            Ok(Ok(_)) => true,
+            Ok(Err(e)) => {
+                self.told
+                    .lock()
+                    .expect("the tally")
+                    .add(move_errors::of_edit(&e));
+                false
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Starts the killed node again and waits until it is back in the cluster, so there
+    /// are always nodes to take the room over in the next round.
+    async fn restart(
+        &self,
+        cluster: &mut SpawnedCluster,
+        old: &str,
+        old_url: &str,
+    ) -> anyhow::Result<()> {
         cluster
-            .node_at(&old_url)
+            .node_at(old_url)
             .context("the killed node")?
             .kill_and_restart()?;
-        // Back in the cluster before the next round, so there are always nodes to
-        // take the room over.
         let deadline = Instant::now() + Duration::from_secs(20);
-        while cluster_view::fetch(&old_url, token)
+        while cluster_view::fetch(old_url, self.token)
             .await
-            .map_or(true, |v| v.nodes.len() < urls.len())
+            .map_or(true, |v| v.nodes.len() < self.urls.len())
         {
             ensure!(
                 Instant::now() < deadline,
@@ -185,8 +264,15 @@ pub(crate) async fn run(
             );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
+        Ok(())
     }
-    clients[0].delete_room(ROOM).await.ok();
+}
+
+fn report_rounds(rounds: &[Round], lease: u64, told: &MoveErrors, report: &mut BenchReport) {
+    let failovers: Vec<f64> = rounds.iter().map(|r| r.failover).collect();
+    let outages: Vec<f64> = rounds.iter().map(|r| r.outage).collect();
+    let acked_total: usize = rounds.iter().map(|r| r.acked).sum();
+    let lost_total: usize = rounds.iter().map(|r| r.lost).sum();
     let p = |v: &[f64], q| percentile(v, q);
     report.row(
         "failover (kill to new lease)",
@@ -220,6 +306,7 @@ pub(crate) async fn run(
         lost_total == 0,
         format!("{lost_total} of {acked_total} acknowledged batches lost"),
     );
+    told.report(report);
     let limit = lease as f64 + 2.0;
     report.check(
         "failover time",
@@ -229,5 +316,4 @@ pub(crate) async fn run(
             p(&failovers, 1.0)
         ),
     );
-    Ok(report)
 }

@@ -11,14 +11,13 @@
 //! sample is the load test's edit-to-delta; the machine's CPU is reported with the
 //! figures, since on a small machine the harness and the nodes share its cores.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, ensure};
-use tokio::sync::Notify;
 
-use crate::bench::subscriber_memory::EditWindow;
+use crate::bench::edit_window::EditWindow;
 use crate::bench::table::BenchReport;
 use crate::load::editor::EditStats;
 use crate::load::fleet::{Connect, Fleet};
@@ -31,7 +30,8 @@ use crate::observe::cpu::CpuTimes;
 use crate::observe::errors::ErrorTally;
 use crate::report::gather;
 use crate::report::per_node;
-use crate::report::run_report::CpuReport;
+use crate::report::per_node::ClusterLatency;
+use crate::report::run_report::{CpuReport, DeltaGroup, EditReport, LatencyReport};
 use crate::run::clients;
 use crate::scenario::Scenario;
 use crate::target::fd_limit::FdLimit;
@@ -52,14 +52,7 @@ const SETTLE: Duration = Duration::from_secs(3);
 /// The subscribers: all whole-room, of room 0, node `i % nodes`.
 pub(crate) fn specs(subscribers: usize, nodes: usize) -> Vec<SubSpec> {
     (0..subscribers)
-        .map(|index| SubSpec {
-            index,
-            room: 0,
-            node: urls::round_robin(index, nodes),
-            region: None,
-            slow: false,
-            stalled: false,
-        })
+        .map(|index| SubSpec::whole_room(index, urls::round_robin(index, nodes)))
         .collect()
 }
 
@@ -110,6 +103,18 @@ pub(crate) async fn run(s: &Scenario, urls: &[String], fd: FdLimit) -> anyhow::R
     Ok(report)
 }
 
+/// What the window measured, for the report.
+struct Measured {
+    connected: usize,
+    aborted: Option<String>,
+    overall: LatencyReport,
+    by_node: ClusterLatency,
+    edits: EditReport,
+    deltas: Vec<DeltaGroup>,
+    cpu: CpuReport,
+    errors: BTreeMap<String, u64>,
+}
+
 async fn measure(
     s: &Scenario,
     clients: &[canopy_client::Client],
@@ -134,50 +139,28 @@ async fn measure(
     let clock = Clock::start();
     let errors = Arc::new(ErrorTally::default());
     let stamps = vec![Arc::new(Stamps::new(world.nodes.len()))];
-    let ctx = Arc::new(SubContext {
-        format: s.format.format(),
-        clock,
-        errors: Arc::clone(&errors),
-        pausing: AtomicBool::new(false),
-        resume: Notify::new(),
-        pause: Duration::ZERO,
-        period: Duration::from_secs(1),
-        soak: None,
-        keep_mirror: false,
-        decode_every: 1,
-        compact_counters: false,
-    });
+    let connect = Connect {
+        clients,
+        rooms,
+        stamps: &stamps,
+        ctx: SubContext::streaming(s.format.format(), clock, &errors, 1, false),
+        slow_recv_buffer: s.slow_recv_buffer,
+        concurrency: s.connect_concurrency,
+        room_nodes: 0,
+    };
     let connect_started = Instant::now();
-    let mut fleets = Vec::new();
-    let mut aborted = None;
-    for chunk in specs(s.subscribers, clients.len()).chunks(CONNECT_STEP) {
-        let connect = Connect {
-            clients,
-            rooms,
-            stamps: &stamps,
-            ctx: Arc::clone(&ctx),
-            slow_recv_buffer: s.slow_recv_buffer,
-            concurrency: s.connect_concurrency,
-            room_nodes: 0,
-        };
-        match Fleet::connect(chunk.to_vec(), connect).await {
-            Ok(fleet) => fleets.push(fleet),
-            Err(e) => {
-                aborted = Some(format!("connecting failed: {e:#}"));
-                break;
-            }
-        }
-        eprintln!(
-            "cluster-relay: {} subscribers synced",
-            fleets.iter().map(|f| f.subs.len()).sum::<usize>()
-        );
-    }
+    let specs = specs(s.subscribers, clients.len());
+    let (fleets, aborted) = Fleet::connect_in_steps(&specs, CONNECT_STEP, connect, async |n| {
+        eprintln!("cluster-relay: {n} subscribers synced");
+        Ok(None)
+    })
+    .await?;
     let subs: Vec<Arc<SubShared>> = fleets.iter().flat_map(|f| f.subs.iter().cloned()).collect();
-    let connected = subs.len();
     report.row(
         "connecting",
         format!(
-            "{connected} of {} subscribers synced their snapshot in {:.1} s{}",
+            "{} of {} subscribers synced their snapshot in {:.1} s{}",
+            subs.len(),
             s.subscribers,
             connect_started.elapsed().as_secs_f64(),
             aborted
@@ -206,15 +189,28 @@ async fn measure(
     let counters_end = Counters::of_all(&subs);
     tokio::time::sleep(Duration::from_millis(500)).await;
     let overall = gather::latency_report(&subs, s);
-    let by_node = per_node::cluster_latency(&subs, &map, rooms, overall.tick_ms);
-    let edits = gather::edit_report(&stats, window_s);
-    let deltas = gather::delta_groups(&subs, &counters_start, &counters_end, window_s);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let m = Measured {
+        connected: subs.len(),
+        aborted,
+        by_node: per_node::cluster_latency(&subs, &map, rooms, overall.tick_ms),
+        overall,
+        edits: gather::edit_report(&stats, window_s),
+        deltas: gather::delta_groups(&subs, &counters_start, &counters_end, window_s),
+        cpu: CpuReport::new(cpu, window_s, cores, false),
+        errors: errors.snapshot(),
+    };
     drop(subs);
     for fleet in fleets {
         fleet.stop().await;
     }
+    rows(&m, report);
+    checks(s, &m, report);
+    Ok(())
+}
 
-    let f = &overall.fast;
+fn rows(m: &Measured, report: &mut BenchReport) {
+    let f = &m.overall.fast;
     report.row(
         "edit-to-delta latency",
         if f.count == 0 {
@@ -222,14 +218,14 @@ async fn measure(
         } else {
             format!(
                 "p50 {:.1} / p95 {:.1} / p99 {:.1} / max {:.1} ms (n={}) = {:.2} ticks at p99",
-                f.p50_ms, f.p95_ms, f.p99_ms, f.max_ms, f.count, overall.p99_ticks
+                f.p50_ms, f.p95_ms, f.p99_ms, f.max_ms, f.count, m.overall.p99_ticks
             )
         },
     );
-    for (k, v) in per_node::rows(&by_node) {
+    for (k, v) in per_node::rows(&m.by_node) {
         report.row(&k, v);
     }
-    if let Some(g) = deltas.first() {
+    if let Some(g) = m.deltas.first() {
         report.row(
             "deltas per subscriber",
             format!(
@@ -238,6 +234,7 @@ async fn measure(
             ),
         );
     }
+    let edits = &m.edits;
     report.row(
         "edits",
         format!(
@@ -249,8 +246,7 @@ async fn measure(
             edits.ack_latency.p99_ms
         ),
     );
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let c = CpuReport::new(cpu, window_s, cores, false);
+    let c = &m.cpu;
     report.row(
         "cpu (load window)",
         format!(
@@ -259,8 +255,8 @@ async fn measure(
             c.harness_cores, c.machine_busy_cores, c.cores, c.other_processes_cores
         ),
     );
-    let errs = errors.snapshot();
-    report.row("errors", crate::observe::errors::summary(&errs));
+    report.row("errors", crate::observe::errors::summary(&m.errors));
+    let by_node = &m.by_node;
     for (k, v) in [
         ("p99_ms", f.p99_ms),
         ("owner_p99_ms", by_node.owner.p99_ms),
@@ -269,7 +265,7 @@ async fn measure(
             "relay_added_p99_ms",
             by_node.relay_added_p99_ms.unwrap_or(f64::NAN),
         ),
-        ("subscribers_connected", connected as f64),
+        ("subscribers_connected", m.connected as f64),
         ("machine_busy_cores", c.machine_busy_cores),
     ] {
         report.figure(k, v);
@@ -277,19 +273,22 @@ async fn measure(
     for n in &by_node.nodes {
         report.figure(&format!("p99_ms {}", n.node), n.fast.p99_ms);
     }
+}
 
-    let limit_ms = s.max_p99_ticks * overall.tick_ms;
+fn checks(s: &Scenario, m: &Measured, report: &mut BenchReport) {
+    let (f, by_node) = (&m.overall.fast, &m.by_node);
+    let limit_ms = s.max_p99_ticks * m.overall.tick_ms;
     report.check(
         "every subscriber connected",
-        aborted.is_none() && connected == s.subscribers,
-        format!("{connected} of {}", s.subscribers),
+        m.aborted.is_none() && m.connected == s.subscribers,
+        format!("{} of {}", m.connected, s.subscribers),
     );
     report.check(
         "p99 edit-to-delta",
         f.count > 0 && f.p99_ms < limit_ms,
         format!(
             "{:.1} ms ({:.2} ticks), limit under {limit_ms:.1} ms ({} ticks)",
-            f.p99_ms, overall.p99_ticks, s.max_p99_ticks
+            f.p99_ms, m.overall.p99_ticks, s.max_p99_ticks
         ),
     );
     report.check(
@@ -307,10 +306,9 @@ async fn measure(
     );
     report.check(
         "no errors",
-        errs.is_empty(),
-        format!("{} errors", errs.values().sum::<u64>()),
+        m.errors.is_empty(),
+        format!("{} errors", m.errors.values().sum::<u64>()),
     );
-    Ok(())
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! check otherwise rather than pass on a light load; `/healthz` latency is measured the
 //! same way idle first, for comparison.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -63,18 +64,88 @@ pub(crate) async fn run(s: &Scenario, url: &str) -> anyhow::Result<BenchReport> 
         )
         .to_lowercase(),
     );
-    let mut client = Client::new(url)?;
-    if let Some(token) = &s.token {
-        client = client.with_token(token.clone());
-    }
-    setup::wait_healthy(&client, Duration::from_secs(10)).await?;
-    let world = World::build(s.nodes, s.fanout, s.depth);
-    let rooms = setup::room_ids(s.rooms, s.seed);
-    setup::create_rooms(&client, &rooms, s.tick_hz, &world).await?;
-    let result = measure(s, &client, &world, &rooms, &mut report).await;
-    setup::delete_rooms(&client, &rooms).await;
-    result?;
+    setup::with_rooms(s, url, s.rooms, async |client, world, rooms| {
+        measure(s, client, world, rooms, &mut report).await
+    })
+    .await?;
     Ok(report)
+}
+
+/// The heavy senders: `--heavy-in-flight` connections per room, each keeping whole-room
+/// batches in flight until told to stop.
+struct Heavy {
+    senders: JoinSet<()>,
+    conns: Vec<canopy_client::Connection>,
+    stop: stop::StopSender,
+    errors: Arc<ErrorTally>,
+    acked: Arc<AtomicU64>,
+    ack_us: Arc<std::sync::Mutex<Histogram<u64>>>,
+}
+
+impl Heavy {
+    async fn start(
+        s: &Scenario,
+        client: &Client,
+        world: &World,
+        rooms: &[String],
+    ) -> anyhow::Result<Heavy> {
+        let (stop, stop_rx) = stop::channel();
+        let mut heavy = Heavy {
+            senders: JoinSet::new(),
+            conns: Vec::new(),
+            stop,
+            errors: Arc::new(ErrorTally::default()),
+            acked: Arc::new(AtomicU64::new(0)),
+            ack_us: Arc::new(std::sync::Mutex::new(latency::histogram())),
+        };
+        let mut options = ConnectOptions::default().format(s.format.format());
+        options.request_timeout = Duration::from_secs(300);
+        options.reconnect = false;
+        for room in rooms {
+            for k in 0..s.heavy_in_flight {
+                let conn = client.connect(room, options.clone()).await?;
+                heavy.conns.push(conn.clone());
+                let ops = [move_all(world, 0.25), move_all(world, -0.25)];
+                let (errors, acked, ack_us, stop) = (
+                    Arc::clone(&heavy.errors),
+                    Arc::clone(&heavy.acked),
+                    Arc::clone(&heavy.ack_us),
+                    stop_rx.clone(),
+                );
+                heavy.senders.spawn(async move {
+                    heavy_loop(conn, ops, k, errors, acked, ack_us, stop).await;
+                });
+            }
+        }
+        Ok(heavy)
+    }
+
+    /// Stops the loops (they stop waiting for their acks; batches already sent still
+    /// apply) and closes their connections.
+    async fn stop(mut self) -> (u64, Summary, BTreeMap<String, u64>) {
+        self.stop.raise();
+        while self.senders.join_next().await.is_some() {}
+        for conn in &self.conns {
+            conn.close().await;
+        }
+        let ack = Summary::of(&self.ack_us.lock().unwrap_or_else(|e| e.into_inner()));
+        (
+            self.acked.load(Ordering::Relaxed),
+            ack,
+            self.errors.snapshot(),
+        )
+    }
+}
+
+/// What a run measured.
+struct Measured {
+    idle: Probe,
+    heavy: Probe,
+    window_s: f64,
+    ticks: ServerWindow,
+    acked: u64,
+    ack: Summary,
+    errors: BTreeMap<String, u64>,
 }
 
 async fn measure(
@@ -85,50 +156,33 @@ async fn measure(
     report: &mut BenchReport,
 ) -> anyhow::Result<()> {
     let idle = probe(client, IDLE_PROBE).await;
-    let errors = Arc::new(ErrorTally::default());
-    let acked = Arc::new(AtomicU64::new(0));
-    let ack_us = Arc::new(std::sync::Mutex::new(latency::histogram()));
-    let (stop_tx, stop_rx) = stop::channel();
-    let mut options = ConnectOptions::default().format(s.format.format());
-    options.request_timeout = Duration::from_secs(300);
-    options.reconnect = false;
-    let mut senders = JoinSet::new();
-    let mut conns = Vec::new();
-    for room in rooms {
-        for k in 0..s.heavy_in_flight {
-            let conn = client.connect(room, options.clone()).await?;
-            conns.push(conn.clone());
-            let ops = [move_all(world, 0.25), move_all(world, -0.25)];
-            let (errors, acked, ack_us, stop) = (
-                Arc::clone(&errors),
-                Arc::clone(&acked),
-                Arc::clone(&ack_us),
-                stop_rx.clone(),
-            );
-            senders.spawn(async move {
-                heavy_loop(conn, ops, k, errors, acked, ack_us, stop).await;
-            });
-        }
-    }
+    let heavy_load = Heavy::start(s, client, world, rooms).await?;
     let scrape_start = metrics_scrape::scrape(client).await?;
     let window = Instant::now();
     let heavy = probe(client, s.load_duration()).await;
     let window_s = window.elapsed().as_secs_f64();
     let scrape_end = metrics_scrape::scrape(client).await?;
-    stop_tx.raise();
-    // The loops stop waiting for their acks; batches already sent still apply.
-    while senders.join_next().await.is_some() {}
-    for conn in &conns {
-        conn.close().await;
-    }
+    let (acked, ack, errors) = heavy_load.stop().await;
     let mut details = Vec::new();
     for room in rooms {
         details.push(client.get_room(room).await?);
     }
-    let ticks = ServerWindow::between(&scrape_start, &scrape_end, &scrape_end, &details);
-    let ack = Summary::of(&ack_us.lock().unwrap_or_else(|e| e.into_inner()));
-    let period_ms = 1000.0 / f64::from(s.tick_hz);
+    let m = Measured {
+        idle,
+        heavy,
+        window_s,
+        ticks: ServerWindow::between(&scrape_start, &scrape_end, &scrape_end, &details),
+        acked,
+        ack,
+        errors,
+    };
+    rows(s, world, &m, report);
+    checks(s, &m, report);
+    Ok(())
+}
 
+fn rows(s: &Scenario, world: &World, m: &Measured, report: &mut BenchReport) {
+    let period_ms = 1000.0 / f64::from(s.tick_hz);
     let show = |p: &Probe| {
         format!(
             "p50 {:.2} / p99 {:.2} / max {:.2} ms ({} probes, {} samples with the missed \
@@ -142,19 +196,21 @@ async fn measure(
             PROBE_TIMEOUT.as_secs()
         )
     };
-    report.row("/healthz, idle", show(&idle));
-    report.row("/healthz, rooms ticking heavily", show(&heavy));
+    report.row("/healthz, idle", show(&m.idle));
+    report.row("/healthz, rooms ticking heavily", show(&m.heavy));
     report.row(
         "heavy batches",
         format!(
-            "{} acked in {window_s:.0} s ({} ops each), ack p50 {:.0} / p99 {:.0} / max {:.0} ms",
-            acked.load(Ordering::Relaxed),
+            "{} acked in {:.0} s ({} ops each), ack p50 {:.0} / p99 {:.0} / max {:.0} ms",
+            m.acked,
+            m.window_s,
             world.nodes.len(),
-            ack.p50_ms,
-            ack.p99_ms,
-            ack.max_ms
+            m.ack.p50_ms,
+            m.ack.p99_ms,
+            m.ack.max_ms
         ),
     );
+    let ticks = &m.ticks;
     report.row(
         "server ticks",
         format!(
@@ -170,42 +226,45 @@ async fn measure(
             ticks.slow_ticks
         ),
     );
-    let errs = errors.snapshot();
-    report.row("errors", crate::observe::errors::summary(&errs));
+    report.row("errors", crate::observe::errors::summary(&m.errors));
     for (k, v) in [
-        ("healthz_idle_p99_ms", idle.latency.p99_ms),
-        ("healthz_p99_ms", heavy.latency.p99_ms),
-        ("healthz_max_ms", heavy.latency.max_ms),
+        ("healthz_idle_p99_ms", m.idle.latency.p99_ms),
+        ("healthz_p99_ms", m.heavy.latency.p99_ms),
+        ("healthz_max_ms", m.heavy.latency.max_ms),
         ("tick_mean_ms", ticks.tick_mean_ms),
-        ("ack_mean_ms", ack.mean_ms),
+        ("ack_mean_ms", m.ack.mean_ms),
     ] {
         report.figure(k, v);
     }
+}
+
+fn checks(s: &Scenario, m: &Measured, report: &mut BenchReport) {
+    let period_ms = 1000.0 / f64::from(s.tick_hz);
+    let heavy = &m.heavy.latency;
     report.check(
         "/healthz p99 while heavy",
-        heavy.latency.count > 0 && heavy.latency.p99_ms <= P99_LIMIT_MS,
+        heavy.count > 0 && heavy.p99_ms <= P99_LIMIT_MS,
         format!(
             "{:.2} ms over {} samples, limit {P99_LIMIT_MS:.0} ms",
-            heavy.latency.p99_ms, heavy.latency.count
+            heavy.p99_ms, heavy.count
         ),
     );
-    let over_budget = ticks.slow_ticks > 0 || ack.mean_ms >= OVER_BUDGET_PERIODS * period_ms;
+    let over_budget = m.ticks.slow_ticks > 0 || m.ack.mean_ms >= OVER_BUDGET_PERIODS * period_ms;
     report.check(
         "workload over the rooms' budget",
-        over_budget && acked.load(Ordering::Relaxed) > 0,
+        over_budget && m.acked > 0,
         format!(
             "{} slow ticks, mean ack {:.0} ms (over budget: a slow tick, or a mean ack >= {:.0} ms)",
-            ticks.slow_ticks,
-            ack.mean_ms,
+            m.ticks.slow_ticks,
+            m.ack.mean_ms,
             OVER_BUDGET_PERIODS * period_ms
         ),
     );
     report.check(
         "no errors",
-        errs.is_empty(),
-        format!("{} errors", errs.values().sum::<u64>()),
+        m.errors.is_empty(),
+        format!("{} errors", m.errors.values().sum::<u64>()),
     );
-    Ok(())
 }
 
 /// A batch that moves every node of `world` by `dx` from its home.

@@ -17,7 +17,9 @@
 //! - `cluster-placement`: 300 rooms created through the nodes in turn, rooms per node
 //!   (`cluster_placement`);
 //! - `cluster-failover`: on a cluster the harness started, 20 kills of a room's owner
-//!   under an editor, failover time and acknowledged-edit loss (`cluster_failover`).
+//!   under an editor and subscribers on every node, failover time, acknowledged-edit
+//!   loss and what the clients were told while the room moved (`cluster_failover`,
+//!   `move_errors`).
 //!
 //! Each prints one table (`table`), its workload first. Invariant: a benchmark exits 1
 //! when a stated bound is broken and 2 when it could not be carried out; it never
@@ -32,7 +34,9 @@ use crate::target::fd_limit::FdLimit;
 pub(crate) mod cluster_failover;
 pub(crate) mod cluster_placement;
 pub(crate) mod cluster_relay;
+pub(crate) mod edit_window;
 pub(crate) mod healthz;
+pub(crate) mod move_errors;
 pub(crate) mod server_rss;
 pub(crate) mod subscriber_memory;
 pub(crate) mod table;

@@ -25,7 +25,7 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::bench::table::BenchReport;
 use crate::load::setup;
 use crate::load::world::World;
-use crate::load::wsopen::{self, RawSocket};
+use crate::rawws::{self, RawSocket};
 use crate::scenario::Scenario;
 use crate::stop::{self, Stop};
 
@@ -75,17 +75,10 @@ pub(crate) async fn run(s: &Scenario, url: &str) -> anyhow::Result<BenchReport> 
             AWAY[1].as_secs()
         ),
     );
-    let mut client = Client::new(url)?;
-    if let Some(token) = &s.token {
-        client = client.with_token(token.clone());
-    }
-    setup::wait_healthy(&client, Duration::from_secs(10)).await?;
-    let world = World::build(s.nodes, s.fanout, s.depth);
-    let rooms = setup::room_ids(1, s.seed);
-    setup::create_rooms(&client, &rooms, s.tick_hz, &world).await?;
-    let result = measure(s, &client, &world, &rooms[0], &mut report).await;
-    setup::delete_rooms(&client, &rooms).await;
-    result?;
+    setup::with_rooms(s, url, 1, async |client, world, rooms| {
+        measure(s, client, world, &rooms[0], &mut report).await
+    })
+    .await?;
     Ok(report)
 }
 
@@ -111,8 +104,8 @@ impl Listener {
         encoding: Encoding,
         since: Option<u64>,
     ) -> anyhow::Result<(Listener, ServerMsg, u64)> {
-        let url = wsopen::ws_url(client, room, Format::Bincode)?;
-        let mut socket = wsopen::open(&url, None).await?;
+        let url = rawws::ws_url(client, room, Format::Bincode)?;
+        let mut socket = rawws::open(&url, None).await?;
         let sub = ClientMsg::Subscribe {
             region: None,
             mask: u32::MAX,
@@ -261,7 +254,37 @@ async fn measure(
     let [e, c] = counters;
     let (e, c) = (e.await??, c.await??);
 
-    // Both encodings over the ticks both received on their own.
+    let cb = compare_encodings(
+        s,
+        &e,
+        &c,
+        (exact_snapshot, compact_snapshot),
+        window_s,
+        report,
+    )?;
+    // Resumes, with the editor still running.
+    resumes(client, room, report).await?;
+    stop_editing.raise();
+    let batches = editor.await??;
+    report.row("edits", format!("{batches} batches sent and acknowledged"));
+    report.check(
+        "compact bytes per changed node",
+        cb <= COMPACT_LIMIT,
+        format!("{cb:.2} B, limit {COMPACT_LIMIT} B"),
+    );
+    Ok(())
+}
+
+/// Both encodings over the ticks both received on their own: rows and figures, and the
+/// compact bytes per changed node for the check.
+fn compare_encodings(
+    s: &Scenario,
+    e: &Tally,
+    c: &Tally,
+    (exact_snapshot, compact_snapshot): (u64, u64),
+    window_s: f64,
+    report: &mut BenchReport,
+) -> anyhow::Result<f64> {
     let (mut eb, mut cb, mut rows, mut ticks) = (0u64, 0u64, 0u64, 0u64);
     for (tick, &(bytes, n)) in &e.frames {
         if let Some(&(compact_bytes, _)) = c.frames.get(tick) {
@@ -306,8 +329,12 @@ async fn measure(
     );
     report.figure("exact_bytes_per_changed_node", per(eb));
     report.figure("compact_bytes_per_changed_node", per(cb));
+    Ok(per(cb))
+}
 
-    // Resumes, with the editor still running.
+/// How many bytes a subscriber that went away for each of [`AWAY`] gets on resuming,
+/// against its snapshot, in both encodings.
+async fn resumes(client: &Client, room: &str, report: &mut BenchReport) -> anyhow::Result<()> {
     for away in AWAY {
         for encoding in [Encoding::Exact, Encoding::Compact] {
             let (mut l, first, snapshot) = Listener::open(client, room, encoding, None).await?;
@@ -337,14 +364,6 @@ async fn measure(
             );
         }
     }
-    stop_editing.raise();
-    let batches = editor.await??;
-    report.row("edits", format!("{batches} batches sent and acknowledged"));
-    report.check(
-        "compact bytes per changed node",
-        per(cb) <= COMPACT_LIMIT,
-        format!("{:.2} B, limit {COMPACT_LIMIT} B", per(cb)),
-    );
     Ok(())
 }
 

@@ -20,7 +20,7 @@ use tokio::task::JoinHandle;
 use crate::load::stamps::Stamps;
 use crate::load::subscriber::{self, SubContext, SubShared, SubSpec};
 use crate::load::world::World;
-use crate::load::wsopen;
+use crate::rawws;
 use crate::scenario::Scenario;
 use crate::stop::{self, StopSender};
 use crate::target::urls;
@@ -97,7 +97,39 @@ pub(crate) struct Connect<'a> {
     pub room_nodes: usize,
 }
 
+impl Connect<'_> {
+    fn again(&self) -> Self {
+        Connect {
+            ctx: Arc::clone(&self.ctx),
+            ..*self
+        }
+    }
+}
+
 impl Fleet {
+    /// Connects `specs` `step` at a time, one fleet per step; after each step `between`
+    /// (given how many are synced) may stop it, saying why. Answers the fleets and why
+    /// it stopped early (a failed step, or `between`'s reason), if it did.
+    pub(crate) async fn connect_in_steps(
+        specs: &[SubSpec],
+        step: usize,
+        c: Connect<'_>,
+        mut between: impl AsyncFnMut(usize) -> anyhow::Result<Option<String>>,
+    ) -> anyhow::Result<(Vec<Fleet>, Option<String>)> {
+        let mut fleets: Vec<Fleet> = Vec::new();
+        for chunk in specs.chunks(step.max(1)) {
+            match Fleet::connect(chunk.to_vec(), c.again()).await {
+                Ok(fleet) => fleets.push(fleet),
+                Err(e) => return Ok((fleets, Some(format!("connecting failed: {e:#}")))),
+            }
+            let synced = fleets.iter().map(|f| f.subs.len()).sum();
+            if let Some(why) = between(synced).await? {
+                return Ok((fleets, Some(why)));
+            }
+        }
+        Ok((fleets, None))
+    }
+
     /// Connects every subscriber of `specs`, `concurrency` at a time, and waits until
     /// each has applied its snapshot.
     pub(crate) async fn connect(specs: Vec<SubSpec>, c: Connect<'_>) -> anyhow::Result<Fleet> {
@@ -114,7 +146,7 @@ impl Fleet {
             .map(|client| {
                 c.rooms
                     .iter()
-                    .map(|room| wsopen::ws_url(client, room, c.ctx.format))
+                    .map(|room| rawws::ws_url(client, room, c.ctx.format))
                     .collect::<anyhow::Result<_>>()
             })
             .collect::<anyhow::Result<_>>()?;
@@ -133,7 +165,7 @@ impl Fleet {
                         url: url.clone(),
                         recv_buffer: recv,
                     };
-                    let socket = wsopen::open(&url, recv)
+                    let socket = rawws::open(&url, recv)
                         .await
                         .with_context(|| format!("subscriber {}", spec.index))?;
                     let (synced_tx, synced) = oneshot::channel();

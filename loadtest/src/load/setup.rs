@@ -89,3 +89,25 @@ pub(crate) async fn delete_rooms(client: &Client, rooms: &[String]) {
         }
     }
 }
+
+/// A client of the server at `url` (with the scenario's token), once it is healthy, and
+/// `rooms` rooms of the scenario's world on it: runs `f` with them, then deletes the
+/// rooms whatever `f` answered.
+pub(crate) async fn with_rooms<T>(
+    s: &crate::scenario::Scenario,
+    url: &str,
+    rooms: usize,
+    f: impl AsyncFnOnce(&Client, &World, &[String]) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let mut client = Client::new(url)?;
+    if let Some(token) = &s.token {
+        client = client.with_token(token.clone());
+    }
+    wait_healthy(&client, Duration::from_secs(10)).await?;
+    let world = World::build(s.nodes, s.fanout, s.depth);
+    let rooms = room_ids(rooms, s.seed);
+    create_rooms(&client, &rooms, s.tick_hz, &world).await?;
+    let result = f(&client, &world, &rooms).await;
+    delete_rooms(&client, &rooms).await;
+    result
+}

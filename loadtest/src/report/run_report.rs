@@ -201,6 +201,18 @@ pub(crate) fn describe(s: &Scenario) -> String {
 pub(crate) fn rows(r: &Report) -> Vec<(String, String)> {
     let mut rows: Vec<(String, String)> = Vec::new();
     let mut row = |k: &str, v: String| rows.push((k.to_string(), v));
+    client_rows(r, &mut row);
+    server_rows(r, &mut row);
+    outcome_rows(r, &mut row);
+    rows.push((
+        "result".to_string(),
+        if r.passed { "PASS" } else { "FAIL" }.to_string(),
+    ));
+    rows
+}
+
+/// What the clients saw: latency, edits, deltas, queries.
+fn client_rows(r: &Report, row: &mut impl FnMut(&str, String)) {
     row(
         "target",
         format!(
@@ -260,6 +272,10 @@ pub(crate) fn rows(r: &Report) -> Vec<(String, String)> {
             format!("{:.1}/s, {}", k.per_s, lat(&k.latency)),
         );
     }
+}
+
+/// What the server reported over the window, and the CPU it took.
+fn server_rows(r: &Report, row: &mut impl FnMut(&str, String)) {
     let sv = &r.server;
     row(
         "server tick",
@@ -311,6 +327,10 @@ pub(crate) fn rows(r: &Report) -> Vec<(String, String)> {
             c.other_processes_cores
         ),
     );
+}
+
+/// Errors, the mirrors' verdict, the soak's rows and every check.
+fn outcome_rows(r: &Report, row: &mut impl FnMut(&str, String)) {
     row("errors", crate::observe::errors::summary(&r.errors));
     let v = &r.verify;
     row(
@@ -331,11 +351,6 @@ pub(crate) fn rows(r: &Report) -> Vec<(String, String)> {
             format!("{} ({})", if c.passed { "PASS" } else { "FAIL" }, c.detail),
         );
     }
-    rows.push((
-        "result".to_string(),
-        if r.passed { "PASS" } else { "FAIL" }.to_string(),
-    ));
-    rows
 }
 
 /// The report as an aligned two-column table, headed by the scenario.

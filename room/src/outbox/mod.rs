@@ -33,7 +33,6 @@ use parking_lot::Mutex;
 use tokio::sync::Notify;
 
 use super::delta::SharedDelta;
-use super::edit::EditQuota;
 use super::gate::DurableGate;
 use super::merge::MergeState;
 
@@ -190,8 +189,6 @@ pub struct Outbox {
     writer: Notify,
     /// Wakes a reader waiting for the replies to drain (or for the close).
     space: Notify,
-    /// The connection's edit batches waiting for the tick.
-    pub quota: Arc<EditQuota>,
     /// Its subscription asked for compact frames (bincode only).
     compact: AtomicBool,
     /// Merged frames handed to the writer so far.
@@ -215,7 +212,6 @@ impl Outbox {
             state: Mutex::new(State::default()),
             writer: Notify::new(),
             space: Notify::new(),
-            quota: Arc::default(),
             compact: AtomicBool::new(false),
             merged_frames: AtomicU64::new(0),
             pending_entries: AtomicU64::new(0),

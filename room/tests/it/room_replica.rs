@@ -335,8 +335,18 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
     replica.handle(RoomCommand::Replicate(Box::new(third)));
     replica.checked_tick(301);
     assert!(replica.is_stopped(), "a gap ends the replica");
-    let closed = std::iter::from_fn(|| sub.try_next()).any(|o| matches!(o, Outgoing::Close { .. }));
-    assert!(closed, "its subscribers are closed (to subscribe again)");
+    let closed = std::iter::from_fn(|| sub.try_next())
+        .any(|o| matches!(o, Outgoing::Close(canopy_room::CloseCause::ReplicaLost)));
+    assert!(
+        closed,
+        "its subscribers are closed to subscribe again (4000), never as deleted"
+    );
+    // The server unloads it by this cause, and its sessions close with it.
+    assert!(replica.shared().is_closed());
+    assert_eq!(
+        replica.shared().close_cause(),
+        canopy_room::CloseCause::ReplicaLost
+    );
 }
 
 /// The owner's record can reach a relay before the owner's answer: the editing client

@@ -12,7 +12,9 @@ use canopy_protocol::{Format, Op, ServerMsg, Transform, codec};
 use canopy_room::metrics::RoomMetrics;
 use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_room::scope::Scope;
-use canopy_room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
+use canopy_room::{
+    EditQuota, EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest,
+};
 
 fn room_with(config: RoomConfig) -> Room {
     Room::new(
@@ -300,12 +302,17 @@ fn pending_edits_are_bounded_per_room_and_per_connection() {
     });
     let a = outbox(1, Format::Json, 8);
     let b = outbox(2, Format::Json, 8);
+    // One quota per editor (the server keeps them per caller).
+    let quotas = [
+        Arc::new(EditQuota::default()),
+        Arc::new(EditQuota::default()),
+    ];
     let sub = |o: &Arc<Outbox>, n: u32| {
         r.shared().submit_edits(
             (0..n).map(add).collect(),
             ws_reply(o, 0),
             Arc::new(EditTicket::default()),
-            Some(Arc::clone(&o.quota)),
+            Some(Arc::clone(&quotas[(o.conn - 1) as usize])),
         )
     };
     assert!(sub(&a, 4).is_ok());

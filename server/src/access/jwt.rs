@@ -4,9 +4,12 @@
 //! may name a `kid` only if it is `--jwt-hs256-kid`.
 //!
 //! Invariants: a token is valid only with a good signature by a configured key, in the
-//! algorithm that key is for, and an `exp` claim in the future; `alg: none`, an unknown
-//! `kid`, a bad signature or a malformed token is refused as forbidden, an expired one as
-//! unauthorized. Verification is done by `jsonwebtoken` (pure-Rust `rust_crypto`
+//! algorithm that key is for, an `exp` claim in the future, no `nbf` or `iat` in the future
+//! (beyond [`CLOCK_LEEWAY`]), and the `aud` and `iss` the server is configured to expect
+//! (`--jwt-audience`, `--jwt-issuer`); `alg: none`, an unknown `kid`, a bad signature or a
+//! malformed token is refused as forbidden, an expired one as unauthorized. Time claims
+//! are checked in whole seconds with saturating arithmetic, so no value a client writes
+//! can overflow. Verification is done by `jsonwebtoken` (pure-Rust `rust_crypto`
 //! backend); this module only decides which key and which rules apply.
 
 use std::collections::HashMap;
@@ -17,6 +20,10 @@ use jsonwebtoken::jwk::{AlgorithmParameters, JwkSet};
 use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode, decode_header};
 use parking_lot::Mutex;
 use serde::Deserialize;
+
+/// How far `nbf` and `iat` may lie in the future: the clocks of the issuer and the server
+/// are never exactly equal, and a token used the second it is minted must pass.
+pub(crate) const CLOCK_LEEWAY: Duration = Duration::from_secs(30);
 
 /// How often the JWKS file's modification time is looked at.
 const RELOAD_CHECK: Duration = Duration::from_secs(1);
@@ -44,6 +51,10 @@ pub enum JwtRole {
 #[derive(Debug, Deserialize)]
 struct Claims {
     exp: u64,
+    #[serde(default)]
+    nbf: Option<u64>,
+    #[serde(default)]
+    iat: Option<u64>,
     #[serde(default)]
     role: Option<JwtRole>,
     #[serde(default)]
@@ -147,6 +158,10 @@ pub struct JwtVerifier {
     /// The one `kid` an HS256 token may name (`--jwt-hs256-kid`).
     hs256_kid: Option<String>,
     jwks: Option<Mutex<Jwks>>,
+    /// The `aud` a token must name (`--jwt-audience`); any or none when unset.
+    audience: Option<String>,
+    /// The `iss` a token must carry (`--jwt-issuer`); any or none when unset.
+    issuer: Option<String>,
 }
 
 impl std::fmt::Debug for JwtVerifier {
@@ -185,7 +200,18 @@ impl JwtVerifier {
             hs256,
             hs256_kid: secret_kid.map(str::to_owned),
             jwks,
+            audience: None,
+            issuer: None,
         }))
+    }
+
+    /// Requires every token to name `audience` in its `aud` claim and to carry `issuer`
+    /// as its `iss` (each only when given): a token minted for another service, or by
+    /// another issuer sharing the key, is refused as forbidden.
+    pub fn expecting(mut self, audience: Option<String>, issuer: Option<String>) -> Self {
+        self.audience = audience;
+        self.issuer = issuer;
+        self
     }
 
     /// Re-reads the JWKS file if it changed (at most once per [`RELOAD_CHECK`]); a file
@@ -213,11 +239,11 @@ impl JwtVerifier {
         }
     }
 
-    /// Verifies a token and answers what it grants.
-    pub fn verify(&self, token: &str) -> Result<Grant, JwtError> {
+    /// The key and algorithm that verify a token with `header`: the HS256 secret, or
+    /// the JWKS key its `kid` names, in the algorithm that key is for.
+    fn key_for(&self, header: &jsonwebtoken::Header) -> Result<(DecodingKey, Algorithm), JwtError> {
         let invalid = |e: &dyn std::fmt::Display| JwtError::Invalid(e.to_string());
-        let header = decode_header(token).map_err(|e| invalid(&e))?;
-        let (key, alg) = match header.alg {
+        Ok(match header.alg {
             Algorithm::HS256 => {
                 let key = self
                     .hs256
@@ -249,11 +275,39 @@ impl JwtVerifier {
                 (key, alg)
             }
             other => return Err(invalid(&format!("algorithm {other:?} is not accepted"))),
-        };
+        })
+    }
+
+    /// The rules a token verified with `alg` must pass in `jsonwebtoken` (`nbf` and
+    /// `iat` are checked after, with their leeway).
+    fn validation(&self, alg: Algorithm) -> Validation {
         let mut validation = Validation::new(alg);
-        validation.set_required_spec_claims(&["exp"]);
+        // A configured audience or issuer makes its claim required: a token without
+        // one was not minted for this server.
+        let mut required = vec!["exp"];
+        required.extend(self.audience.as_ref().map(|_| "aud"));
+        required.extend(self.issuer.as_ref().map(|_| "iss"));
+        validation.set_required_spec_claims(&required);
+        // `exp` is exact; `nbf` and `iat` get CLOCK_LEEWAY in `verify`, so the library's
+        // own leeway (which would apply to all three) stays 0.
         validation.leeway = 0;
-        validation.validate_aud = false;
+        validation.validate_nbf = false;
+        match &self.audience {
+            Some(aud) => validation.set_audience(&[aud]),
+            None => validation.validate_aud = false,
+        }
+        if let Some(iss) = &self.issuer {
+            validation.set_issuer(&[iss]);
+        }
+        validation
+    }
+
+    /// Verifies a token and answers what it grants.
+    pub fn verify(&self, token: &str) -> Result<Grant, JwtError> {
+        let invalid = |e: &dyn std::fmt::Display| JwtError::Invalid(e.to_string());
+        let header = decode_header(token).map_err(|e| invalid(&e))?;
+        let (key, alg) = self.key_for(&header)?;
+        let validation = self.validation(alg);
         let data = decode::<Claims>(token, &key, &validation).map_err(|e| match e.kind() {
             jsonwebtoken::errors::ErrorKind::ExpiredSignature => JwtError::Expired,
             _ => invalid(&e),
@@ -264,6 +318,15 @@ impl JwtVerifier {
             .map_or(0, |d| d.as_secs());
         if c.exp <= now {
             return Err(JwtError::Expired);
+        }
+        let latest_start = now.saturating_add(CLOCK_LEEWAY.as_secs());
+        if c.nbf.is_some_and(|nbf| nbf > latest_start) {
+            return Err(invalid(
+                &"the token is not valid yet (nbf is in the future)",
+            ));
+        }
+        if c.iat.is_some_and(|iat| iat > latest_start) {
+            return Err(invalid(&"the token was issued in the future (iat)"));
         }
         Ok(Grant {
             role: c.role.unwrap_or(JwtRole::Viewer),

@@ -140,8 +140,8 @@ pub fn authorize(
     };
     let tokens = room_tokens(room).ok_or(AccessError::Wrong)?;
     // Compare with both tokens every time so timing does not tell which one matched.
-    let editor = token_eq(token, &tokens.editor);
-    let viewer = token_eq(token, &tokens.viewer);
+    let editor = tokens.editor.matches(token);
+    let viewer = tokens.viewer.matches(token);
     match (editor, viewer, write) {
         (true, _, _) => Ok(Granted::role(Role::Editor)),
         (false, true, false) => Ok(Granted::role(Role::Viewer)),
@@ -184,10 +184,10 @@ mod tests {
     use super::*;
 
     fn tokens(_: &str) -> Option<RoomTokens> {
-        Some(RoomTokens {
+        Some(RoomTokens::of(&canopy_room::tokens::IssuedTokens {
             editor: "ed".into(),
             viewer: "vi".into(),
-        })
+        }))
     }
 
     #[test]
@@ -231,13 +231,5 @@ mod tests {
             authorize(admin, None, Some("ed"), &read, |_| None),
             Err(AccessError::Wrong)
         );
-    }
-
-    #[test]
-    fn tokens_are_long_and_distinct() {
-        let t = RoomTokens::generate();
-        assert_eq!(t.editor.len(), 64);
-        assert_ne!(t.editor, t.viewer);
-        assert!(!format!("{t:?}").contains(&t.editor), "Debug hides tokens");
     }
 }

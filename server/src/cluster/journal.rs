@@ -140,6 +140,22 @@ impl Journal {
             .map_err(|e| ClusterError::Registry(format!("the journal's catalog: {e}")))
     }
 
+    /// Whether the journal holds anything of `room` now (it exists, with or without a
+    /// live owner): asked of JetStream itself, so a node that just started, or whose
+    /// scan has not come round, knows as well as any.
+    pub(super) async fn holds(&self, room: &str) -> Result<bool, ClusterError> {
+        let subject = subject(room);
+        let ask = self.stream.get_last_raw_message_by_subject(&subject);
+        match tokio::time::timeout(APPEND_TIMEOUT, ask).await {
+            Err(_) => Err(ClusterError::Registry(
+                "the journal did not answer in time".into(),
+            )),
+            Ok(Ok(_)) => Ok(true),
+            Ok(Err(e)) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => Ok(false),
+            Ok(Err(e)) => Err(ClusterError::Registry(format!("the journal: {e}"))),
+        }
+    }
+
     /// Reads `room`'s subject back; `None` when it holds nothing (deleted).
     pub(super) async fn read(&self, room: &str) -> Result<Option<ReadBack>, String> {
         let subject = subject(room);

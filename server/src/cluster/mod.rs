@@ -12,6 +12,8 @@
 mod bus;
 mod feed;
 mod journal;
+mod leases;
+mod location;
 mod metrics;
 mod placement;
 mod registry;
@@ -22,6 +24,7 @@ pub use bus::{
     FORWARDED_HEADER, ForwardedRequest, ForwardedResponse, decode, encode, subject as bus_subject,
 };
 pub(crate) use feed::{FeedTask, JournalFrom, NotStored, relays_feed};
+pub use location::{Between, Location, MOVING_RETRY_SECS};
 pub use metrics::ClusterMetrics;
 pub use registry::{Claim, RoomRecord};
 
@@ -31,7 +34,6 @@ use std::time::Duration;
 use dashmap::DashMap;
 
 use crate::config::ServerConfig;
-use crate::state::AppState;
 use canopy_room::lease::monotonic_ms;
 
 /// Lease renewals in flight at once.
@@ -43,7 +45,7 @@ pub enum ClusterError {
     /// The NATS server could not be reached.
     #[error("cannot connect to NATS at {url}: {why}")]
     Connect {
-        /// The `--nats-url` given.
+        /// The `--nats-url` given, its credentials replaced by `***` ([`redacted_url`]).
         url: String,
         /// The client's error.
         why: String,
@@ -175,74 +177,39 @@ pub struct Cluster {
     relay_locks: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
     /// The rooms' journal (failover).
     journal: journal::Journal,
-    /// Rooms in the journal that no live lease names, as the last scan found them.
-    orphans: dashmap::DashSet<String>,
     /// Every room in the journal, as the last scan found it.
     catalog: dashmap::DashSet<String>,
     /// This cluster's own handle, for the tasks it starts.
     me: std::sync::OnceLock<std::sync::Weak<Cluster>>,
+    /// The rooms this node placed lately (placement counts them before the view does).
+    placed: parking_lot::Mutex<placement::RecentPlacements>,
+}
+
+/// `urls` (one or several, comma-separated) with the user and password of each replaced
+/// by `***`, for logs and errors: a NATS URL may carry credentials
+/// (`nats://user:password@host`, `nats://token@host`).
+pub fn redacted_url(urls: &str) -> String {
+    urls.split(',')
+        .map(|url| {
+            let (scheme, rest) = match url.split_once("://") {
+                Some((scheme, rest)) => (Some(scheme), rest),
+                None => (None, url),
+            };
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            let rest = match rest[..authority_end].rfind('@') {
+                Some(at) => format!("***{}", &rest[at..]),
+                None => rest.to_string(),
+            };
+            match scheme {
+                Some(scheme) => format!("{scheme}://{rest}"),
+                None => rest,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 impl Cluster {
-    /// Connects to NATS, opens (or creates) the registry buckets and takes the leases of
-    /// the rooms this node already holds (restored from its data dir); a room another
-    /// node owns by now is unloaded, its files kept.
-    pub async fn join(
-        state: &AppState,
-        config: ClusterConfig,
-    ) -> Result<Arc<Cluster>, ClusterError> {
-        let client = async_nats::ConnectOptions::new()
-            .name(format!("canopy {}", config.node))
-            .retry_on_initial_connect()
-            .connection_timeout(Duration::from_secs(5))
-            .connect(config.nats_url.as_str());
-        let client = tokio::time::timeout(Duration::from_secs(15), client)
-            .await
-            .map_err(|_| ClusterError::Connect {
-                url: config.nats_url.clone(),
-                why: "no connection within 15 s".into(),
-            })?
-            .map_err(|e| ClusterError::Connect {
-                url: config.nats_url.clone(),
-                why: e.to_string(),
-            })?;
-        let registry = registry::Registry::open(client.clone(), config.lease).await?;
-        let journal = journal::Journal::open(client.clone(), config.replicas).await?;
-        let cluster = Arc::new(Cluster {
-            journal,
-            orphans: dashmap::DashSet::new(),
-            catalog: dashmap::DashSet::new(),
-            me: std::sync::OnceLock::new(),
-            metrics: ClusterMetrics::new(&state.metrics),
-            config,
-            client,
-            registry,
-            held: DashMap::new(),
-            let_go: DashMap::new(),
-            replicas: DashMap::new(),
-            rehoming: dashmap::DashSet::new(),
-            relay_locks: DashMap::new(),
-        });
-        let _ = cluster.me.set(Arc::downgrade(&cluster));
-        let restored: Vec<String> = state.rooms.iter().map(|r| r.key().clone()).collect();
-        for id in restored {
-            let Ok(room) = state.room(&id) else { continue };
-            room.lease.revoke();
-            match cluster.reclaim(&id).await {
-                Ok(()) => {
-                    if let Some(feed) = state.take_parked_feed(&id) {
-                        cluster.hold_started(state, &room, feed);
-                    }
-                }
-                Err(owner) => {
-                    tracing::warn!(room = %id, %owner, "another node owns this room now: unloading this node's copy (its files are kept)");
-                    state.unload_room(&id);
-                }
-            }
-        }
-        Ok(cluster)
-    }
-
     /// The NATS client (for the request service and the passing of requests).
     pub fn client(&self) -> &async_nats::Client {
         &self.client
@@ -270,7 +237,7 @@ impl Cluster {
         &self,
         id: Option<String>,
         next: impl FnMut() -> String,
-    ) -> Result<Claim, crate::state::RegistryError> {
+    ) -> Result<Claim, crate::registry_error::RegistryError> {
         let claim = self
             .registry
             .claim(id, next, &self.config.node, &self.config.url)
@@ -308,42 +275,6 @@ impl Cluster {
         }
     }
 
-    /// Marks a room whose lease was just taken writable for one lease and starts its
-    /// feed (journal and relays). For a new room, answers once its journal holds it.
-    pub(crate) fn hold_started(
-        &self,
-        state: &AppState,
-        room: &Arc<canopy_room::RoomShared>,
-        feed: FeedTask,
-    ) -> Option<tokio::sync::oneshot::Receiver<Result<(), feed::NotStored>>> {
-        let until = monotonic_ms() + (self.config.lease - self.config.margin()).as_millis() as u64;
-        room.lease.extend_to(until);
-        self.feed(state, room, feed)
-    }
-
-    /// Stops owning `room` here: another node appended to its journal, or its journal
-    /// failed. Its subscribers get `closed`; the lease, if still held, is let go.
-    pub(crate) fn step_down(
-        &self,
-        state: &AppState,
-        room: &Arc<canopy_room::RoomShared>,
-        why: &str,
-    ) {
-        room.lease.revoke();
-        if state
-            .rooms
-            .get(&room.id)
-            .is_some_and(|r| Arc::ptr_eq(r.value(), room))
-        {
-            tracing::warn!(room = %room.id, why, "stepping down");
-            self.remember_let_go(&room.id);
-            self.metrics.leases_lost.inc();
-            self.held.remove(&room.id);
-            self.metrics.leases.set(self.held.len() as i64);
-            state.unload_room(&room.id);
-        }
-    }
-
     /// Notes that this node let `room` go, for [`Cluster::just_let_go`]; every path that
     /// unloads an owned room because another node owns it now goes through here.
     fn remember_let_go(&self, room: &str) {
@@ -371,12 +302,6 @@ impl Cluster {
         }
     }
 
-    /// Whether `room` is in the journal with no owner (its owner died; a node takes it
-    /// over within a few seconds), as this node's last scan saw it.
-    pub fn is_orphan(&self, room: &str) -> bool {
-        self.orphans.contains(room)
-    }
-
     /// Whether the journal held `room` at the last scan (it exists, with or without a
     /// live owner).
     pub fn in_journal(&self, room: &str) -> bool {
@@ -391,8 +316,21 @@ impl Cluster {
     /// Where a new room goes: the live node with the fewest rooms; among several, the
     /// one `salt` hashes highest with (so that nodes placing rooms at the same moment,
     /// on the same counts, spread them).
+    /// Counts this node's own placements of the last lease as well as the view's, so a
+    /// burst of creations spreads.
     pub fn place(&self, salt: u64) -> String {
-        self.registry.place(&self.config.node, salt)
+        let me = &self.config.node;
+        let (mut counts, live) = self.registry.placement_view();
+        for id in live.iter().chain(std::iter::once(me)) {
+            counts.entry(id.clone()).or_insert(0);
+        }
+        let now = monotonic_ms();
+        let mut recent = self.placed.lock();
+        recent.raise(&mut counts, now);
+        let node = placement::choose(counts.clone(), &live, me, salt);
+        let counted = counts.get(&node).copied().unwrap_or(0);
+        recent.placed(&node, counted, now, self.config.lease.as_millis() as u64);
+        node
     }
 
     /// The live nodes other than this one, with their URLs.
@@ -412,112 +350,21 @@ impl Cluster {
         view.lease_secs = self.config.lease.as_secs();
         view
     }
-
-    /// Runs the renewals and the heartbeat until shutdown (spawned by the server).
-    pub async fn maintain(self: Arc<Self>, state: AppState) {
-        let mut every = tokio::time::interval(self.config.renew_every());
-        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let watch = tokio::spawn(Arc::clone(&self).registry_watch());
-        let adopt = tokio::spawn(Arc::clone(&self).adopt_orphans(state.clone()));
-        loop {
-            tokio::select! {
-                _ = state.lifecycle.stopping() => break,
-                _ = every.tick() => {}
-            }
-            self.renew_all(&state).await;
-            // A replica nobody used for about 30 s goes.
-            let rounds = (30 / self.config.renew_every().as_secs().max(1)).max(2) as u32;
-            self.prune_relays(&state, rounds);
-            let subscribers = state.metrics.room.subscribers.get().max(0) as u64;
-            if let Err(e) = self
-                .registry
-                .heartbeat(&self.config.node, &self.config.url, subscribers)
-                .await
-            {
-                tracing::warn!(error = %e, "cluster heartbeat failed");
-            }
-        }
-        watch.abort();
-        adopt.abort();
-        // Leases of rooms that stop with this node are given back at once, so that a
-        // restart elsewhere need not wait out the lease.
-        let held: Vec<String> = self.held.iter().map(|h| h.key().clone()).collect();
-        for room in held {
-            self.release(&room).await;
-        }
-    }
-
-    async fn registry_watch(self: Arc<Self>) {
-        self.registry.watch().await;
-    }
-
-    /// Renews every held lease once; steps down from those another node has taken.
-    async fn renew_all(&self, state: &AppState) {
-        let held: Vec<(String, Held)> = self
-            .held
-            .iter()
-            .map(|h| (h.key().clone(), *h.value()))
-            .collect();
-        let keep = self.config.lease - self.config.margin();
-        // Some at a time, so that a node with many rooms renews them all well within
-        // one renewal period.
-        let renewals = futures_util::stream::iter(held);
-        futures_util::StreamExt::for_each_concurrent(renewals, RENEWALS_AT_ONCE, |(id, h)| async move {
-            let Ok(room) = state.room(&id) else {
-                // Deleted here meanwhile: its handler releases it.
-                return;
-            };
-            // Counted from before the write is sent, which is never later than the
-            // registry's own time of it: the lease here ends no later than there.
-            let sent = monotonic_ms();
-            match self
-                .registry
-                .renew(
-                    &id,
-                    h.epoch,
-                    h.revision,
-                    &self.config.node,
-                    &self.config.url,
-                )
-                .await
-            {
-                Ok(registry::Renewed { epoch, revision }) => {
-                    if epoch != h.epoch {
-                        tracing::info!(room = %id, epoch, "lease had expired in the registry and was taken again");
-                    }
-                    if let Some(mut held) = self.held.get_mut(&id) {
-                        held.epoch = epoch;
-                        held.revision = revision;
-                    }
-                    room.lease.extend_to(sent + keep.as_millis() as u64);
-                }
-                Err(registry::RenewError::Lost(why)) => {
-                    self.metrics.renew_failures.inc();
-                    self.metrics.leases_lost.inc();
-                    room.lease.revoke();
-                    self.held.remove(&id);
-                    self.metrics.leases.set(self.held.len() as i64);
-                    tracing::warn!(room = %id, %why, "lease lost: stepping down");
-                    // Before the room goes, so no request finds it neither here nor
-                    // let go (`unknown_room` for a room that lives on elsewhere).
-                    self.remember_let_go(&id);
-                    state.unload_room(&id);
-                }
-                Err(registry::RenewError::Unreachable(why)) => {
-                    // The lease runs out by itself here if this goes on; another node
-                    // cannot take it before the registry has expired it.
-                    self.metrics.renew_failures.inc();
-                    tracing::warn!(room = %id, %why, "lease renewal failed; edits stop when it lapses");
-                }
-            }
-        })
-        .await;
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_in_a_nats_url_are_never_shown() {
+        assert_eq!(redacted_url("nats://n:4222"), "nats://n:4222");
+        assert_eq!(
+            redacted_url("nats://alice:s3cret@n1:4222,tls://tok@n2/x"),
+            "nats://***@n1:4222,tls://***@n2/x"
+        );
+        assert_eq!(redacted_url("user:pw@host:4222"), "***@host:4222");
+    }
 
     #[test]
     fn defaults_follow_the_listener_and_the_margin_is_bounded() {

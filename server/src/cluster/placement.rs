@@ -1,15 +1,61 @@
 //! Placement of new rooms: the live node with the fewest rooms, ties broken by a hash
 //! of a per-request salt and the node's name (rendezvous hashing), so that nodes
-//! placing rooms at the same moment, on the same counts, spread them.
+//! placing rooms at the same moment, on the same counts, spread them. The counts are the
+//! registry view's, raised by the rooms this node has just placed itself
+//! ([`RecentPlacements`]): rooms created within milliseconds of each other would
+//! otherwise all be placed on counts that do not show them yet.
 //!
 //! Invariant: a node without a live heartbeat is never chosen, and the choosing node
 //! always can be (alone, it places everything on itself).
+
+use std::collections::{BTreeMap, HashMap};
+
+/// The rooms this node placed lately, per node: for a while after a placement a node
+/// counts as holding at least what the view showed then plus the rooms placed on it
+/// since, until the view (which shows a room once its lease is written and watched)
+/// has had time to catch up.
+#[derive(Debug, Default)]
+pub(super) struct RecentPlacements {
+    by_node: HashMap<String, Floor>,
+}
+
+/// At least `rooms` rooms, until `until_ms` (monotonic).
+#[derive(Debug, Clone, Copy)]
+struct Floor {
+    rooms: u64,
+    until_ms: u64,
+}
+
+impl RecentPlacements {
+    /// Raises `counts` to the floors of this node's recent placements, and forgets the
+    /// expired ones.
+    pub(super) fn raise(&mut self, counts: &mut BTreeMap<String, u64>, now_ms: u64) {
+        self.by_node.retain(|_, f| f.until_ms > now_ms);
+        for (node, floor) in &self.by_node {
+            if let Some(n) = counts.get_mut(node) {
+                *n = (*n).max(floor.rooms);
+            }
+        }
+    }
+
+    /// Notes a room placed on `node`, which held `counted` rooms by the (raised)
+    /// counts, remembered for `keep_ms`.
+    pub(super) fn placed(&mut self, node: &str, counted: u64, now_ms: u64, keep_ms: u64) {
+        self.by_node.insert(
+            node.to_string(),
+            Floor {
+                rooms: counted + 1,
+                until_ms: now_ms + keep_ms,
+            },
+        );
+    }
+}
 
 /// Placement: among the nodes with a live heartbeat (a name left in a room record of a
 /// dead node takes nothing) and this node (which always can), those with the fewest
 /// rooms; of them, the one `salt` hashes highest with.
 pub(super) fn choose(
-    mut counts: std::collections::BTreeMap<String, u64>,
+    mut counts: BTreeMap<String, u64>,
     live: &std::collections::BTreeSet<String>,
     me: &str,
     salt: u64,
@@ -105,5 +151,69 @@ mod tests {
             counts.values().copied().collect::<Vec<_>>(),
             [100, 100, 100]
         );
+    }
+
+    /// Places `n` rooms from node `me` on `view` counts that never change (the
+    /// registry has not caught up), as rooms created within milliseconds are.
+    fn place_burst(
+        view: &BTreeMap<String, u64>,
+        live: &BTreeSet<String>,
+        n: u64,
+    ) -> BTreeMap<String, u64> {
+        let mut recent = RecentPlacements::default();
+        let mut placed = BTreeMap::<String, u64>::new();
+        for salt in 0..n {
+            let mut counts = view.clone();
+            for id in live {
+                counts.entry(id.clone()).or_insert(0);
+            }
+            recent.raise(&mut counts, 1_000);
+            let node = choose(counts.clone(), live, "a", salt.wrapping_mul(0x9e37_79b9));
+            let counted = counts.get(&node).copied().unwrap_or(0);
+            recent.placed(&node, counted, 1_000, 3_000);
+            *placed.entry(node).or_default() += 1;
+        }
+        placed
+    }
+
+    #[test]
+    fn rooms_created_within_milliseconds_spread_over_the_nodes() {
+        let live = names(&["a", "b", "c"]);
+        // Three rooms at once, on a view that shows none of them: one per node.
+        let placed = place_burst(&BTreeMap::new(), &live, 3);
+        assert_eq!(
+            placed.values().copied().collect::<Vec<_>>(),
+            [1, 1, 1],
+            "{placed:?}"
+        );
+        // Thirty: ten each.
+        let placed = place_burst(&BTreeMap::new(), &live, 30);
+        assert_eq!(
+            placed.values().copied().collect::<Vec<_>>(),
+            [10, 10, 10],
+            "{placed:?}"
+        );
+        // On a view that shows b with two rooms already, three more fill a and c first.
+        let view: BTreeMap<String, u64> = [("b".into(), 2)].into();
+        let placed = place_burst(&view, &live, 4);
+        assert_eq!(placed.get("a"), Some(&2), "{placed:?}");
+        assert_eq!(placed.get("c"), Some(&2), "{placed:?}");
+        assert_eq!(placed.get("b"), None, "{placed:?}");
+    }
+
+    #[test]
+    fn a_placement_is_forgotten_once_the_view_has_had_time_to_show_it() {
+        let mut recent = RecentPlacements::default();
+        recent.placed("a", 0, 1_000, 3_000);
+        let mut counts: BTreeMap<String, u64> = [("a".into(), 0), ("b".into(), 0)].into();
+        recent.raise(&mut counts, 2_000);
+        assert_eq!(counts["a"], 1);
+        // The view shows more than the floor: the view wins.
+        let mut counts: BTreeMap<String, u64> = [("a".into(), 5)].into();
+        recent.raise(&mut counts, 2_000);
+        assert_eq!(counts["a"], 5);
+        let mut counts: BTreeMap<String, u64> = [("a".into(), 0)].into();
+        recent.raise(&mut counts, 4_001);
+        assert_eq!(counts["a"], 0);
     }
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 mod watch;
 
 use super::ClusterError;
-use crate::state::RegistryError;
+use crate::registry_error::RegistryError;
 use canopy_room::lease::monotonic_ms;
 
 /// The bucket of room leases.
@@ -244,7 +244,7 @@ impl Registry {
     }
 
     /// `room`'s live record as the registry itself has it.
-    async fn read_record(&self, room: &str) -> Result<Option<RoomRecord>, ClusterError> {
+    pub(super) async fn read_record(&self, room: &str) -> Result<Option<RoomRecord>, ClusterError> {
         let Some(entry) = timed(self.rooms.entry(room)).await?.map_err(unreachable)? else {
             return Ok(None);
         };
@@ -305,11 +305,16 @@ impl Registry {
         counts
     }
 
-    /// See [`super::Cluster::place`].
-    pub(super) fn place(&self, me: &str, salt: u64) -> String {
-        let live: std::collections::BTreeSet<String> =
-            self.nodes().into_iter().map(|n| n.id).collect();
-        super::placement::choose(self.rooms_per_node(), &live, me, salt)
+    /// What placement chooses from: the rooms of every node the view knows of, and the
+    /// live nodes (see [`super::Cluster::place`]).
+    pub(super) fn placement_view(
+        &self,
+    ) -> (
+        std::collections::BTreeMap<String, u64>,
+        std::collections::BTreeSet<String>,
+    ) {
+        let live = self.nodes().into_iter().map(|n| n.id).collect();
+        (self.rooms_per_node(), live)
     }
 
     /// Which node takes `room` over if it has no owner: the placement choice among

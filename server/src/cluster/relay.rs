@@ -27,7 +27,7 @@ use crate::state::AppState;
 use canopy_room::edit::check_batch_size;
 use canopy_room::refusal::Refusal;
 use canopy_room::replica::{ReplicaRecord, ReplicaStart};
-use canopy_room::{EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomShared};
+use canopy_room::{CloseCause, EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomShared};
 
 /// Edits a relay's connections may have waiting for the owner per room.
 const UPSTREAM_QUEUE: usize = 1024;
@@ -209,6 +209,13 @@ impl Cluster {
                 .value(),
         );
         let _held = lock.lock().await;
+        if state
+            .rooms
+            .get(room)
+            .is_some_and(|r| r.is_replica() && r.is_closed())
+        {
+            self.drop_replica(state, room, "it stopped");
+        }
         if let Ok(r) = state.room(room) {
             return Ok(r);
         }
@@ -235,6 +242,7 @@ impl Cluster {
         // The owner's records, into the replica.
         let feed = Arc::clone(&shared);
         let first = start.seq;
+        let (cluster, held_by) = (Arc::clone(self), state.clone());
         tokio::spawn(async move {
             loop {
                 tokio::select! {
@@ -253,6 +261,10 @@ impl Cluster {
                 }
             }
             let _ = log.unsubscribe().await;
+            // However the feed ended (the replica stopped itself out of step with its
+            // owner, or its stream ended), the replica goes now: never a read served
+            // from a copy nothing feeds, and the next subscriber gets a fresh one.
+            cluster.forget_replica(&held_by, &feed);
         });
         // The replica's edits, to the owner.
         tokio::spawn(forward_edits(
@@ -279,26 +291,10 @@ impl Cluster {
         }
     }
 
-    /// Whether this node's replica of `room` may go on being served: it follows the
-    /// registry's owner, or it may follow a takeover (the room is between owners, or a
-    /// new owner is being asked whether it goes on with the same instance).
-    pub fn replica_may_serve(self: &Arc<Self>, state: &AppState, room: &str) -> bool {
-        if self.replica_is_current(room) || self.rehoming.contains(room) {
-            return true;
-        }
-        match self.owner_of(room) {
-            Some(to) => {
-                self.rehome(state, room.to_string(), to);
-                true
-            }
-            None => self.in_journal(room),
-        }
-    }
-
     /// A replica's owner changed to `to`: if the new owner goes on with the same room
     /// instance (a takeover from the journal), the replica follows it (its records come
     /// on the same subject, numbered on, and a gap still ends it); otherwise it goes.
-    fn rehome(self: &Arc<Self>, state: &AppState, room: String, to: RoomRecord) {
+    pub(super) fn rehome(self: &Arc<Self>, state: &AppState, room: String, to: RoomRecord) {
         if !self.rehoming.insert(room.clone()) {
             return;
         }
@@ -357,7 +353,7 @@ impl Cluster {
             let room = entry.key().clone();
             let (owner, epoch, idle) = entry.value_mut();
             let Ok(shared) = state.room(&room) else {
-                gone.push((room, "stopped"));
+                gone.push((room, "stopped", CloseCause::ReplicaLost));
                 continue;
             };
             match self.owner_of(&room) {
@@ -369,7 +365,8 @@ impl Cluster {
                 // Between owners: kept while the journal has it, to follow a takeover.
                 None if self.in_journal(&room) => continue,
                 None => {
-                    gone.push((room, "its owner changed or it was deleted"));
+                    // No lease and not in the journal: deleted.
+                    gone.push((room, "the room was deleted", CloseCause::RoomDeleted));
                     continue;
                 }
             }
@@ -380,14 +377,14 @@ impl Cluster {
             {
                 *idle += 1;
                 if *idle >= idle_rounds {
-                    gone.push((room, "no connection for a while"));
+                    gone.push((room, "no connection for a while", CloseCause::ReplicaLost));
                 }
             } else {
                 *idle = 0;
             }
         }
-        for (room, why) in gone {
-            self.drop_replica(state, &room, why);
+        for (room, why, cause) in gone {
+            self.drop_replica_for(state, &room, why, cause);
         }
         for (room, to) in moved {
             self.rehome(state, room, to);
@@ -403,13 +400,41 @@ impl Cluster {
             .is_some_and(|r| r.node == held.0 && r.epoch == held.1)
     }
 
-    /// Unloads this node's replica of `room`; its clients get `closed`.
+    /// Unloads `replica` if it is still this node's copy of its room (and not a later
+    /// one); its clients get `closed` with the resubscribe code.
+    fn forget_replica(&self, state: &AppState, replica: &Arc<RoomShared>) {
+        let room = &replica.id;
+        let current = state
+            .rooms
+            .get(room)
+            .is_some_and(|r| Arc::ptr_eq(r.value(), replica));
+        if current {
+            self.drop_replica(state, room, "its feed ended");
+        } else {
+            replica.mark_closed(CloseCause::ReplicaLost);
+        }
+    }
+
+    /// Unloads this node's replica of `room`; its clients get `closed` with the
+    /// resubscribe code (4000).
     pub fn drop_replica(&self, state: &AppState, room: &str, why: &str) {
+        self.drop_replica_for(state, room, why, CloseCause::ReplicaLost);
+    }
+
+    /// As [`Cluster::drop_replica`], its clients closed for `cause`.
+    pub(super) fn drop_replica_for(
+        &self,
+        state: &AppState,
+        room: &str,
+        why: &str,
+        cause: canopy_room::CloseCause,
+    ) {
         self.replicas.remove(room);
         self.metrics.replicas.set(self.replicas.len() as i64);
-        if state.room(room).is_ok_and(|r| r.is_replica()) {
+        // Looked up in the map itself: a replica that stopped is no longer `state.room`.
+        if state.rooms.get(room).is_some_and(|r| r.is_replica()) {
             tracing::info!(%room, why, "replica unloaded");
-            state.unload_room(room);
+            state.unload_room(room, cause);
         }
     }
 }
@@ -442,10 +467,12 @@ async fn queue_relayed(
     let room = match state.room(room) {
         Ok(r) if !r.is_replica() => r,
         Ok(_) | Err(_) => {
-            let why = Refusal::new(
-                ErrorCode::UnknownRoom,
-                format!("room {room} is not owned here"),
-            );
+            // The relay took this node for the owner: the room is moving (this node
+            // restarted and is taking it back, or let it go); never `unknown_room`.
+            let why = Refusal::overloaded(format!(
+                "room {room} is moving: it is not served by this node just now; nothing \
+                 was applied: try again"
+            ));
             return batches.iter().map(|_| Err(why.clone())).collect();
         }
     };

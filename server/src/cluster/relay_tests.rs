@@ -1,5 +1,6 @@
 //! The owner's side of relayed edits: a relayed batch answered with an error is never
-//! applied, as for an edit posted to the owner itself.
+//! applied, as for an edit posted to the owner itself; a batch for a room not served
+//! here, or for a room unloaded because it moves, is told `moving`, never `unknown_room`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -60,4 +61,48 @@ async fn a_relayed_batch_answered_overloaded_is_never_applied() {
             "node {id}: withdrawn, never applied"
         );
     }
+}
+
+#[tokio::test]
+async fn a_relayed_batch_for_a_room_not_served_here_is_told_moving() {
+    let state = AppState::new(ServerConfig {
+        in_memory: true,
+        ..ServerConfig::default()
+    });
+    let add = Op::add(Some(1), None, Transform::IDENTITY);
+    let answers = queue_relayed(&state, "elsewhere", vec![vec![add]]).await;
+    let refused = answers[0].as_ref().expect_err("not served here");
+    assert_eq!(refused.code, ErrorCode::Overloaded, "{refused:?}");
+    assert!(refused.message.contains("moving"), "{refused:?}");
+}
+
+#[tokio::test]
+async fn a_room_unloaded_because_it_moves_refuses_edits_as_moving_not_unknown() {
+    let state = AppState::new(ServerConfig {
+        in_memory: true,
+        ..ServerConfig::default()
+    });
+    let room = state
+        .create_room_in_memory(Some("moves".into()), Some(30))
+        .unwrap();
+    state.unload_room("moves", canopy_room::CloseCause::Moving);
+    assert_eq!(room.close_cause(), canopy_room::CloseCause::Moving);
+    let (tx, _rx) = tokio::sync::oneshot::channel();
+    let add = Op::add(Some(1), None, Transform::IDENTITY);
+    let refused = room
+        .submit_edits(
+            vec![add],
+            EditReply::Oneshot(tx),
+            Arc::new(EditTicket::default()),
+            None,
+        )
+        .expect_err("closed");
+    assert_eq!(refused.code, ErrorCode::Overloaded, "{refused:?}");
+    // A deletion, and only a deletion, is `unknown_room`.
+    let deleted = state
+        .create_room_in_memory(Some("deleted".into()), Some(30))
+        .unwrap();
+    state.delete_room("deleted").unwrap();
+    assert_eq!(deleted.close_cause(), canopy_room::CloseCause::RoomDeleted);
+    assert_eq!(deleted.closed_refusal().code, ErrorCode::UnknownRoom);
 }

@@ -70,10 +70,6 @@ impl Cluster {
                 }
             }
             seen.retain(|id, _| orphans.contains(id));
-            self.orphans.retain(|id| orphans.contains(id));
-            for id in orphans {
-                self.orphans.insert(id);
-            }
         }
     }
 
@@ -152,7 +148,7 @@ impl Cluster {
             durability,
         )
         .map_err(|e| e.to_string())?;
-        if state.room(room).is_ok_and(|r| r.is_replica()) {
+        if state.rooms.get(room).is_some_and(|r| r.is_replica()) {
             self.drop_replica(state, room, "this node takes the room over");
         }
         if state.rooms.contains_key(room) {

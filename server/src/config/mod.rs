@@ -218,9 +218,9 @@ pub struct ServerConfig {
     #[arg(long, env = "CANOPY_MAX_PENDING_OPS", default_value_t = EditLimits::DEFAULT.max_pending_ops, value_parser = at_least_one)]
     pub max_pending_ops: usize,
 
-    /// Ops one editor may have waiting for ticks: one caller (its JWT's `sub`, else its
-    /// token, else its address) across all its WebSocket connections and HTTP
-    /// requests, so one editor cannot take the whole room's share.
+    /// Ops one caller may have waiting for ticks, over all its WebSocket connections and
+    /// HTTP requests (the caller: its JWT `sub` or token, else its address), so one
+    /// editor cannot take the whole room's share by opening more connections.
     #[arg(long, env = "CANOPY_MAX_PENDING_OPS_PER_CONN", default_value_t = EditLimits::DEFAULT.max_pending_ops_per_conn, value_parser = at_least_one)]
     pub max_pending_ops_per_conn: usize,
 
@@ -309,6 +309,15 @@ pub struct ServerConfig {
     /// file; the file is read again when it changes.
     #[arg(long, env = "CANOPY_JWT_JWKS_FILE")]
     pub jwt_jwks_file: Option<PathBuf>,
+
+    /// Accept only JWTs whose `aud` claim names this audience (a string, or one of an
+    /// array). Unset: `aud` is not checked.
+    #[arg(long, env = "CANOPY_JWT_AUDIENCE")]
+    pub jwt_audience: Option<String>,
+
+    /// Accept only JWTs whose `iss` claim is this issuer. Unset: `iss` is not checked.
+    #[arg(long, env = "CANOPY_JWT_ISSUER")]
+    pub jwt_issuer: Option<String>,
 
     /// Allow running without an admin token on a non-loopback address.
     #[arg(long, env = "CANOPY_INSECURE_OPEN", value_parser = clap::builder::BoolishValueParser::new())]

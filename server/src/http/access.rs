@@ -45,7 +45,7 @@ fn bearer_of(headers: &axum::http::HeaderMap) -> Option<String> {
         .then(|| token.trim().to_string())
 }
 
-fn query_token(req: &Request) -> Option<String> {
+pub(super) fn query_token(req: &Request) -> Option<String> {
     if !req.uri().path().ends_with("/ws") {
         return None;
     }
@@ -94,7 +94,7 @@ async fn check(
         app.jwt.as_ref(),
         token.as_deref(),
         &need,
-        |room| app.rooms.get(room).and_then(|r| r.tokens.clone()),
+        |room| app.rooms.get(room).and_then(|r| r.tokens),
     );
     let granted = match found {
         Ok(g) => g,
@@ -150,24 +150,67 @@ pub(super) async fn admin(State(app): State<AppState>, req: Request, next: Next)
     check(app, Level::Admin, None, req, next).await
 }
 
-/// The layer of the routes that read a room (`{room}` in the path).
-pub(super) async fn room_read(
+/// The layer of the routes of one room (`{room}` in the path): reading it, or with
+/// `WRITE` editing it.
+pub(super) async fn room<const WRITE: bool>(
     State(app): State<AppState>,
     Path(params): Path<HashMap<String, String>>,
     req: Request,
     next: Next,
 ) -> Response {
-    let room = params.get("room").cloned();
-    check(app, Level::RoomRead, room, req, next).await
+    let level = if WRITE {
+        Level::RoomWrite
+    } else {
+        Level::RoomRead
+    };
+    check(app, level, params.get("room").cloned(), req, next).await
 }
 
-/// The layer of the routes that edit a room.
-pub(super) async fn room_write(
-    State(app): State<AppState>,
-    Path(params): Path<HashMap<String, String>>,
-    req: Request,
-    next: Next,
-) -> Response {
-    let room = params.get("room").cloned();
-    check(app, Level::RoomWrite, room, req, next).await
+/// What a node that does not hold a room may say about a request for it before it spends
+/// anything on the request (reads its body, passes it on, copies the room for a replica).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BeforeHop {
+    /// The server is open, or the token (the admin's, or a JWT) grants the request here.
+    Granted,
+    /// A room token this node cannot check (only the owner holds the room's token
+    /// digests until a replica is here): the owner decides.
+    OwnerDecides,
+}
+
+/// The access check a node makes before routing a request for `room` to its owner:
+/// without a token, with an expired or unfit JWT, or with a wrong admin token the caller
+/// is refused here, so an anonymous client costs this node nothing but the answer.
+pub(super) fn before_hop(
+    app: &AppState,
+    req: &Request,
+    room: &str,
+    write: bool,
+    admin_route: bool,
+) -> Result<BeforeHop, Refusal> {
+    let token = bearer(req).or_else(|| query_token(req));
+    let need = match (admin_route, write) {
+        (true, _) => Need::Admin,
+        (false, true) => Need::RoomWrite(room.to_string()),
+        (false, false) => Need::RoomRead(room.to_string()),
+    };
+    let local = |room: &str| app.rooms.get(room).and_then(|r| r.tokens);
+    match access::authorize(
+        app.config.admin_token(),
+        app.jwt.as_ref(),
+        token.as_deref(),
+        &need,
+        local,
+    ) {
+        Ok(_) => Ok(BeforeHop::Granted),
+        Err(AccessError::Wrong)
+            if !admin_route
+                && local(room).is_none()
+                && !token
+                    .as_deref()
+                    .is_some_and(crate::access::jwt::looks_like_jwt) =>
+        {
+            Ok(BeforeHop::OwnerDecides)
+        }
+        Err(e) => Err(refusal(e)),
+    }
 }

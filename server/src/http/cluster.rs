@@ -1,12 +1,16 @@
 //! The HTTP edge of cluster mode: which node answers a request, the serving of requests
 //! other nodes pass here, and `GET /cluster`.
 //!
-//! A request for a room held here, or for no room the registry knows, is answered here.
-//! A request for a room another node owns is passed to that node over NATS and its
-//! answer returned as it is (a WebSocket is passed on to the owner's HTTP instead, see
-//! `ws/passthrough.rs`); `POST /rooms` goes to the node placement picks; `GET /rooms`
-//! gathers every node's rooms. Invariant: a request that was passed here already
-//! ([`FORWARDED_HEADER`]) is always answered here, so nothing crosses two hops.
+//! Every request for a room is routed by the room's [`Location`] as this node works it
+//! out then: answered here when this node owns the room (or relays it, for reads and
+//! WebSockets), passed to the owner over NATS when another node owns it (a WebSocket is
+//! served from a replica, or passed on to the owner's HTTP, see `ws/passthrough.rs`),
+//! `503 overloaded` with `Retry-After` while the room is between owners, and
+//! `unknown_room` only when it is nowhere. `POST /rooms` goes to the node placement
+//! picks; `GET /rooms` gathers every node's rooms. Invariants: a request that was
+//! passed here already ([`FORWARDED_HEADER`]) is always answered here, so nothing
+//! crosses two hops; and no answer about a room that exists in the cluster is
+//! `unknown_room`, whatever moment of a move it comes at.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -24,9 +28,13 @@ use canopy_protocol::http::{ClusterView, RoomList};
 use futures_util::StreamExt;
 use tower::ServiceExt;
 
-use crate::cluster::{Cluster, FORWARDED_HEADER, ForwardedRequest, ForwardedResponse};
+use crate::cluster::{
+    Between, Cluster, FORWARDED_HEADER, ForwardedRequest, ForwardedResponse, Location,
+    MOVING_RETRY_SECS,
+};
+use crate::http::access::BeforeHop;
 use crate::http::error::RefusalResponse;
-use crate::state::{AppState, RegistryError};
+use crate::state::AppState;
 use canopy_room::refusal::Refusal;
 
 /// Room in an envelope for the headers and framing around a body.
@@ -68,13 +76,11 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
     let Some(cluster) = app.cluster().cloned() else {
         return next.run(req).await;
     };
-    if req.headers().contains_key(FORWARDED_HEADER) {
-        return next.run(req).await;
-    }
+    let passed = req.headers().contains_key(FORWARDED_HEADER);
     let path = req.uri().path().to_string();
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     match (req.method().clone(), segments.as_slice()) {
-        (Method::POST, ["rooms"]) => {
+        (Method::POST, ["rooms"]) if !passed => {
             let node = cluster.place(rand::random());
             if node == cluster.node() {
                 next.run(req).await
@@ -82,57 +88,152 @@ pub(super) async fn route(State(app): State<AppState>, req: Request, next: Next)
                 forward(&app, &cluster, &node, None, req).await
             }
         }
-        (Method::GET, ["rooms"]) => list_everywhere(&app, &cluster, req, next).await,
+        (Method::GET, ["rooms"]) if !passed => list_everywhere(&app, &cluster, req, next).await,
         (method, ["rooms", room, rest @ ..]) => {
             let read =
                 method == Method::GET || (method == Method::POST && rest.first() == Some(&"query"));
-            if let Ok(local) = app.room(room) {
-                if local.is_replica() && !cluster.replica_may_serve(&app, room) {
-                    // Of an owner or epoch that is no longer the room's: never served.
-                    cluster.drop_replica(&app, room, "its owner changed");
-                } else if !local.is_replica() || read {
-                    // A replica answers reads itself; writes go to the owner.
-                    return next.run(req).await;
-                }
-            }
-            match cluster.look_up(room).await {
-                Err(e) => Refusal::overloaded(format!(
-                    "room {room} is not on this node, and {e} could not say which node has it"
-                ))
-                .into_response(),
-                Ok(Some(owner)) if owner.node != cluster.node() => {
-                    if rest == ["ws"] {
-                        // Served here from a replica when one can be had; passed on to
-                        // the owner when not (a state over NATS's max_payload, say).
-                        match cluster.relay(&app, room, &owner).await {
-                            Ok(_) => next.run(req).await,
-                            Err(why) => {
-                                tracing::warn!(%room, %why, "no replica: passing the WebSocket on");
-                                crate::ws::passthrough::pass_on(app.clone(), cluster, owner, req)
-                                    .await
-                            }
-                        }
-                    } else {
-                        forward(&app, &cluster, &owner.node, Some(room), req).await
-                    }
-                }
-                // The registry still names this node, which no longer holds the room
-                // (it has just stepped down, and its view of the registry has not caught
-                // up): the room exists elsewhere or is about to, never `unknown_room`.
-                Ok(Some(_)) if app.room(room).is_err() => {
-                    Refusal::from(RegistryError::Moving(room.to_string())).into_response()
-                }
-                // Its owner's lease ran out and no node has taken it over yet.
-                Ok(_) if cluster.is_orphan(room) => Refusal::overloaded(format!(
-                    "room {room} is between owners (its owner's lease expired); a node takes \
-                     it over from its journal within a few seconds: try again"
-                ))
-                .into_response(),
-                // Not in the registry either: answered here, as `unknown_room`.
-                _ => next.run(req).await,
-            }
+            let kind = RoomRequest {
+                ws: rest == ["ws"],
+                read,
+                delete: method == Method::DELETE && rest.is_empty(),
+            };
+            let answer = if passed {
+                answer_passed_here(&app, &cluster, room, req, next).await
+            } else {
+                route_room(&app, &cluster, room, kind, req, next).await
+            };
+            never_unknown_while_moving(&app, &cluster, room, answer).await
         }
         _ => next.run(req).await,
+    }
+}
+
+/// What a request for a room asks, as routing needs it.
+#[derive(Clone, Copy, Debug)]
+struct RoomRequest {
+    /// A WebSocket upgrade.
+    ws: bool,
+    /// A read (`GET`, or a query), which a replica answers itself.
+    read: bool,
+    /// `DELETE /rooms/{room}`.
+    delete: bool,
+}
+
+/// A request for `room` that no node passed here yet: answered here when this node
+/// serves the room (a replica answers reads and subscriptions), passed to the owner
+/// when another node owns it, `moving` while the room is between owners, and
+/// `unknown_room` only when the room is nowhere. Whatever goes on from here (a hop, a
+/// replica made, an answer about where the room is) goes only to a caller whose token
+/// this node could check, or the owner admits.
+async fn route_room(
+    app: &AppState,
+    cluster: &Arc<Cluster>,
+    room: &str,
+    kind: RoomRequest,
+    req: Request,
+    next: Next,
+) -> Response {
+    let location = cluster.locate(app, room).await;
+    if location.served_here(kind.read) {
+        return next.run(req).await;
+    }
+    // Refused here before any hop: no token, a bad JWT, a wrong admin token.
+    let hop = match super::access::before_hop(app, &req, room, !kind.read, kind.delete) {
+        Ok(hop) => hop,
+        Err(refused) => return refused.into_response(),
+    };
+    match location {
+        Location::Owned(_) | Location::Unknown => next.run(req).await,
+        Location::Relayed { owner, .. } => forward(app, cluster, &owner, Some(room), req).await,
+        Location::OwnedBy(owner) if kind.ws => {
+            // A replica copies the whole room: only for a caller the owner would let in
+            // (asked with a bodiless read when this node cannot check the token itself).
+            if hop == BeforeHop::OwnerDecides
+                && let Err(refused) =
+                    owner_admits(app, cluster, &owner.node, room, Credentials::of(&req)).await
+            {
+                return refused;
+            }
+            // Served here from a replica when one can be had; passed on to the owner
+            // when not (a state over NATS's max_payload, say).
+            match cluster.relay(app, room, &owner).await {
+                Ok(_) => next.run(req).await,
+                Err(why) => {
+                    tracing::warn!(%room, %why, "no replica: passing the WebSocket on");
+                    crate::ws::passthrough::pass_on(app.clone(), Arc::clone(cluster), owner, req)
+                        .await
+                }
+            }
+        }
+        Location::OwnedBy(owner) => forward(app, cluster, &owner.node, Some(room), req).await,
+        Location::Moving(between) => moving(room, &between),
+    }
+}
+
+/// A request another node passed here, taking this node for the room's owner: always
+/// answered here (nothing crosses two hops), and when the room is not here, `moving`
+/// unless it is nowhere at all.
+async fn answer_passed_here(
+    app: &AppState,
+    cluster: &Arc<Cluster>,
+    room: &str,
+    req: Request,
+    next: Next,
+) -> Response {
+    if app.room(room).is_ok_and(|r| !r.is_closed()) {
+        return next.run(req).await;
+    }
+    match cluster.between_owners(app, room).await {
+        Some(between) => moving(room, &between),
+        None => next.run(req).await,
+    }
+}
+
+/// `503 overloaded` for a room between owners, with `Retry-After` (docs/protocol.md,
+/// closing code 4002 and section 11).
+fn moving(room: &str, between: &Between) -> Response {
+    with_retry_after(Refusal::overloaded(between.message(room)).into_response())
+}
+
+fn with_retry_after(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        axum::http::header::RETRY_AFTER,
+        HeaderValue::from(MOVING_RETRY_SECS),
+    );
+    response
+}
+
+/// The last word on a room's answer: an `unknown_room` that a handler gave because the
+/// room left this node at that very moment becomes `moving` when the room exists in
+/// the cluster, and every `503` about a room says when to try again.
+async fn never_unknown_while_moving(
+    app: &AppState,
+    cluster: &Arc<Cluster>,
+    room: &str,
+    response: Response,
+) -> Response {
+    match response.status() {
+        StatusCode::SERVICE_UNAVAILABLE
+            if !response
+                .headers()
+                .contains_key(axum::http::header::RETRY_AFTER) =>
+        {
+            with_retry_after(response)
+        }
+        StatusCode::NOT_FOUND => {
+            let (parts, body) = response.into_parts();
+            // Error bodies are small; anything larger is not one.
+            let Ok(bytes) = axum::body::to_bytes(body, 64 * 1024).await else {
+                return Refusal::overloaded("could not read an answer").into_response();
+            };
+            let unknown_room = serde_json::from_slice::<canopy_protocol::ErrorBody>(&bytes)
+                .is_ok_and(|b| b.error.code == ErrorCode::UnknownRoom);
+            if unknown_room && let Some(between) = cluster.between_owners(app, room).await {
+                return moving(room, &between);
+            }
+            Response::from_parts(parts, Body::from(bytes))
+        }
+        _ => response,
     }
 }
 
@@ -168,7 +269,6 @@ fn envelope(
     }
 }
 
-/// Passes `req` to `node` and returns its answer.
 /// Passes `req` to `node` and returns its answer. For a request about `room`, gives up
 /// as soon as the registry no longer names `node` its owner (it died: its answer will
 /// never come).
@@ -181,13 +281,23 @@ async fn forward(
 ) -> Response {
     let (parts, body) = req.into_parts();
     let limit = app.config.max_body_bytes;
-    let body = match axum::body::to_bytes(body, limit).await {
-        Ok(b) => b,
-        Err(_) => {
+    // Read within the request timeout, as a body served here would be: a client
+    // trickling a large body must not hold this node's memory for longer.
+    let wait = app.config.request_timeout;
+    let body = match tokio::time::timeout(wait, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(_)) => {
             return Refusal::new(
                 ErrorCode::TooLarge,
                 format!("the request body is over --max-body-bytes ({limit} bytes)"),
             )
+            .into_response();
+        }
+        Err(_) => {
+            return Refusal::overloaded(format!(
+                "the body did not arrive within {} s",
+                wait.as_secs_f64()
+            ))
             .into_response();
         }
     };
@@ -238,6 +348,61 @@ async fn forward(
             .into_response()
         }
         Err(e) => Refusal::overloaded(e.to_string()).into_response(),
+    }
+}
+
+/// The credentials of a request, taken out of it so that a check can await without
+/// holding the request (its body is not `Sync`).
+struct Credentials {
+    authorization: Option<HeaderValue>,
+    peer: Option<ConnectInfo<SocketAddr>>,
+}
+
+impl Credentials {
+    fn of(req: &Request) -> Credentials {
+        let authorization = req
+            .headers()
+            .get(axum::http::header::AUTHORIZATION)
+            .cloned()
+            .or_else(|| {
+                let token = super::access::query_token(req)?;
+                HeaderValue::from_str(&format!("Bearer {token}")).ok()
+            });
+        Credentials {
+            authorization,
+            peer: req.extensions().get::<ConnectInfo<SocketAddr>>().copied(),
+        }
+    }
+}
+
+/// Asks `owner` whether `credentials` may read `room`: a `GET /rooms/{room}` with the
+/// same token, no body. `Err` is the owner's refusal (or the cluster's failure) to answer
+/// the client with.
+async fn owner_admits(
+    app: &AppState,
+    cluster: &Cluster,
+    owner: &str,
+    room: &str,
+    credentials: Credentials,
+) -> Result<(), Response> {
+    let mut probe = Request::new(Body::empty());
+    *probe.method_mut() = Method::GET;
+    *probe.uri_mut() = format!("/rooms/{room}")
+        .parse()
+        .map_err(|_| Refusal::bad_request("a room id that is not a path").into_response())?;
+    if let Some(auth) = credentials.authorization {
+        probe
+            .headers_mut()
+            .insert(axum::http::header::AUTHORIZATION, auth);
+    }
+    if let Some(peer) = credentials.peer {
+        probe.extensions_mut().insert(peer);
+    }
+    let answer = forward(app, cluster, owner, Some(room), probe).await;
+    if answer.status().is_success() {
+        Ok(())
+    } else {
+        Err(answer)
     }
 }
 

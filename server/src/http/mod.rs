@@ -112,7 +112,7 @@ pub fn app(state: AppState) -> Router {
         .route("/rooms/{room}/ws", get(crate::ws::upgrade))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            access::room_read,
+            access::room::<false>,
         ));
     // Edits keep their own deadline (see `edits.rs`): a timeout layer would answer 503
     // while the batch might still be applied.
@@ -120,7 +120,7 @@ pub fn app(state: AppState) -> Router {
         .route("/rooms/{room}/edits", post(edits::post_edits))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            access::room_write,
+            access::room::<true>,
         ));
     let mut router = Router::new()
         .merge(open.route_layer(bounded()))

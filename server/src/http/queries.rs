@@ -17,6 +17,25 @@ use crate::queries::Answer;
 use crate::state::AppState;
 use canopy_room::query::QueryOutput;
 
+/// The refusals every query route may answer, for the OpenAPI document (the bodies are
+/// built by `ApiError`; this type only describes them).
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+enum QueryRefusals {
+    /// bad_request or invalid_value
+    #[response(status = 400)]
+    BadRequest(canopy_protocol::ErrorBody),
+    /// unknown_room (or unknown_node for a query `around` a node the room lacks)
+    #[response(status = 404)]
+    Unknown(canopy_protocol::ErrorBody),
+    /// too_large
+    #[response(status = 413)]
+    TooLarge(canopy_protocol::ErrorBody),
+    /// rate_limited
+    #[response(status = 429)]
+    RateLimited(canopy_protocol::ErrorBody),
+}
+
 async fn answer(app: &AppState, caller: &Caller, room: &str, q: Query) -> Result<Answer, ApiError> {
     let room = app.room(room)?;
     Ok(crate::queries::answer(app, caller, &room, q).await?)
@@ -37,10 +56,7 @@ fn nodes(a: Answer) -> Json<NodesResult> {
     request_body = RegionQuery,
     responses(
         (status = 200, description = "Ids ascending", body = NodesResult),
-        (status = 400, description = "bad_request or invalid_value", body = canopy_protocol::ErrorBody),
-        (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
-        (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
-        (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
+        QueryRefusals,
     ))]
 pub(super) async fn region(
     State(app): State<AppState>,
@@ -58,10 +74,7 @@ pub(super) async fn region(
     request_body = SphereQuery,
     responses(
         (status = 200, description = "Ids ascending", body = NodesResult),
-        (status = 400, description = "bad_request or invalid_value", body = canopy_protocol::ErrorBody),
-        (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
-        (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
-        (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
+        QueryRefusals,
     ))]
 pub(super) async fn sphere(
     State(app): State<AppState>,
@@ -79,10 +92,7 @@ pub(super) async fn sphere(
     request_body = RayQuery,
     responses(
         (status = 200, description = "Hits sorted by t, then id", body = RayResult),
-        (status = 400, description = "bad_request or invalid_value", body = canopy_protocol::ErrorBody),
-        (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
-        (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
-        (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
+        QueryRefusals,
     ))]
 pub(super) async fn ray(
     State(app): State<AppState>,
@@ -102,10 +112,7 @@ pub(super) async fn ray(
     request_body = NearestQuery,
     responses(
         (status = 200, description = "Hits sorted by distance, then id", body = NearestResult),
-        (status = 400, description = "bad_request or invalid_value", body = canopy_protocol::ErrorBody),
-        (status = 404, description = "unknown_room", body = canopy_protocol::ErrorBody),
-        (status = 413, description = "too_large", body = canopy_protocol::ErrorBody),
-        (status = 429, description = "rate_limited", body = canopy_protocol::ErrorBody),
+        QueryRefusals,
     ))]
 pub(super) async fn nearest(
     State(app): State<AppState>,

@@ -25,8 +25,10 @@ pub(super) async fn create_room(
     State(app): State<AppState>,
     JsonBody(body): JsonBody<CreateRoom>,
 ) -> Result<(StatusCode, Json<RoomCreated>), ApiError> {
+    // Shown in this answer only: the room keeps their digests.
+    let issued = app.issue_tokens();
     let room = match app.cluster() {
-        None => app.create_room(body.id, body.tick_hz)?,
+        None => app.create_room(body.id, body.tick_hz, issued.as_ref())?,
         Some(cluster) => {
             // Checked before the lease is taken, so that a bad request holds no name.
             app.check_new_room(body.id.as_deref(), body.tick_hz)?;
@@ -42,7 +44,12 @@ pub(super) async fn create_room(
             // data dir, so that any node can take them over.
             let (durability, feed) =
                 cluster.journal_feed(&claim.id, crate::cluster::JournalFrom::New);
-            let room = match app.create_room_journaled(claim.id.clone(), body.tick_hz, durability) {
+            let room = match app.create_room_journaled(
+                claim.id.clone(),
+                body.tick_hz,
+                durability,
+                issued.as_ref(),
+            ) {
                 Ok(room) => room,
                 Err(e) => {
                     cluster.release(&claim.id).await;
@@ -58,7 +65,7 @@ pub(super) async fn create_room(
                 None => Err(NotStored::Failed("the room's journal did not start".into())),
             };
             if let Err(why) = stored {
-                app.unload_room(&room.id);
+                app.unload_room(&room.id, canopy_room::CloseCause::RoomDeleted);
                 cluster.release(&room.id).await;
                 if matches!(why, NotStored::Exists) {
                     return Err(crate::state::RegistryError::RoomExists(room.id.clone()).into());
@@ -86,8 +93,8 @@ pub(super) async fn create_room(
         Json(RoomCreated {
             id: room.id.clone(),
             tick_hz: room.tick_hz,
-            editor_token: room.tokens.as_ref().map(|t| t.editor.clone()),
-            viewer_token: room.tokens.as_ref().map(|t| t.viewer.clone()),
+            editor_token: issued.as_ref().map(|t| t.editor.clone()),
+            viewer_token: issued.as_ref().map(|t| t.viewer.clone()),
         }),
     ))
 }

@@ -104,42 +104,10 @@ pub async fn upgrade(
     mut req: Request,
 ) -> Result<Response, ApiError> {
     let room = app.room(&room)?;
-    if !app.lifecycle.is_serving() {
-        return Err(Refusal::overloaded(
-            "the server is draining before a shutdown; connect to another",
-        )
-        .into());
-    }
+    may_open(&app, req.headers())?;
+    let format = format_of(&params)?;
+    let resume_allowed = resume_allowed(&params, &room)?;
     let headers = req.headers();
-    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    if !app.origins.permits(origin, host) {
-        return Err(Refusal::new(
-            ErrorCode::Forbidden,
-            "this Origin may not open WebSocket connections (see --allowed-origins)",
-        )
-        .into());
-    }
-    let format = match params.get("format") {
-        None => Format::Bincode,
-        Some(f) => Format::parse(f).ok_or_else(|| {
-            Refusal::bad_request(format!("format must be bincode or json, got {f:?}"))
-        })?,
-    };
-    // `instance`: the room instance the client's copy came from. A `since` on this
-    // connection is honoured only when it is the room's current one, so a client that
-    // cannot read the upgrade's headers (a browser) still never resumes across instances.
-    let resume_allowed = match params.get("instance") {
-        None => true,
-        Some(text) => {
-            RoomInstance::parse(text).ok_or_else(|| {
-                Refusal::new(
-                    ErrorCode::InvalidValue,
-                    format!("instance must be 16 hex digits, got {text:?}"),
-                )
-            })? == room.instance
-        }
-    };
     let key = handshake_key(headers)?.clone();
     let subprotocol = has_token(headers, header::SEC_WEBSOCKET_PROTOCOL, WS_SUBPROTOCOL);
     let on_upgrade = req
@@ -156,8 +124,84 @@ pub async fn upgrade(
         .into());
     }
     let permit = req.extensions().get::<ConnPermit>().cloned();
-    let config = read_config(app.config.max_ws_message_bytes);
+    let instance = room.instance;
     let conn = app.next_conn_id();
+    let params = SessionParams {
+        app,
+        room,
+        format,
+        conn,
+        caller,
+        resume_allowed,
+    };
+    spawn_session(params, on_upgrade, permit);
+    Ok(switched(key.as_bytes(), subprotocol, instance))
+}
+
+/// Refuses the upgrade while the server drains, or for a page of an Origin that may not
+/// open WebSockets.
+fn may_open(app: &AppState, headers: &axum::http::HeaderMap) -> Result<(), Refusal> {
+    if !app.lifecycle.is_serving() {
+        return Err(Refusal::overloaded(
+            "the server is draining before a shutdown; connect to another",
+        ));
+    }
+    origin_may_open(app, headers)
+}
+
+/// Refuses a page of an Origin that may not open WebSockets here (`--allowed-origins`).
+pub(super) fn origin_may_open(
+    app: &AppState,
+    headers: &axum::http::HeaderMap,
+) -> Result<(), Refusal> {
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    if !app.origins.permits(origin, host) {
+        return Err(Refusal::new(
+            ErrorCode::Forbidden,
+            "this Origin may not open WebSocket connections (see --allowed-origins)",
+        ));
+    }
+    Ok(())
+}
+
+/// The `format` query parameter (bincode when absent).
+fn format_of(params: &HashMap<String, String>) -> Result<Format, Refusal> {
+    match params.get("format") {
+        None => Ok(Format::Bincode),
+        Some(f) => Format::parse(f).ok_or_else(|| {
+            Refusal::bad_request(format!("format must be bincode or json, got {f:?}"))
+        }),
+    }
+}
+
+/// Whether a `since` on this connection may be honoured. `instance`: the room instance
+/// the client's copy came from; a `since` is honoured only when it is the room's current
+/// one, so a client that cannot read the upgrade's headers (a browser) still never
+/// resumes across instances.
+fn resume_allowed(
+    params: &HashMap<String, String>,
+    room: &canopy_room::RoomShared,
+) -> Result<bool, Refusal> {
+    match params.get("instance") {
+        None => Ok(true),
+        Some(text) => Ok(RoomInstance::parse(text).ok_or_else(|| {
+            Refusal::new(
+                ErrorCode::InvalidValue,
+                format!("instance must be 16 hex digits, got {text:?}"),
+            )
+        })? == room.instance),
+    }
+}
+
+/// Runs the session once the connection is upgraded (a task of the server's, so that
+/// shutdown waits for it); a failed upgrade gives the room's connection slot back.
+fn spawn_session(
+    params: SessionParams,
+    on_upgrade: hyper::upgrade::OnUpgrade,
+    permit: Option<ConnPermit>,
+) {
+    let config = read_config(params.app.config.max_ws_message_bytes);
     // The session's span is a debug one, and a root: the tracing registry keeps a slot
     // (about 300 bytes) for the most spans ever open at once, and a child span keeps
     // its parent, the upgrade request's, open too. Two info spans per session kept
@@ -167,21 +211,13 @@ pub async fn upgrade(
     let span = tracing::debug_span!(
         parent: None,
         "ws",
-        room = %room.id,
-        conn,
-        format = format.as_str(),
-        caller = %caller.who
+        room = %params.room.id,
+        conn = params.conn,
+        format = params.format.as_str(),
+        caller = %params.caller.who
     );
-    let tasks = app.tasks.clone();
-    let instance = room.instance;
-    let params = SessionParams {
-        app,
-        room: Arc::clone(&room),
-        format,
-        conn,
-        caller,
-        resume_allowed,
-    };
+    let tasks = params.app.tasks.clone();
+    let room = Arc::clone(&params.room);
     tasks.spawn(tracing::Instrument::instrument(
         async move {
             let _permit = permit;
@@ -198,7 +234,12 @@ pub async fn upgrade(
         },
         span,
     ));
-    let mut resp = switching_protocols(key.as_bytes());
+}
+
+/// The `101` answer: the accept key, the subprotocol when the client offered it, the
+/// protocol version and the room instance.
+fn switched(key: &[u8], subprotocol: bool, instance: RoomInstance) -> Response {
+    let mut resp = switching_protocols(key);
     let h = resp.headers_mut();
     if subprotocol {
         h.insert(
@@ -211,5 +252,5 @@ pub async fn upgrade(
         ROOM_INSTANCE_HEADER,
         HeaderValue::from_str(&instance.to_header()).expect("hex is a valid header value"),
     );
-    Ok(resp)
+    resp
 }

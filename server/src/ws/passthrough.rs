@@ -13,7 +13,6 @@ use std::sync::Arc;
 use axum::extract::Request;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use canopy_protocol::ErrorCode;
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;
 use tokio_tungstenite::WebSocketStream;
@@ -44,14 +43,8 @@ pub(crate) async fn pass_on(
     mut req: Request,
 ) -> Response {
     let headers = req.headers().clone();
-    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    if !app.origins.permits(origin, host) {
-        return ApiError::from(Refusal::new(
-            ErrorCode::Forbidden,
-            "this Origin may not open WebSocket connections (see --allowed-origins)",
-        ))
-        .into_response();
+    if let Err(r) = super::handshake::origin_may_open(&app, &headers) {
+        return ApiError::from(r).into_response();
     }
     let key = match handshake_key(&headers) {
         Ok(k) => k.clone(),
@@ -61,59 +54,22 @@ pub(crate) async fn pass_on(
         return ApiError::from(Refusal::bad_request("this connection cannot be upgraded"))
             .into_response();
     };
-    let base = owner
-        .url
-        .replacen("http://", "ws://", 1)
-        .replacen("https://", "wss://", 1);
-    let target = format!(
-        "{base}{}",
-        req.uri().path_and_query().map_or("/", |p| p.as_str())
-    );
-    let unreachable = |why: String| {
-        ApiError::from(Refusal::overloaded(format!(
-            "the room's owner, node {}, could not be reached at {} ({why}); connect again",
-            owner.node, owner.url
-        )))
-        .into_response()
-    };
-    let mut upstream_req = match target.as_str().into_client_request() {
-        Ok(r) => r,
-        Err(e) => return unreachable(e.to_string()),
-    };
-    for name in PASSED {
-        for value in headers.get_all(name) {
-            upstream_req.headers_mut().append(name, value.clone());
-        }
-    }
-    upstream_req.headers_mut().insert(
-        FORWARDED_HEADER,
-        HeaderValue::from_str(cluster.node()).expect("a node name is a valid header value"),
-    );
+    let path = req.uri().path_and_query().map_or("/", |p| p.as_str());
     let max = app.config.max_ws_message_bytes;
     let config = WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER_BYTES)
         .write_buffer_size(WRITE_BUFFER_BYTES)
         .max_message_size(Some(max))
         .max_frame_size(Some(max));
-    let connect = tokio_tungstenite::connect_async_with_config(upstream_req, Some(config), true);
-    let timeout = app.config.request_timeout;
-    let (upstream, answer) = match tokio::time::timeout(timeout, connect).await {
-        Err(_) => return unreachable(format!("no answer within {timeout:?}")),
-        Ok(Err(tokio_tungstenite::tungstenite::Error::Http(refused))) => {
-            // The owner's own refusal (a bad token, an unknown format, a full room):
-            // the client gets it unchanged.
-            let (parts, body) = refused.into_parts();
-            let mut response = Response::new(axum::body::Body::from(body.unwrap_or_default()));
-            *response.status_mut() = parts.status;
-            for (n, v) in &parts.headers {
-                if n == header::CONTENT_TYPE || n.as_str().starts_with("canopy-") {
-                    response.headers_mut().append(n, v.clone());
-                }
-            }
-            return response;
-        }
-        Ok(Err(e)) => return unreachable(e.to_string()),
-        Ok(Ok(pair)) => pair,
+    let upstream = Upstream {
+        owner: &owner,
+        node: cluster.node(),
+        config,
+        timeout: app.config.request_timeout,
+    };
+    let (upstream, answer) = match upstream.connect(path, &headers).await {
+        Ok(pair) => pair,
+        Err(response) => return response,
     };
     let mut resp = switching_protocols(key.as_bytes());
     let h = resp.headers_mut();
@@ -136,6 +92,86 @@ pub(crate) async fn pass_on(
         passed.dec();
     });
     resp
+}
+
+/// The owner's side of a passed-on WebSocket.
+struct Upstream<'a> {
+    owner: &'a RoomRecord,
+    /// This node's name, in [`FORWARDED_HEADER`].
+    node: &'a str,
+    config: WebSocketConfig,
+    timeout: std::time::Duration,
+}
+
+type OwnerSocket = WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+impl Upstream<'_> {
+    /// Opens the WebSocket to `path` at the owner with the client's [`PASSED`] headers.
+    /// `Err` is the answer for the client: the owner's own refusal unchanged, or
+    /// `overloaded` when the owner cannot be reached.
+    async fn connect(
+        &self,
+        path: &str,
+        headers: &axum::http::HeaderMap,
+    ) -> Result<
+        (
+            OwnerSocket,
+            tokio_tungstenite::tungstenite::handshake::client::Response,
+        ),
+        Response,
+    > {
+        let base = self
+            .owner
+            .url
+            .replacen("http://", "ws://", 1)
+            .replacen("https://", "wss://", 1);
+        let target = format!("{base}{path}");
+        let mut request = target
+            .as_str()
+            .into_client_request()
+            .map_err(|e| self.unreachable(e.to_string()))?;
+        for name in PASSED {
+            for value in headers.get_all(name) {
+                request.headers_mut().append(name, value.clone());
+            }
+        }
+        request.headers_mut().insert(
+            FORWARDED_HEADER,
+            HeaderValue::from_str(self.node).expect("a node name is a valid header value"),
+        );
+        let connect =
+            tokio_tungstenite::connect_async_with_config(request, Some(self.config), true);
+        match tokio::time::timeout(self.timeout, connect).await {
+            Err(_) => Err(self.unreachable(format!("no answer within {:?}", self.timeout))),
+            Ok(Err(tokio_tungstenite::tungstenite::Error::Http(refused))) => {
+                Err(owner_refusal(*refused))
+            }
+            Ok(Err(e)) => Err(self.unreachable(e.to_string())),
+            Ok(Ok(pair)) => Ok(pair),
+        }
+    }
+
+    fn unreachable(&self, why: String) -> Response {
+        ApiError::from(Refusal::overloaded(format!(
+            "the room's owner, node {}, could not be reached at {} ({why}); connect again",
+            self.owner.node, self.owner.url
+        )))
+        .into_response()
+    }
+}
+
+/// The owner's own refusal of the upgrade (a bad token, an unknown format, a full room),
+/// for the client unchanged.
+fn owner_refusal(refused: axum::http::Response<Option<Vec<u8>>>) -> Response {
+    let (parts, body) = refused.into_parts();
+    let mut response = Response::new(axum::body::Body::from(body.unwrap_or_default()));
+    *response.status_mut() = parts.status;
+    for (n, v) in &parts.headers {
+        if n == header::CONTENT_TYPE || n.as_str().starts_with("canopy-") {
+            response.headers_mut().append(n, v.clone());
+        }
+    }
+    response
 }
 
 /// Copies messages both ways until either side closes (its close frame is passed on)

@@ -160,8 +160,8 @@ impl Session {
             seq,
             held,
         };
-        // The caller's quota, shared by its connections and HTTP requests: two sockets
-        // of one editor cannot take the room's whole pending budget.
+        // The caller's quota, shared with its other connections and its HTTP requests:
+        // one editor on several sockets holds no more of the room's pending budget.
         let quota = Some(self.app.edit_quotas.of(&self.caller.rate_key));
         if let Err(e) = self
             .room

@@ -128,10 +128,12 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        Instant::now() + Duration::from_secs(exp.saturating_sub(now))
+        // `exp` is the client's number: a far-future one (up to u64::MAX seconds) must
+        // not overflow the clock, it just never fires.
+        Instant::now().checked_add(Duration::from_secs(exp.saturating_sub(now)))
     });
     let expired = async move {
-        match expiry {
+        match expiry.flatten() {
             Some(at) => tokio::time::sleep_until(at).await,
             None => std::future::pending().await,
         }
@@ -151,10 +153,12 @@ pub async fn serve(params: SessionParams, socket: Socket) {
                 break SessionEnd::Closed(CloseCause::ShuttingDown);
             }
             _ = room.closed() => {
+                // Deleted, moving to another node, or a replica that lost its owner:
+                // the room says which, so a move never reads as a deletion.
                 let cause = if app.lifecycle.is_stopping() {
                     CloseCause::ShuttingDown
                 } else {
-                    CloseCause::RoomDeleted
+                    room.close_cause()
                 };
                 outbox.close(cause);
                 break SessionEnd::Closed(cause);

@@ -301,3 +301,82 @@ fn an_unusable_jwks_file_is_named_at_start() {
     );
     assert!(e.to_string().contains("broken.json"), "{e}");
 }
+
+#[tokio::test]
+async fn nbf_and_iat_in_the_future_are_refused_beyond_a_small_leeway() {
+    let mut cfg = config();
+    cfg.jwt_hs256_secret = Some(SECRET.parse().unwrap());
+    let s = start(cfg).await;
+    let exp = now() + 86_400;
+    let tomorrow = now() + 86_400 - 60;
+    for claim in ["nbf", "iat"] {
+        let early = hs256(json!({"exp": exp, "role": "admin", claim: tomorrow}));
+        assert_eq!(
+            call(&s, "GET", "/rooms", &early, None).await,
+            403,
+            "{claim}"
+        );
+        // A few seconds of clock skew between issuer and server is normal.
+        let skewed = hs256(json!({"exp": exp, "role": "admin", claim: now() + 5}));
+        assert_eq!(
+            call(&s, "GET", "/rooms", &skewed, None).await,
+            200,
+            "{claim}"
+        );
+    }
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn audience_and_issuer_are_checked_when_configured() {
+    let mut cfg = config();
+    cfg.jwt_hs256_secret = Some(SECRET.parse().unwrap());
+    cfg.jwt_audience = Some("canopy".into());
+    cfg.jwt_issuer = Some("https://auth.example".into());
+    let s = start(cfg).await;
+    let exp = now() + 600;
+    let good = json!({"exp": exp, "role": "admin", "aud": "canopy", "iss": "https://auth.example"});
+    assert_eq!(call(&s, "GET", "/rooms", &hs256(good), None).await, 200);
+    let in_list = json!({"exp": exp, "role": "admin", "aud": ["billing", "canopy"], "iss": "https://auth.example"});
+    assert_eq!(call(&s, "GET", "/rooms", &hs256(in_list), None).await, 200);
+    for bad in [
+        json!({"exp": exp, "role": "admin", "aud": "billing-api", "iss": "https://auth.example"}),
+        json!({"exp": exp, "role": "admin", "iss": "https://auth.example"}),
+        json!({"exp": exp, "role": "admin", "aud": "canopy", "iss": "https://other.example"}),
+        json!({"exp": exp, "role": "admin", "aud": "canopy"}),
+    ] {
+        assert_eq!(
+            call(&s, "GET", "/rooms", &hs256(bad.clone()), None).await,
+            403,
+            "{bad}"
+        );
+    }
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn a_far_future_exp_keeps_a_websocket_open_without_overflow() {
+    let mut cfg = config();
+    cfg.jwt_hs256_secret = Some(SECRET.parse().unwrap());
+    let s = start(cfg).await;
+    let admin = hs256(json!({"exp": u64::MAX, "role": "admin"}));
+    assert_eq!(
+        call(&s, "POST", "/rooms", &admin, Some(json!({"id":"far"}))).await,
+        201
+    );
+    let url = format!("{}/rooms/far/ws?format=json&token={admin}", s.ws_base);
+    let (stream, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let mut ws = common::Ws {
+        stream,
+        format: Format::Json,
+    };
+    ws.send_raw(tokio_tungstenite::tungstenite::Message::text(
+        r#"{"type":"subscribe"}"#,
+    ))
+    .await;
+    let m = ws.recv_within(10.0).await;
+    assert!(matches!(&m, Some(ServerMsg::Snapshot { .. })), "{m:?}");
+    // The session still answers: it did not panic on the expiry arithmetic.
+    assert_eq!(call(&s, "GET", "/rooms/far", &admin, None).await, 200);
+    s.stop().await;
+}

@@ -17,6 +17,15 @@ async fn meta_routes() {
     assert_eq!(st, 200);
     assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
     assert!(doc["paths"]["/rooms/{room}/edits"]["post"].is_object());
+    for q in ["region", "sphere", "ray", "nearest"] {
+        let answers = &doc["paths"][format!("/rooms/{{room}}/query/{q}")]["post"]["responses"];
+        for status in ["200", "400", "404", "413", "429"] {
+            assert!(
+                answers[status].is_object(),
+                "query/{q} documents {status}: {answers}"
+            );
+        }
+    }
     let (st, m) = s.req("GET", "/metrics", None).await;
     assert_eq!(st, 200);
     let text = m.as_str().unwrap();

@@ -1,7 +1,8 @@
 //! Cluster mode under failures, with real processes (`cluster_support/`):
 //!
 //! - Fencing: an owner paused (SIGSTOP) past its lease is taken over by a live node
-//!   from the room's journal; once resumed it takes no write and steps down.
+//!   from the room's journal; once resumed it takes no write and steps down, telling
+//!   its subscribers the room is `moving`.
 //! - NATS away: the owner keeps answering reads; an edit it applied waits for the
 //!   journal, later ones are refused (never applied) once the journal stalls and once
 //!   the lease lapses; with NATS back there is one owner, holding every acknowledged
@@ -83,15 +84,20 @@ async fn a_paused_owner_takes_no_write_after_its_lease_and_steps_down() {
         assert!(Instant::now() < deadline, "the old owner steps down");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    // Its subscribers were told the room is gone here.
-    let mut closed = false;
+    // Its subscribers were told the room moved (reconnect anywhere), never that it
+    // was deleted.
+    let mut closed = None;
     while let Some(m) = old_sub.recv_within(5.0).await {
-        if matches!(m, ServerMsg::Closed { .. }) {
-            closed = true;
+        if let ServerMsg::Closed { reason } = m {
+            closed = Some(reason);
             break;
         }
     }
-    assert!(closed, "the stale room's subscriber got closed");
+    assert_eq!(
+        closed.as_deref(),
+        Some("moving"),
+        "the stale room's subscriber is told the room moved"
+    );
     // Everyone, the old owner included, now reaches the room at its new owner, which
     // has what was acknowledged, and the resumed owner's edit only if it was passed on.
     let ids = |all: &serde_json::Value| -> Vec<u64> {

@@ -473,6 +473,17 @@ async fn kill_9_keeps_every_acknowledged_batch() {
             .all(|&n| n > 0),
         "seed {seed}: not every op was sent"
     );
+    // The tokens, used in every lifetime above, are stored only as digests.
+    for file in crate::persist_kill_support::files_under(dir.path()) {
+        let bytes = std::fs::read(&file).unwrap();
+        for secret in [&editor, &viewer, &ADMIN.to_string()] {
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "{} holds a token in plain text",
+                file.display()
+            );
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -90,7 +90,9 @@ async fn https_and_wss_are_served_and_the_certificate_reloads() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(r#""status":"ok""#));
 
-    s.state.create_room(Some("tls".into()), Some(30)).unwrap();
+    s.state
+        .create_room(Some("tls".into()), Some(30), None)
+        .unwrap();
     let tcp = tokio::net::TcpStream::connect(&addr).await.unwrap();
     let mut ws = wss_subscribe(tcp, der.clone(), "tls").await;
     let msg = next_msg(&mut ws).await;
@@ -122,7 +124,10 @@ async fn a_websocket_over_tls_is_not_cut_at_the_http_write_deadline() {
     cfg.request_timeout = std::time::Duration::from_secs(1);
     cfg.send_buffer_bytes = 16 * 1024;
     let s = common::start(cfg).await;
-    let room = s.state.create_room(Some("big".into()), Some(30)).unwrap();
+    let room = s
+        .state
+        .create_room(Some("big".into()), Some(30), None)
+        .unwrap();
     {
         // Set up outside a batch, as the demo does; the next tick takes it in.
         let mut scene = room.scene.write();

@@ -137,7 +137,7 @@ async fn session(app: &AppState, room: &str, broken: bool) -> (Peer, tokio::task
 #[tokio::test]
 async fn the_session_answers_and_ends_when_the_peer_closes() {
     let app = AppState::new(ServerConfig::default());
-    app.create_room(Some("s".into()), Some(60)).unwrap();
+    app.create_room(Some("s".into()), Some(60), None).unwrap();
     let (mut peer, task) = session(&app, "s", false).await;
     peer.send(&ClientMsg::subscribe(None, u32::MAX)).await;
     assert!(matches!(
@@ -163,7 +163,7 @@ async fn the_session_answers_and_ends_when_the_peer_closes() {
 #[tokio::test]
 async fn a_broken_socket_ends_the_session_without_the_peer() {
     let app = AppState::new(ServerConfig::default());
-    app.create_room(Some("b".into()), Some(60)).unwrap();
+    app.create_room(Some("b".into()), Some(60), None).unwrap();
     let (mut peer, task) = session(&app, "b", true).await;
     for n in 0..5000 {
         peer.send(&ClientMsg::Ping { nonce: n }).await;
@@ -179,7 +179,7 @@ async fn a_broken_socket_ends_the_session_without_the_peer() {
 #[tokio::test]
 async fn deleting_the_room_closes_an_unsubscribed_session() {
     let app = AppState::new(ServerConfig::default());
-    app.create_room(Some("d".into()), Some(60)).unwrap();
+    app.create_room(Some("d".into()), Some(60), None).unwrap();
     let (mut peer, task) = session(&app, "d", false).await;
     app.delete_room("d").unwrap();
     let m = peer.recv().await;
@@ -200,7 +200,7 @@ async fn deleting_the_room_closes_an_unsubscribed_session() {
 #[tokio::test(start_paused = true)]
 async fn a_session_the_server_ends_reads_on_until_the_peer_closes() {
     let app = AppState::new(ServerConfig::default());
-    app.create_room(Some("l".into()), Some(60)).unwrap();
+    app.create_room(Some("l".into()), Some(60), None).unwrap();
     let (mut peer, mut task) = session(&app, "l", false).await;
     app.delete_room("l").unwrap();
     let m = peer.recv().await;
@@ -222,7 +222,7 @@ async fn a_session_the_server_ends_reads_on_until_the_peer_closes() {
         .unwrap();
 
     // A peer that never answers is not waited for long.
-    app.create_room(Some("m".into()), Some(60)).unwrap();
+    app.create_room(Some("m".into()), Some(60), None).unwrap();
     let (mut silent, task) = session(&app, "m", false).await;
     silent.mute.store(true, Ordering::Relaxed);
     app.delete_room("m").unwrap();
@@ -264,7 +264,7 @@ async fn the_idle_deadline_closes_a_silent_peer_and_spares_one_that_answers_ping
         ..ServerConfig::default()
     };
     let app = AppState::new(cfg);
-    app.create_room(Some("i".into()), Some(60)).unwrap();
+    app.create_room(Some("i".into()), Some(60), None).unwrap();
 
     let (mut silent, task) = session(&app, "i", false).await;
     silent.mute.store(true, Ordering::Relaxed);

@@ -4,6 +4,7 @@
 
 mod persist_model;
 
+mod permissions;
 mod persist_corrupt;
 mod persist_crash;
 mod persist_faults;

@@ -17,7 +17,7 @@ use canopy_protocol::{
 };
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::load::wsopen::{self, RawSocket};
+use crate::rawws::{self, RawSocket};
 use crate::soak::hostile::rooms;
 use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::{Attempt, Kind};
@@ -53,7 +53,7 @@ pub(crate) async fn run(ctx: &HostileCtx, _stop: Stop) -> Attempt {
 async fn attack(ctx: &HostileCtx, id: &str) -> anyhow::Result<Attempt> {
     let kind = Kind::DeletedRoom;
     let access = rooms::create(&ctx.admin, id, ctx.tick_hz).await?;
-    let mut socket = wsopen::open(&access.ws_url(&ctx.base_url, ctx.format)?, None).await?;
+    let mut socket = rawws::open(&access.ws_url(&ctx.base_url, ctx.format)?, None).await?;
     // The socket works before the delete: its query is answered.
     match ask(&mut socket, ctx.format, 1).await {
         Answer::Result(_) => {}

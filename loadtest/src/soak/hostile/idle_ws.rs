@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use tokio::task::JoinSet;
 
-use crate::load::wsopen;
 use crate::observe::metrics_scrape;
+use crate::rawws;
 use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
@@ -34,7 +34,17 @@ const SAMPLE_EVERY: Duration = Duration::from_millis(200);
 /// How long after the last open the server is left to settle before measuring.
 const SETTLE: Duration = Duration::from_secs(3);
 
-pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+/// What became of the sockets while they were held.
+struct Held {
+    /// When the server closed each one it closed, from the first open.
+    closed: Vec<Duration>,
+    /// Still open at the end.
+    kept: usize,
+    /// The run stopped first.
+    cut_short: bool,
+}
+
+pub(crate) async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
     let kind = Kind::IdleWs;
     let url = match ctx.flood_room.ws_url(&ctx.base_url, ctx.format) {
         Ok(u) => u,
@@ -43,20 +53,7 @@ pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     let quiet = ctx.quiet.lock().await;
     let before = steady_rss(ctx, BUDGET_BYTES * ctx.sizes.idle_sockets as f64 / 4.0).await;
     let began = Instant::now();
-    let mut readers = JoinSet::new();
-    let mut refused = 0usize;
-    for _ in 0..ctx.sizes.idle_sockets {
-        match wsopen::open(&url, None).await {
-            Ok(mut socket) => {
-                readers.spawn(async move {
-                    // Reading answers the server's pings; nothing else is expected.
-                    while let Some(Ok(_)) = socket.next().await {}
-                    Instant::now()
-                });
-            }
-            Err(_) => refused += 1,
-        }
-    }
+    let (readers, refused) = open_idle(&url, ctx.sizes.idle_sockets).await;
     tokio::time::sleep(SETTLE).await;
     let after = rss_samples(ctx).await;
     drop(quiet);
@@ -68,9 +65,58 @@ pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     // Noise is how much RSS moved while nothing of this attempt changed: across the
     // samples before opening, and across those after.
     let noise = spread(&before).max(spread(&after));
-    // Hold them for the bound, counting the ones the server closes.
+    let held = hold(
+        readers,
+        ctx.bound.saturating_sub(began.elapsed()),
+        began,
+        stop,
+    )
+    .await;
+    let cost_note = match cost {
+        Some(c) => format!("{:+.0} KiB of server RSS each", c / 1024.0),
+        None => "cost not measured".to_string(),
+    };
+    let summary = format!(
+        "{} opened, {refused} refused, {} closed by the server, {} kept; {cost_note} \
+         (RSS noise before: {:.1} MiB)",
+        opened,
+        held.closed.len(),
+        held.kept,
+        noise / (1024.0 * 1024.0)
+    );
+    verdict(&held, opened, cost, noise).with(summary)
+}
+
+/// Opens `n` sockets that read (answering pings) and send nothing; answers their
+/// readers (each ends with when its socket did) and how many opens were refused.
+async fn open_idle(url: &str, n: usize) -> (JoinSet<Instant>, usize) {
+    let mut readers = JoinSet::new();
+    let mut refused = 0usize;
+    for _ in 0..n {
+        match rawws::open(url, None).await {
+            Ok(mut socket) => {
+                readers.spawn(async move {
+                    // Reading answers the server's pings; nothing else is expected.
+                    while let Some(Ok(_)) = socket.next().await {}
+                    Instant::now()
+                });
+            }
+            Err(_) => refused += 1,
+        }
+    }
+    (readers, refused)
+}
+
+/// Holds the sockets for `left` (the rest of the bound), counting the ones the server
+/// closes.
+async fn hold(
+    mut readers: JoinSet<Instant>,
+    left: Duration,
+    began: Instant,
+    mut stop: Stop,
+) -> Held {
     let mut closed = Vec::new();
-    let deadline = tokio::time::sleep(ctx.bound.saturating_sub(began.elapsed()));
+    let deadline = tokio::time::sleep(left);
     tokio::pin!(deadline);
     let cut_short = loop {
         tokio::select! {
@@ -85,24 +131,22 @@ pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
     };
     let kept = readers.len();
     readers.abort_all();
-    let cost_note = match cost {
-        Some(c) => format!("{:+.0} KiB of server RSS each", c / 1024.0),
-        None => "cost not measured".to_string(),
-    };
-    let summary = format!(
-        "{} opened, {refused} refused, {} closed by the server, {kept} kept; {cost_note} \
-         (RSS noise before: {:.1} MiB)",
-        opened,
-        closed.len(),
-        noise / (1024.0 * 1024.0)
-    );
-    if cut_short {
-        return Attempt::new(kind, "cut_short", None, None).with(summary);
+    Held {
+        closed,
+        kept,
+        cut_short,
     }
-    let last_close = closed.iter().max().map(|d| d.as_secs_f64());
-    if kept == 0 {
+}
+
+fn verdict(held: &Held, opened: usize, cost: Option<f64>, noise: f64) -> Attempt {
+    let kind = Kind::IdleWs;
+    if held.cut_short {
+        return Attempt::new(kind, "cut_short", None, None);
+    }
+    let last_close = held.closed.iter().max().map(|d| d.as_secs_f64());
+    if held.kept == 0 {
         let did = if opened == 0 { "refused" } else { "closed" };
-        return Attempt::new(kind, did, last_close, Some(true)).with(summary);
+        return Attempt::new(kind, did, last_close, Some(true));
     }
     let budget_all = BUDGET_BYTES * opened as f64;
     match cost {
@@ -110,7 +154,7 @@ pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
         // allocator reusing pages it had freed before: the step says nothing about
         // these sockets.
         Some(c) if noise > budget_all / 2.0 || c < 0.0 => {
-            Attempt::new(kind, "kept_open_cost_unclear", None, None).with(summary)
+            Attempt::new(kind, "kept_open_cost_unclear", None, None)
         }
         Some(c) => Attempt::new(
             kind,
@@ -121,9 +165,8 @@ pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
             },
             None,
             Some(c <= BUDGET_BYTES),
-        )
-        .with(summary),
-        None => Attempt::new(kind, "kept_open_cost_unknown", None, None).with(summary),
+        ),
+        None => Attempt::new(kind, "kept_open_cost_unknown", None, None),
     }
 }
 

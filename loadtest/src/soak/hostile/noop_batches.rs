@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 
 use crate::observe::errors::client_error_code;
 use crate::soak::hostile::rooms;
-use crate::soak::hostile::runner::{HostileCtx, QUIET_SETTLE};
+use crate::soak::hostile::runner::{self, HostileCtx};
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
 
@@ -29,14 +29,21 @@ pub(crate) const RULE: &str =
 pub(crate) const SLOWEST_TICK_PERIODS: f64 = 2.0;
 
 pub(crate) async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
-    let quiet = ctx.quiet.lock().await;
-    let attempt = attack(ctx, stop).await;
-    tokio::time::sleep(QUIET_SETTLE).await;
-    drop(quiet);
-    attempt
+    runner::quietly(ctx, attack(ctx, stop)).await
 }
 
-async fn attack(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+/// How the batches were answered.
+struct Answers {
+    acked: usize,
+    /// The error code of each refused batch.
+    refused: Vec<String>,
+    /// When the last answer came.
+    last: Instant,
+    /// The run stopped before every batch was answered.
+    cut_short: bool,
+}
+
+async fn attack(ctx: &HostileCtx, stop: Stop) -> Attempt {
     let kind = Kind::NoopBatches;
     let room = ctx.fresh_room_id("noop");
     let depth = ctx.sizes.noop_depth;
@@ -55,13 +62,27 @@ async fn attack(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
             return Attempt::harness_error(kind, &e);
         }
     };
-    let deepest = depth as NodeId;
+    let began = Instant::now();
+    let answers = send_and_collect(ctx, &conn, depth as NodeId, began, stop).await;
+    conn.close().await;
+    let slowest = ctx.admin.get_room(&room).await.map(|r| r.tick_ms_max);
+    let _ = ctx.admin.delete_room(&room).await;
+    verdict(ctx, &answers, began, slowest)
+}
+
+/// Sends the no-op batches all at once and gathers their answers (until `stop`).
+async fn send_and_collect(
+    ctx: &HostileCtx,
+    conn: &canopy_client::Connection,
+    deepest: NodeId,
+    began: Instant,
+    mut stop: Stop,
+) -> Answers {
     let noop = Op::SetParent {
         node: deepest,
         parent: Some(deepest - 1),
     };
     let batch = vec![noop; ctx.sizes.noop_ops];
-    let began = Instant::now();
     let mut sends = JoinSet::new();
     for _ in 0..ctx.sizes.noop_batches {
         let (conn, ops) = (conn.clone(), batch.clone());
@@ -74,41 +95,53 @@ async fn attack(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
         });
     }
     drop(batch);
-    let mut acked = 0usize;
-    let mut refused = Vec::new();
-    let mut last = began;
-    let cut_short = loop {
+    let mut answers = Answers {
+        acked: 0,
+        refused: Vec::new(),
+        last: began,
+        cut_short: false,
+    };
+    answers.cut_short = loop {
         tokio::select! {
             _ = stop.raised() => break true,
             next = sends.join_next() => match next {
                 None => break false,
                 Some(Ok((answer, at))) => {
-                    last = last.max(at);
+                    answers.last = answers.last.max(at);
                     match answer {
-                        Ok(()) => acked += 1,
-                        Err(code) => refused.push(code),
+                        Ok(()) => answers.acked += 1,
+                        Err(code) => answers.refused.push(code),
                     }
                 }
-                Some(Err(_)) => refused.push("panicked".into()),
+                Some(Err(_)) => answers.refused.push("panicked".into()),
             },
         }
     };
     sends.abort_all();
-    conn.close().await;
-    let slowest = ctx.admin.get_room(&room).await.map(|r| r.tick_ms_max);
-    let _ = ctx.admin.delete_room(&room).await;
-    let answered_in = last.duration_since(began);
+    answers
+}
+
+fn verdict(
+    ctx: &HostileCtx,
+    a: &Answers,
+    began: Instant,
+    slowest: Result<f64, canopy_client::ClientError>,
+) -> Attempt {
+    let kind = Kind::NoopBatches;
+    let answered_in = a.last.duration_since(began);
     let period_ms = 1000.0 / f64::from(ctx.tick_hz);
-    let timed_out = refused.iter().filter(|c| *c == "timeout").count();
+    let timed_out = a.refused.iter().filter(|c| *c == "timeout").count();
     let detail = format!(
-        "{} batches of {} no-op ops at depth {depth}: {acked} acked, {} refused ({}) in {:.2} s; slowest tick {}",
+        "{} batches of {} no-op ops at depth {}: {} acked, {} refused ({}) in {:.2} s; slowest tick {}",
         ctx.sizes.noop_batches,
         ctx.sizes.noop_ops,
-        refused.len(),
-        if refused.is_empty() {
+        ctx.sizes.noop_depth,
+        a.acked,
+        a.refused.len(),
+        if a.refused.is_empty() {
             "-".to_string()
         } else {
-            refused.join(", ")
+            a.refused.join(", ")
         },
         answered_in.as_secs_f64(),
         match &slowest {
@@ -119,7 +152,7 @@ async fn attack(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
             Err(e) => format!("unknown ({e})"),
         }
     );
-    if cut_short {
+    if a.cut_short {
         return Attempt::new(kind, "cut_short", None, None).with(detail);
     }
     let Ok(slowest) = slowest else {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use canopy_protocol::ClientMsg;
 
-use crate::soak::hostile::raw_ws::{self, SMALL_RECV_BUFFER, Upgrade};
+use crate::soak::hostile::raw_ws;
 use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::watch::{self, Watched};
 use crate::soak::hostile::{Attempt, Kind};
@@ -30,12 +30,9 @@ pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
         Err(e) => return Attempt::harness_error(kind, &e),
     };
     let began = Instant::now();
-    let mut stream = match raw_ws::open(ctx.server, &path, Some(SMALL_RECV_BUFFER)).await {
-        Ok(Upgrade::Open(s)) => s,
-        Ok(Upgrade::Refused(status)) => {
-            return Attempt::new(kind, "refused_upgrade", Some(0.0), Some(true)).with(status);
-        }
-        Err(e) => return Attempt::harness_error(kind, &e),
+    let mut stream = match raw_ws::open_unread(ctx.server, &path, kind).await {
+        Ok(s) => s,
+        Err(attempt) => return attempt,
     };
     let frames: Vec<Vec<u8>> = (0..ctx.sizes.flood_pings as u64)
         .map(|nonce| raw_ws::message(&ClientMsg::Ping { nonce }, ctx.format))

@@ -1,6 +1,5 @@
-//! Raw TCP and WebSocket plumbing for hostile clients: a socket with a chosen receive
-//! buffer, a WebSocket handshake written by hand, and masked client frames written
-//! without ever reading.
+//! What hostile clients do with the harness's raw WebSocket client ([`crate::rawws`]):
+//! upgrade and then write masked client frames without ever reading.
 //!
 //! The client libraries read whenever they write (and answer pings); a client that
 //! never reads has to be written by hand. Invariant: after the handshake nothing here
@@ -10,11 +9,14 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use canopy_protocol::{ClientMsg, Format, codec};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpSocket, TcpStream};
-use tokio_tungstenite::tungstenite::handshake::client::generate_key;
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+
+use crate::rawws;
+pub(crate) use crate::rawws::connect;
+use crate::soak::hostile::{Attempt, Kind};
 
 /// The receive buffer of a socket that never reads: small, so the server's writes back
 /// up into the server rather than into this machine's kernel.
@@ -36,28 +38,6 @@ pub(crate) enum Upgrade {
     Refused(String),
 }
 
-/// A TCP connection to `server` with `recv_buffer` bytes of receive buffer when given
-/// (set before `connect`: the window scale is fixed by the handshake).
-pub(crate) async fn connect(
-    server: SocketAddr,
-    recv_buffer: Option<u32>,
-) -> anyhow::Result<TcpStream> {
-    let socket = if server.is_ipv4() {
-        TcpSocket::new_v4()?
-    } else {
-        TcpSocket::new_v6()?
-    };
-    if let Some(size) = recv_buffer {
-        socket.set_recv_buffer_size(size)?;
-    }
-    let stream = socket
-        .connect(server)
-        .await
-        .with_context(|| format!("connecting to {server}"))?;
-    stream.set_nodelay(true)?;
-    Ok(stream)
-}
-
 /// Opens a WebSocket to `path` (path and query, `/rooms/r/ws?format=json&token=..`).
 pub(crate) async fn open(
     server: SocketAddr,
@@ -65,57 +45,47 @@ pub(crate) async fn open(
     recv_buffer: Option<u32>,
 ) -> anyhow::Result<Upgrade> {
     let mut stream = connect(server, recv_buffer).await?;
-    let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {server}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Key: {}\r\nSec-WebSocket-Version: 13\r\n\r\n",
-        generate_key()
-    );
-    stream.write_all(request.as_bytes()).await?;
-    let head = tokio::time::timeout(HANDSHAKE_TIMEOUT, read_head(&mut stream))
-        .await
-        .context("the server did not answer the upgrade")??;
-    let status = head.lines().next().unwrap_or_default().to_string();
-    if status.split_whitespace().nth(1) == Some("101") {
+    let answer = tokio::time::timeout(
+        HANDSHAKE_TIMEOUT,
+        rawws::handshake(&mut stream, &server.to_string(), path),
+    )
+    .await
+    .context("the server did not answer the upgrade")??;
+    // What came after the head stays unread: this client never reads.
+    if answer.switched() {
         Ok(Upgrade::Open(stream))
     } else {
-        Ok(Upgrade::Refused(status))
+        Ok(Upgrade::Refused(answer.status().to_string()))
     }
 }
 
-/// Reads the response head byte by byte, so not one byte of a frame after it is taken.
-async fn read_head(stream: &mut TcpStream) -> anyhow::Result<String> {
-    let mut head = Vec::new();
-    while !head.ends_with(b"\r\n\r\n") {
-        let mut byte = [0u8];
-        if stream.read(&mut byte).await? == 0 {
-            bail!("the server closed during the upgrade");
+/// Opens a WebSocket that will never be read, with a [`SMALL_RECV_BUFFER`]. `Err` is
+/// the attempt's outcome already: a refused upgrade (bounded at once) or the harness's
+/// own failure.
+pub(crate) async fn open_unread(
+    server: SocketAddr,
+    path: &str,
+    kind: Kind,
+) -> Result<TcpStream, Attempt> {
+    match open(server, path, Some(SMALL_RECV_BUFFER)).await {
+        Ok(Upgrade::Open(s)) => Ok(s),
+        Ok(Upgrade::Refused(status)) => {
+            Err(Attempt::new(kind, "refused_upgrade", Some(0.0), Some(true)).with(status))
         }
-        head.push(byte[0]);
-        if head.len() > 64 * 1024 {
-            bail!("an upgrade answer over 64 KiB");
-        }
+        Err(e) => Err(Attempt::harness_error(kind, &e)),
     }
-    Ok(String::from_utf8_lossy(&head).into_owned())
 }
 
 /// `payload` as one masked client frame (text or binary), as RFC 6455 requires of a
 /// client.
 pub(crate) fn frame(payload: &[u8], binary: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(payload.len() + 14);
-    out.push(0x80 | if binary { 0x2 } else { 0x1 });
-    let n = payload.len();
-    if n < 126 {
-        out.push(0x80 | n as u8);
-    } else if n <= usize::from(u16::MAX) {
-        out.push(0x80 | 126);
-        out.extend_from_slice(&(n as u16).to_be_bytes());
+    let opcode = if binary {
+        rawws::OP_BINARY
     } else {
-        out.push(0x80 | 127);
-        out.extend_from_slice(&(n as u64).to_be_bytes());
-    }
-    let mask: [u8; 4] = rand::random();
-    out.extend_from_slice(&mask);
-    out.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+        rawws::OP_TEXT
+    };
+    rawws::client_frame(&mut out, opcode, payload);
     out
 }
 

@@ -16,7 +16,7 @@ use canopy_protocol::http::CreateRoom;
 use canopy_protocol::{Format, NodeId, Op, Transform};
 
 use crate::load::world::World;
-use crate::load::wsopen;
+use crate::rawws;
 
 /// Ops per `add` batch while building a room.
 const ADD_CHUNK: usize = 10_000;
@@ -36,7 +36,7 @@ impl RoomAccess {
         if let Some(token) = &self.viewer_token {
             client = client.with_token(token.clone());
         }
-        wsopen::ws_url(&client, &self.id, format)
+        rawws::ws_url(&client, &self.id, format)
     }
 
     /// The path and query of that URL, for a handshake written by hand.

@@ -53,6 +53,16 @@ pub(crate) struct Sizes {
     pub noop_batches: usize,
 }
 
+/// Runs `attack` alone (holding the quiet lock, so that no other measuring kind runs
+/// meanwhile) and leaves the server [`QUIET_SETTLE`] to settle before the next.
+pub(crate) async fn quietly(ctx: &HostileCtx, attack: impl Future<Output = Attempt>) -> Attempt {
+    let quiet = ctx.quiet.lock().await;
+    let attempt = attack.await;
+    tokio::time::sleep(QUIET_SETTLE).await;
+    drop(quiet);
+    attempt
+}
+
 /// What every hostile kind shares.
 #[derive(Debug)]
 pub(crate) struct HostileCtx {

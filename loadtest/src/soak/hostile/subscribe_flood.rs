@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use canopy_protocol::ClientMsg;
 
 use crate::observe::metrics_scrape;
-use crate::soak::hostile::raw_ws::{self, SMALL_RECV_BUFFER, Upgrade};
-use crate::soak::hostile::runner::{HostileCtx, QUIET_SETTLE};
+use crate::soak::hostile::raw_ws;
+use crate::soak::hostile::runner::{self, HostileCtx};
 use crate::soak::hostile::watch::{self, Watched};
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
@@ -35,11 +35,7 @@ const PATIENCE: Duration = Duration::from_secs(5);
 const RSS_AFTER: Duration = Duration::from_secs(5);
 
 pub(crate) async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
-    let quiet = ctx.quiet.lock().await;
-    let attempt = attack(ctx, stop).await;
-    tokio::time::sleep(QUIET_SETTLE).await;
-    drop(quiet);
-    attempt
+    runner::quietly(ctx, attack(ctx, stop)).await
 }
 
 async fn attack(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
@@ -53,12 +49,9 @@ async fn attack(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
         .ok()
         .map(|s| s.rss_bytes);
     let began = Instant::now();
-    let mut stream = match raw_ws::open(ctx.server, &path, Some(SMALL_RECV_BUFFER)).await {
-        Ok(Upgrade::Open(s)) => s,
-        Ok(Upgrade::Refused(status)) => {
-            return Attempt::new(kind, "refused_upgrade", Some(0.0), Some(true)).with(status);
-        }
-        Err(e) => return Attempt::harness_error(kind, &e),
+    let mut stream = match raw_ws::open_unread(ctx.server, &path, kind).await {
+        Ok(s) => s,
+        Err(attempt) => return attempt,
     };
     let subscribe = raw_ws::message(&ClientMsg::subscribe(None, u32::MAX), ctx.format);
     let frames = vec![subscribe; ctx.sizes.flood_subscribes];

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use canopy_protocol::query::RegionQuery;
 use canopy_protocol::{ClientMsg, Query};
 
-use crate::soak::hostile::raw_ws::{self, SMALL_RECV_BUFFER, Upgrade};
+use crate::soak::hostile::raw_ws;
 use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::{Attempt, Kind};
 use crate::stop::Stop;
@@ -30,7 +30,7 @@ const PATIENCE: Duration = Duration::from_secs(5);
 /// How often the room's subscriber count is read.
 const POLL: Duration = Duration::from_secs(1);
 
-pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
+pub(crate) async fn run(ctx: &HostileCtx, stop: Stop) -> Attempt {
     let kind = Kind::UnreadQueries;
     let room = &ctx.unread_room.id;
     let path = match ctx.unread_room.ws_path(&ctx.base_url, ctx.format) {
@@ -41,35 +41,11 @@ pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
         Ok(r) => r.subscribers,
         Err(e) => return Attempt::harness_error(kind, &e.into()),
     };
-    let mut stream = match raw_ws::open(ctx.server, &path, Some(SMALL_RECV_BUFFER)).await {
-        Ok(Upgrade::Open(s)) => s,
-        Ok(Upgrade::Refused(status)) => {
-            return Attempt::new(kind, "refused_upgrade", Some(0.0), Some(true)).with(status);
-        }
-        Err(e) => return Attempt::harness_error(kind, &e),
+    let mut stream = match raw_ws::open_unread(ctx.server, &path, kind).await {
+        Ok(s) => s,
+        Err(attempt) => return attempt,
     };
-    let whole = Query::Region(RegionQuery {
-        min: [-1e6; 3],
-        max: [1e6; 3],
-        mask: u32::MAX,
-    });
-    let mut frames = vec![raw_ws::message(
-        &ClientMsg::subscribe(None, u32::MAX),
-        ctx.format,
-    )];
-    frames.extend((0..ctx.sizes.unread_queries as u64).map(|id| {
-        raw_ws::message(
-            &ClientMsg::Query {
-                id,
-                query: whole.clone(),
-            },
-            ctx.format,
-        )
-    }));
-    frames.extend(
-        (0..ctx.sizes.flood_pings as u64)
-            .map(|nonce| raw_ws::message(&ClientMsg::Ping { nonce }, ctx.format)),
-    );
+    let frames = flood(ctx);
     let sent = raw_ws::send_frames(&mut stream, &frames, PATIENCE).await;
     tokio::time::sleep(OPEN_FOR).await;
     let subscribed = ctx
@@ -92,6 +68,47 @@ pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
             "; the subscription was not counted before the close"
         }
     );
+    wait_released(ctx, room, before, closed, sent_note, stop).await
+}
+
+/// A subscribe, then whole-room queries and pings, all sent without reading a byte.
+fn flood(ctx: &HostileCtx) -> Vec<Vec<u8>> {
+    let whole = Query::Region(RegionQuery {
+        min: [-1e6; 3],
+        max: [1e6; 3],
+        mask: u32::MAX,
+    });
+    let mut frames = vec![raw_ws::message(
+        &ClientMsg::subscribe(None, u32::MAX),
+        ctx.format,
+    )];
+    frames.extend((0..ctx.sizes.unread_queries as u64).map(|id| {
+        raw_ws::message(
+            &ClientMsg::Query {
+                id,
+                query: whole.clone(),
+            },
+            ctx.format,
+        )
+    }));
+    frames.extend(
+        (0..ctx.sizes.flood_pings as u64)
+            .map(|nonce| raw_ws::message(&ClientMsg::Ping { nonce }, ctx.format)),
+    );
+    frames
+}
+
+/// Polls the room until the server no longer counts the subscription (released), or
+/// gives up after the hold.
+async fn wait_released(
+    ctx: &HostileCtx,
+    room: &str,
+    before: u64,
+    closed: Instant,
+    sent_note: String,
+    mut stop: Stop,
+) -> Attempt {
+    let kind = Kind::UnreadQueries;
     loop {
         match ctx.admin.get_room(room).await {
             Ok(r) if r.subscribers <= before => {

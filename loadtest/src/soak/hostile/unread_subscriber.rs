@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use canopy_protocol::ClientMsg;
 
-use crate::soak::hostile::raw_ws::{self, SMALL_RECV_BUFFER, Upgrade};
+use crate::soak::hostile::raw_ws::{self, SMALL_RECV_BUFFER};
 use crate::soak::hostile::runner::HostileCtx;
 use crate::soak::hostile::watch;
 use crate::soak::hostile::{Attempt, Kind};
@@ -28,12 +28,9 @@ pub(crate) async fn run(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
         Ok(p) => p,
         Err(e) => return Attempt::harness_error(kind, &e),
     };
-    let mut stream = match raw_ws::open(ctx.server, &path, Some(SMALL_RECV_BUFFER)).await {
-        Ok(Upgrade::Open(s)) => s,
-        Ok(Upgrade::Refused(status)) => {
-            return Attempt::new(kind, "refused_upgrade", Some(0.0), Some(true)).with(status);
-        }
-        Err(e) => return Attempt::harness_error(kind, &e),
+    let mut stream = match raw_ws::open_unread(ctx.server, &path, kind).await {
+        Ok(s) => s,
+        Err(attempt) => return attempt,
     };
     let subscribe = [raw_ws::message(
         &ClientMsg::subscribe(None, u32::MAX),

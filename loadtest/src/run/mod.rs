@@ -17,30 +17,23 @@ use canopy_client::{Client, ConnectOptions, Connection};
 use canopy_protocol::NodeId;
 use tokio::sync::Notify;
 
-use crate::load::editor::{self, EditStats, Editor, EditorContext};
+use crate::load::editor::{self, Editor};
 use crate::load::fleet::{self, Connect, Fleet};
-use crate::load::queries::{self, QueryPlan, QueryStats, QueryTarget};
+use crate::load::queries::QueryTarget;
 use crate::load::setup;
 use crate::load::stamps::{Clock, Stamps};
-use crate::load::subscriber::{Counters, SoakSub, SubContext, SubShared};
+use crate::load::subscriber::{SoakSub, SubContext, SubShared};
 use crate::load::world::World;
 use crate::observe::cluster_view::NodeMap;
-use crate::observe::cpu::CpuTimes;
 use crate::observe::errors::ErrorTally;
-use crate::observe::metrics_scrape::{self, ServerWindow};
+use crate::observe::metrics_scrape;
 use crate::observe::verify;
-use crate::report::checks;
-use crate::report::gather;
-use crate::report::progress;
-use crate::report::run_report::{CpuReport, Report};
-use crate::scenario::FormatArg;
+use crate::report::run_report::Report;
 use crate::scenario::{QueryVia, Scenario};
-use crate::soak::invalid::{InvalidEdits, InvalidPlan};
-use crate::soak::session::Soak;
-use crate::soak::verdict;
-use crate::stop;
 
 /// WebSocket connections per room that carry queries.
+mod window;
+
 const QUERY_CONNS_PER_ROOM: usize = 2;
 
 /// Where the run points.
@@ -126,6 +119,16 @@ impl Nodes {
     }
 }
 
+/// What every phase of a run shares: the clock the stamps are taken on, the error
+/// tallies, and each room's stamps.
+pub(crate) struct RunContext {
+    pub clock: Clock,
+    pub errors: Arc<ErrorTally>,
+    /// What the soak provokes on purpose, counted apart from the errors.
+    pub expected: Arc<ErrorTally>,
+    pub stamps: Vec<Arc<Stamps>>,
+}
+
 async fn load_and_check(
     s: &Scenario,
     target: &Target,
@@ -135,41 +138,22 @@ async fn load_and_check(
     setup_started: Instant,
 ) -> anyhow::Result<Report> {
     let client = &nodes.clients[0];
-    let clock = Clock::start();
-    let errors = Arc::new(ErrorTally::default());
-    let stamps: Vec<Arc<Stamps>> = rooms
-        .iter()
-        .map(|_| Arc::new(Stamps::new(world.nodes.len())))
-        .collect();
-    let format = s.format.format();
-    // What the soak provokes on purpose is counted here, apart from the errors.
-    let expected = Arc::new(ErrorTally::default());
-
-    let sub_ctx = Arc::new(SubContext {
-        format,
-        clock,
-        errors: Arc::clone(&errors),
-        // Slow readers read at full speed until the load starts, so that they sync
-        // their snapshot as fast as anyone.
-        pausing: AtomicBool::new(false),
-        resume: Notify::new(),
-        pause: Duration::from_millis(s.slow_pause_ms),
-        period: Duration::from_millis(s.slow_period_ms),
-        soak: s.soak.then(|| SoakSub {
-            stall: Duration::from_secs_f64(s.stall_secs()),
-            stall_every: Duration::from_secs_f64(s.stall_every),
-            expected: Arc::clone(&expected),
-        }),
-        keep_mirror: true,
-        decode_every: 1,
-        compact_counters: false,
-    });
+    let run = RunContext {
+        clock: Clock::start(),
+        errors: Arc::new(ErrorTally::default()),
+        expected: Arc::new(ErrorTally::default()),
+        stamps: rooms
+            .iter()
+            .map(|_| Arc::new(Stamps::new(world.nodes.len())))
+            .collect(),
+    };
+    let sub_ctx = subscriber_context(s, &run);
     let fleet = Fleet::connect(
         fleet::specs(s, world, nodes.clients.len()),
         Connect {
             clients: &nodes.clients,
             rooms,
-            stamps: &stamps,
+            stamps: &run.stamps,
             ctx: Arc::clone(&sub_ctx),
             slow_recv_buffer: s.slow_recv_buffer,
             concurrency: s.connect_concurrency,
@@ -177,121 +161,30 @@ async fn load_and_check(
         },
     )
     .await?;
-
-    let options = ConnectOptions::default().format(format);
-    let editors = connect_editors(s, nodes, world, rooms, &stamps, &options).await?;
-    let query_target = match s.query_via {
-        QueryVia::Http => QueryTarget::Http(client.clone(), rooms.to_vec()),
-        QueryVia::Ws => {
-            let mut per_room = Vec::new();
-            for room in rooms {
-                let mut conns = Vec::new();
-                for _ in 0..QUERY_CONNS_PER_ROOM {
-                    conns.push(client.connect(room, options.clone()).await?);
-                }
-                per_room.push(conns);
-            }
-            QueryTarget::Ws(per_room)
-        }
-    };
-    let query_conns: Vec<Connection> = match &query_target {
-        QueryTarget::Ws(c) => c.iter().flatten().cloned().collect(),
-        QueryTarget::Http(..) => Vec::new(),
-    };
-    let editor_conns: Vec<Connection> = editors.iter().map(|e| e.conn.clone()).collect();
+    let options = ConnectOptions::default().format(s.format.format());
+    let editors = connect_editors(s, nodes, world, rooms, &run.stamps, &options).await?;
+    let query_target = query_target(s, client, rooms, &options).await?;
+    let mut conns: Vec<Connection> = editors.iter().map(|e| e.conn.clone()).collect();
+    if let QueryTarget::Ws(c) = &query_target {
+        conns.extend(c.iter().flatten().cloned());
+    }
     let setup_s = setup_started.elapsed().as_secs_f64();
 
-    // The load window.
-    let edit_stats = Arc::new(EditStats::default());
-    let query_stats = Arc::new(QueryStats::default());
-    let (stop_tx, stop_rx) = stop::channel();
-    let scrape_start = metrics_scrape::scrape(client).await?;
-    let cpu_start = CpuTimes::now();
-    let counters_start = Counters::of_all(&fleet.subs);
-    sub_ctx.start_pauses();
-    let window_started = Instant::now();
-    let edit_ctx = EditorContext {
-        rate: s.edit_rate,
-        batch_size: s.batch_size,
-        clock,
-        stats: Arc::clone(&edit_stats),
-        errors: Arc::clone(&errors),
-        invalid: s.soak.then(|| InvalidEdits {
-            share: s.invalid_batches,
-            plan: InvalidPlan {
-                cycle: world.cycle_pair(),
-                nan_on_wire: s.format == FormatArg::Bincode,
-            },
-            expected: Arc::clone(&expected),
-        }),
+    let load = window::Load {
+        s,
+        client,
+        world,
+        rooms,
+        run: &run,
+        sub_ctx: &sub_ctx,
+        subs: &fleet.subs,
     };
-    let soak = if s.soak {
-        Some(Soak::start(
-            s,
-            client,
-            rooms,
-            world,
-            &fleet.subs,
-            &errors,
-            &stop_rx,
-        )?)
-    } else {
-        None
-    };
-    let mut load = Vec::new();
-    for (i, ed) in editors.into_iter().enumerate() {
-        let seed = s.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
-        load.push(tokio::spawn(editor::run(
-            ed,
-            edit_ctx.clone(),
-            seed,
-            stop_rx.clone(),
-        )));
-    }
-    let plan = QueryPlan {
-        rate: s.queries,
-        mix: s.query_mix,
-        seed: s.seed ^ 0x9e37_79b9,
-        min: world.min,
-        max: world.max,
-        clock,
-        stats: Arc::clone(&query_stats),
-        errors: Arc::clone(&errors),
-    };
-    load.push(tokio::spawn(queries::run(
-        query_target,
-        plan,
-        stop_rx.clone(),
-    )));
-    let shown = tokio::spawn(progress::run(
-        progress::Sources {
-            edits: Arc::clone(&edit_stats),
-            queries: Arc::clone(&query_stats),
-            errors: Arc::clone(&errors),
-            subs: fleet.subs.clone(),
-        },
-        s.load_duration(),
-        stop_rx.clone(),
-    ));
-    tokio::time::sleep(s.load_duration()).await;
-    stop_tx.raise();
-    let window = window_started.elapsed().as_secs_f64();
-    let counters_end = Counters::of_all(&fleet.subs);
-    for task in load {
-        task.await.context("a load task panicked")?;
-    }
-    let _ = shown.await;
-    let soak = match soak {
-        Some(soak) => Some(soak.finish(s, &fleet.subs, &expected).await),
-        None => None,
-    };
-    let cpu = CpuTimes::now().since(&cpu_start);
-    let scrape_end = metrics_scrape::scrape(client).await?;
+    let measured = load.run(editors, query_target).await?;
 
     // Quiesce: slow readers read at full speed again, then traffic settles.
     sub_ctx.end_pauses();
     let settle_timeout = Duration::from_secs_f64(s.settle_timeout);
-    let settled_in = settle(&fleet.subs, clock, s.tick(), settle_timeout).await;
+    let settled_in = settle(&fleet.subs, run.clock, s.tick(), settle_timeout).await;
     let verify = verify::verify(
         client,
         rooms,
@@ -304,43 +197,64 @@ async fn load_and_check(
     for room in rooms {
         details.push(client.get_room(room).await?);
     }
-    for conn in editor_conns.iter().chain(&query_conns) {
+    for conn in &conns {
         conn.close().await;
     }
     let subs = fleet.subs.clone();
     fleet.stop().await;
-
-    let mut report = Report {
-        scenario: s.clone(),
-        target: target.label.clone(),
+    let after = window::After {
         setup_s,
-        window_s: window,
-        edits: gather::edit_report(&edit_stats, window),
-        latency: gather::latency_report(&subs, s),
-        per_node: nodes.map.as_ref().map(|m| {
-            crate::report::per_node::cluster_latency(&subs, m, rooms, s.tick().as_secs_f64() * 1e3)
-        }),
-        deltas: gather::delta_groups(&subs, &counters_start, &counters_end, window),
-        queries: gather::query_report(&query_stats, window),
-        errors: errors.snapshot(),
-        server: ServerWindow::between(&scrape_start, &scrape_end, &scrape_after, &details),
-        cpu: CpuReport::new(
-            cpu,
-            window,
-            std::thread::available_parallelism().map_or(1, |n| n.get()),
-            target.in_process,
-        ),
+        scrape_after,
+        details,
         verify,
-        soak,
-        checks: Vec::new(),
-        passed: false,
     };
-    report.checks = checks::evaluate(&report);
-    if let Some(soak) = &report.soak {
-        report.checks.extend(verdict::checks(s, soak));
-    }
-    report.passed = report.checks.iter().all(|c| c.passed);
-    Ok(report)
+    Ok(measured.report(s, target, nodes, rooms, &run, &subs, after))
+}
+
+/// How the run's subscribers behave: slow readers pause only once the load started (so
+/// they sync their snapshot as fast as anyone), soak stalls when soaking, mirrors kept.
+fn subscriber_context(s: &Scenario, run: &RunContext) -> Arc<SubContext> {
+    Arc::new(SubContext {
+        format: s.format.format(),
+        clock: run.clock,
+        errors: Arc::clone(&run.errors),
+        pausing: AtomicBool::new(false),
+        resume: Notify::new(),
+        pause: Duration::from_millis(s.slow_pause_ms),
+        period: Duration::from_millis(s.slow_period_ms),
+        soak: s.soak.then(|| SoakSub {
+            stall: Duration::from_secs_f64(s.stall_secs()),
+            stall_every: Duration::from_secs_f64(s.stall_every),
+            expected: Arc::clone(&run.expected),
+        }),
+        keep_mirror: true,
+        decode_every: 1,
+        compact_counters: false,
+    })
+}
+
+/// Where the queries go: HTTP through `client`, or [`QUERY_CONNS_PER_ROOM`] WebSocket
+/// connections per room.
+async fn query_target(
+    s: &Scenario,
+    client: &Client,
+    rooms: &[String],
+    options: &ConnectOptions,
+) -> anyhow::Result<QueryTarget> {
+    Ok(match s.query_via {
+        QueryVia::Http => QueryTarget::Http(client.clone(), rooms.to_vec()),
+        QueryVia::Ws => {
+            let mut per_room = Vec::new();
+            for room in rooms {
+                let mut conns = Vec::new();
+                for _ in 0..QUERY_CONNS_PER_ROOM {
+                    conns.push(client.connect(room, options.clone()).await?);
+                }
+                per_room.push(conns);
+            }
+            QueryTarget::Ws(per_room)
+        }
+    })
 }
 
 /// Connects the editors, each with its share of its room's leaves, each through the

@@ -21,15 +21,12 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
+use super::client_frame;
+
 /// Spare capacity the buffer keeps for the next read.
 const READ_AHEAD: usize = 64 * 1024;
 
-const OP_CONTINUATION: u8 = 0x0;
-const OP_TEXT: u8 = 0x1;
-const OP_BINARY: u8 = 0x2;
-const OP_CLOSE: u8 = 0x8;
-const OP_PING: u8 = 0x9;
-const OP_PONG: u8 = 0xA;
+use super::{OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_PONG, OP_TEXT};
 
 /// An open subscriber socket (after the handshake).
 #[derive(Debug)]
@@ -224,24 +221,6 @@ fn close_frame(payload: &[u8]) -> Option<CloseFrame> {
         code: CloseCode::from(code),
         reason: reason.into(),
     })
-}
-
-/// Appends a client frame (masked, as RFC 6455 requires of clients) to `out`.
-fn client_frame(out: &mut Vec<u8>, opcode: u8, payload: &[u8]) {
-    out.push(0x80 | opcode);
-    let len = payload.len();
-    if len < 126 {
-        out.push(0x80 | len as u8);
-    } else if len <= usize::from(u16::MAX) {
-        out.push(0x80 | 126);
-        out.extend_from_slice(&(len as u16).to_be_bytes());
-    } else {
-        out.push(0x80 | 127);
-        out.extend_from_slice(&(len as u64).to_be_bytes());
-    }
-    let mask: [u8; 4] = rand::random();
-    out.extend_from_slice(&mask);
-    out.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
 }
 
 #[cfg(test)]

@@ -1,5 +1,4 @@
-//! Opening a raw WebSocket to a room for a subscriber, with a chosen socket receive
-//! buffer.
+//! Opening a subscriber's raw WebSocket to a room, with a chosen socket receive buffer.
 //!
 //! The client SDK opens its sockets itself; the subscribers open theirs here because a
 //! slow reader needs a small receive buffer, set before `connect` (the TCP window scale
@@ -11,18 +10,12 @@
 use anyhow::{Context, bail};
 use canopy_client::Client;
 use canopy_protocol::Format;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpSocket;
-use tokio_tungstenite::tungstenite::handshake::client::generate_key;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 
-pub(crate) use super::rawsocket::RawSocket;
+use super::RawSocket;
 
 /// The largest message a subscriber accepts: snapshots of big rooms are big.
 const MAX_MESSAGE_BYTES: usize = 512 * 1024 * 1024;
-
-/// The longest handshake response read.
-const MAX_RESPONSE_BYTES: usize = 16 * 1024;
 
 /// The WebSocket URL of `room` on the server of `client`.
 pub(crate) fn ws_url(client: &Client, room: &str, format: Format) -> anyhow::Result<String> {
@@ -58,47 +51,14 @@ pub(crate) async fn open(url: &str, recv_buffer: Option<u32>) -> anyhow::Result<
         .with_context(|| format!("resolving {host}"))?
         .next()
         .with_context(|| format!("{host} resolves to no address"))?;
-    let socket = if addr.is_ipv4() {
-        TcpSocket::new_v4()?
-    } else {
-        TcpSocket::new_v6()?
-    };
-    if let Some(size) = recv_buffer {
-        socket.set_recv_buffer_size(size)?;
-    }
-    let stream = socket
-        .connect(addr)
-        .await
-        .with_context(|| format!("connecting to {addr}"))?;
-    stream.set_nodelay(true)?;
-    let mut stream = stream;
-    // The handshake (RFC 6455 §4.1), by hand: the reader after it is the harness's own.
-    let key = generate_key();
+    let mut stream = super::connect(addr, recv_buffer).await?;
     let path = parsed.path_and_query().map_or("/", |p| p.as_str());
-    let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n\
-         Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    );
-    stream.write_all(request.as_bytes()).await?;
-    let mut response = Vec::with_capacity(1024);
-    let end = loop {
-        if let Some(at) = response.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at + 4;
-        }
-        if response.len() > MAX_RESPONSE_BYTES {
-            bail!("WebSocket handshake: a response over {MAX_RESPONSE_BYTES} bytes");
-        }
-        if stream.read_buf(&mut response).await? == 0 {
-            bail!("WebSocket handshake: the server closed the connection");
-        }
-    };
-    let head = String::from_utf8_lossy(&response[..end]);
-    let status = head.lines().next().unwrap_or_default();
-    if !status.starts_with("HTTP/1.1 101") {
-        bail!("WebSocket handshake: {status}");
+    let answer = super::handshake(&mut stream, &format!("{host}:{port}"), path).await?;
+    if !answer.status().starts_with("HTTP/1.1 101") {
+        bail!("WebSocket handshake: {}", answer.status());
     }
-    let accept = derive_accept_key(key.as_bytes());
-    let accepted = head.lines().any(|l| {
+    let accept = derive_accept_key(answer.key.as_bytes());
+    let accepted = answer.head.lines().any(|l| {
         l.split_once(':').is_some_and(|(name, value)| {
             name.trim().eq_ignore_ascii_case("sec-websocket-accept") && value.trim() == accept
         })
@@ -106,7 +66,7 @@ pub(crate) async fn open(url: &str, recv_buffer: Option<u32>) -> anyhow::Result<
     if !accepted {
         bail!("WebSocket handshake: no Sec-WebSocket-Accept for the key sent");
     }
-    Ok(RawSocket::new(stream, &response[end..], MAX_MESSAGE_BYTES))
+    Ok(RawSocket::new(stream, &answer.rest, MAX_MESSAGE_BYTES))
 }
 
 #[cfg(test)]
