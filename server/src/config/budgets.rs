@@ -78,6 +78,15 @@ impl BudgetFlags {
         )
     }
 
+    /// The server's unsent snapshot bytes: `ceiling` bytes, shared out by the divisors.
+    pub fn snapshot_budget(&self, ceiling: usize) -> Arc<SharedBudget> {
+        canopy_room::RoomConfig::snapshot_budget(
+            ceiling,
+            self.caller_share_divisor as u64,
+            self.room_share_divisor as u64,
+        )
+    }
+
     /// The server's whole-room read slots.
     pub fn whole_room_slots(&self) -> Arc<SharedBudget> {
         SharedBudget::new("whole-room read slots", self.shares(self.whole_room_reads))
@@ -98,5 +107,12 @@ impl BudgetFlags {
             min_rate: (self.min_read_rate_bytes > 0)
                 .then_some(BytesPerSec(self.min_read_rate_bytes)),
         }
+    }
+}
+
+impl super::ServerConfig {
+    /// The pace a WebSocket reader must keep: the write deadline, then the minimum rate.
+    pub fn ws_pace(&self) -> Pace {
+        self.budgets.pace(self.ws_write_deadline)
     }
 }

@@ -454,11 +454,7 @@ impl ServerConfig {
             },
             tick_op_budget: self.tick_op_budget,
             tick_snapshot_budget: self.tick_snapshot_budget,
-            snapshot_bytes: RoomConfig::snapshot_budget(
-                self.max_unsent_snapshot_bytes,
-                self.budgets.caller_share_divisor as u64,
-                self.budgets.room_share_divisor as u64,
-            ),
+            snapshot_bytes: self.budgets.snapshot_budget(self.max_unsent_snapshot_bytes),
             max_subscribers: self.max_subscribers_per_room,
             max_in_scope_entries: self.budgets.max_in_scope_entries_per_room,
             frames: if self.live_deltas {
@@ -482,11 +478,6 @@ impl ServerConfig {
                 ..OctreeConfig::DEFAULT
             },
         }
-    }
-
-    /// The pace a WebSocket reader must keep: the write deadline, then the minimum rate.
-    pub fn ws_pace(&self) -> crate::net::pace::Pace {
-        self.budgets.pace(self.ws_write_deadline)
     }
 
     /// The bounds of each WebSocket connection's outbox.
