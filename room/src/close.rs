@@ -25,6 +25,12 @@ pub enum CloseCause {
     Idle,
     /// A client message over the size limit.
     TooLarge,
+    /// A client message begun and not completed within the deadline
+    /// (`--ws-message-deadline-secs`).
+    Unfinished,
+    /// The connection's caller went over its share of a server-wide budget (the bytes
+    /// of unfinished messages): try again later.
+    Overloaded,
     /// The session ended otherwise (a read failed).
     ConnectionClosed,
 }
@@ -43,6 +49,8 @@ impl CloseCause {
             CloseCause::TokenExpired => "token expired",
             CloseCause::Idle => "idle: nothing heard within the deadline",
             CloseCause::TooLarge => "message too large",
+            CloseCause::Unfinished => "message not completed in time",
+            CloseCause::Overloaded => "overloaded: over this caller's share of a server budget",
             CloseCause::ConnectionClosed => "connection closed",
         }
     }

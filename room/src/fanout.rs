@@ -8,9 +8,11 @@
 //! otherwise park behind a flusher preempted mid-write, once per such outbox, which at
 //! 5,000 subscribers on one core made a 33 ms tick take 40 to 60 ms.
 //!
-//! Invariant: whole-room scopes with the same mask share one [`SharedDelta`], so a
-//! tick's frame is built once and encoded at most once per format however many
-//! subscribers read it; region scopes build their own, in O(changed nodes).
+//! Invariant: subscribers of the same scope share one [`SharedDelta`], so a tick's
+//! frame is built once and encoded at most once per format however many subscribers
+//! read it (a region scope's in O(changed nodes)); and subscribers of the same region
+//! scope share one in-scope set, updated once per tick in place (taken from them while
+//! it changes, so it is never copied).
 
 use std::sync::Arc;
 
@@ -18,7 +20,8 @@ use super::Room;
 use super::delta::SharedDelta;
 use super::outbox::{Outbox, Pushed};
 use super::scene_state::SceneState;
-use super::scope;
+use super::scope::{self, Scope, ScopeKey};
+use rustc_hash::FxHashMap;
 
 impl Room {
     /// Pushes this tick's deltas; answers how many subscribers had theirs merged.
@@ -35,6 +38,7 @@ impl Room {
         }
         let tick = scene.tick();
         let mut merged = 0;
+        let regions = self.region_deltas(scene, now_ms);
         let mut groups: Vec<(u32, Option<Arc<SharedDelta>>)> = Vec::new();
         for sub in &mut self.subscribers.list {
             let delta = match &sub.scope.region {
@@ -56,22 +60,12 @@ impl Room {
                         }
                     }
                 }
-                Some(region) => {
-                    scope::region_parts(
-                        &self.diff,
-                        scene,
-                        region,
-                        sub.scope.mask,
-                        &mut sub.in_scope,
-                        &mut self.parts,
-                    );
-                    (!self.parts.is_empty()).then(|| {
-                        Arc::new(SharedDelta::new(
-                            tick,
-                            now_ms,
-                            std::mem::take(&mut self.parts),
-                        ))
-                    })
+                Some(_) => {
+                    let (set, d) = regions
+                        .get(&sub.scope.key())
+                        .expect("every region scope has its group");
+                    sub.in_scope = Arc::clone(set);
+                    d.clone()
                 }
             };
             if let Some(d) = delta {
@@ -95,6 +89,51 @@ impl Room {
         }
         self.shared.flush.submit(&mut self.flush_batch);
         merged
+    }
+}
+
+/// A region scope's group of a tick: its in-scope set after the tick and its delta.
+type RegionGroup = (
+    Arc<rustc_hash::FxHashSet<canopy_protocol::NodeId>>,
+    Option<Arc<SharedDelta>>,
+);
+
+impl Room {
+    /// This tick's delta and in-scope set of each region scope, built once per scope.
+    /// The sets are first taken from the subscribers (each then holds an empty one),
+    /// so the group's set has one holder and is updated in place.
+    fn region_deltas(
+        &mut self,
+        scene: &SceneState,
+        now_ms: u64,
+    ) -> FxHashMap<ScopeKey, RegionGroup> {
+        let empty: Arc<rustc_hash::FxHashSet<_>> = Arc::default();
+        let mut groups: FxHashMap<ScopeKey, (Scope, RegionGroup)> = FxHashMap::default();
+        for sub in self.subscribers.list.iter_mut() {
+            if sub.scope.region.is_none() {
+                continue;
+            }
+            let set = std::mem::replace(&mut sub.in_scope, Arc::clone(&empty));
+            groups
+                .entry(sub.scope.key())
+                .or_insert((sub.scope, (set, None)));
+        }
+        let tick = scene.tick();
+        let mut out = FxHashMap::with_capacity_and_hasher(groups.len(), Default::default());
+        for (key, (scope, (mut set, _))) in groups {
+            let region = scope.region.as_ref().expect("a region scope");
+            let ids = Arc::make_mut(&mut set);
+            scope::region_parts(&self.diff, scene, region, scope.mask, ids, &mut self.parts);
+            let delta = (!self.parts.is_empty()).then(|| {
+                Arc::new(SharedDelta::new(
+                    tick,
+                    now_ms,
+                    std::mem::take(&mut self.parts),
+                ))
+            });
+            out.insert(key, (set, delta));
+        }
+        out
     }
 }
 

@@ -27,11 +27,13 @@
 //! (compact transforms), `resume.rs` (the history a subscription resumes from),
 //! `query.rs`, `durable.rs` (the persist phase, snapshot capture and restore), `gate.rs`
 //! (the durability gate), `restore_error.rs` (why a rebuild from stored state failed),
-//! `metrics.rs`, `tokens.rs`, `refusal.rs`, `edit_wait.rs`, `tick_pool.rs`, and for
+//! `metrics.rs`, `tokens.rs`, `refusal.rs`, `edit_wait.rs`, `tick_pool.rs`, `budget.rs`
+//! (the fair shares of the server-wide budgets, also used by the edges), and for
 //! cluster mode `lease.rs` and `replica.rs`.
 
 mod applied;
 mod apply;
+pub mod budget;
 pub mod close;
 pub mod command;
 mod compact;
@@ -71,7 +73,7 @@ pub mod tokens;
 
 pub use applied::LOGGED_BYTES_PER_OP;
 pub use close::CloseCause;
-pub use command::{RoomCommand, SubscribeRequest};
+pub use command::{Intent, RoomCommand, SubscribeRequest, SubscriptionSlot};
 pub use durable::RoomLog;
 pub use edit::{CallerQuotas, EditAnswer, EditQuota, EditReply, EditTicket, PendingEdit};
 pub use gate::{DurableGate, FramePassage, JournalMark, LogLink, NotDurable};
@@ -81,5 +83,5 @@ pub use refusal::Refusal;
 pub use restore_error::RestoreError;
 pub use room::{JOURNAL_STALL_MS, Room, RoomConfig, RoomSpec, valid_room_id};
 pub use scene_state::SceneState;
-pub use shared::{EditLimits, RoomInstance, RoomShared};
+pub use shared::{EditLimits, MAX_QUEUED_COMMANDS, RoomInstance, RoomShared};
 pub use stats::RoomStats;

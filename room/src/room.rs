@@ -8,6 +8,7 @@ use canopy_protocol::message::Region;
 use canopy_scene::HierarchyLimits;
 use canopy_scene::octree::OctreeConfig;
 
+use crate::budget::{SharedBudget, Shares};
 use crate::command::RoomCommand;
 use crate::delta::{self, DeltaParts};
 use crate::diff::TickDiff;
@@ -43,13 +44,18 @@ pub struct RoomConfig {
     /// next tick (the first is answered whatever its size; a snapshot shared by several
     /// subscribers counts once).
     pub tick_snapshot_budget: usize,
-    /// Bytes of encoded snapshots not yet written to their subscribers, server-wide
-    /// (`canopy_unsent_snapshot_bytes`), past which no room takes a new snapshot and
-    /// subscriptions wait: readers that never read cannot make the server hold one
-    /// room-sized snapshot per tick for each of them.
-    pub max_unsent_snapshot_bytes: usize,
+    /// Bytes of encoded snapshots (and resumed deltas) not yet written to their
+    /// subscribers, server-wide (`canopy_unsent_snapshot_bytes`), with each caller's and
+    /// each room's share of them (`subscribe.rs`): readers that never read cannot make
+    /// the server hold one room-sized snapshot per tick for each of them, nor one caller
+    /// or room hold what the others need. Shared by every room of a server.
+    pub snapshot_bytes: Arc<SharedBudget>,
     /// Subscribers per room; more answer `overloaded`.
     pub max_subscribers: usize,
+    /// Ids the room's region subscribers hold in their in-scope sets, each set shared
+    /// by the subscribers of one scope counted once; a region subscription that would
+    /// add a set past it answers `overloaded`.
+    pub max_in_scope_entries: usize,
     /// Whether a logged room's delta frames and snapshots wait for durability.
     pub frames: FramePassage,
     /// How far back a subscription may resume (`since`).
@@ -69,6 +75,23 @@ impl RoomConfig {
     pub const DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES: usize = 256 << 20;
     /// The default of `--max-subscribers-per-room`.
     pub const DEFAULT_MAX_SUBSCRIBERS: usize = 10_000;
+    /// The default of `--max-in-scope-entries-per-room`: 8,388,608 ids (about 80 MB),
+    /// two distinct region scopes covering a room of the largest size.
+    pub const DEFAULT_MAX_IN_SCOPE_ENTRIES: usize = 1 << 23;
+
+    /// The unsent snapshot bytes of a server: `ceiling` bytes, of which a caller holds at
+    /// most `1/caller_divisor` and a room `1/room_divisor`.
+    pub fn snapshot_budget(
+        ceiling: usize,
+        caller_divisor: u64,
+        room_divisor: u64,
+    ) -> Arc<SharedBudget> {
+        let ceiling = u64::try_from(ceiling).unwrap_or(u64::MAX);
+        SharedBudget::new(
+            "unsent snapshot bytes",
+            Shares::divided(ceiling, caller_divisor, room_divisor),
+        )
+    }
 }
 
 impl Default for RoomConfig {
@@ -77,8 +100,13 @@ impl Default for RoomConfig {
             edits: EditLimits::DEFAULT,
             tick_op_budget: Self::DEFAULT_TICK_OP_BUDGET,
             tick_snapshot_budget: Self::DEFAULT_TICK_SNAPSHOT_BUDGET,
-            max_unsent_snapshot_bytes: Self::DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES,
+            snapshot_bytes: Self::snapshot_budget(
+                Self::DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES,
+                Shares::DEFAULT_DIVISOR,
+                Shares::DEFAULT_DIVISOR,
+            ),
             max_subscribers: Self::DEFAULT_MAX_SUBSCRIBERS,
+            max_in_scope_entries: Self::DEFAULT_MAX_IN_SCOPE_ENTRIES,
             frames: FramePassage::Durable,
             history: resume::HistoryLimits::DEFAULT,
             hierarchy: HierarchyLimits::default(),
@@ -328,6 +356,11 @@ impl Room {
             RoomCommand::Edits(edit) => self.edits.push(edit),
             RoomCommand::Subscribe(req) => self.subscribes.push(req),
             RoomCommand::Unsubscribe { conn } => self.unsubscribe(conn),
+            RoomCommand::Subscription(slot) => match slot.take() {
+                Some(crate::command::Intent::Subscribe(req)) => self.subscribes.push(req),
+                Some(crate::command::Intent::Unsubscribe(conn)) => self.unsubscribe(conn),
+                None => {}
+            },
             RoomCommand::Capture(reply) => {
                 let _ = reply.send(self.replica_start());
             }
@@ -347,6 +380,9 @@ impl Room {
     /// Takes every command that arrived since the last tick.
     pub(crate) fn take_commands(&mut self) {
         while let Ok(cmd) = self.commands.try_recv() {
+            if !matches!(cmd, RoomCommand::Edits(_)) {
+                self.shared.command_taken();
+            }
             self.handle(cmd);
         }
     }
@@ -396,6 +432,34 @@ impl Room {
         for sub in &self.subscribers.list {
             sub.outbox.assert_well_formed();
         }
+        self.assert_in_scope_sets();
+    }
+
+    /// Each region subscriber's in-scope set is the nodes of its scope at the tick just
+    /// finished, which is what lets subscribers of one scope share one set.
+    fn assert_in_scope_sets(&self) {
+        let scene = self.shared.scene.read();
+        for sub in &self.subscribers.list {
+            let Some(r) = &sub.scope.region else {
+                assert!(sub.in_scope.is_empty(), "a whole-room subscriber holds ids");
+                continue;
+            };
+            let (min, max) = (glam::Vec3::from_array(r.min), glam::Vec3::from_array(r.max));
+            let mut ids = Vec::new();
+            scene.octree().region(min, max, sub.scope.mask, &mut ids);
+            let want: rustc_hash::FxHashSet<_> = ids.into_iter().collect();
+            assert!(
+                *sub.in_scope == want,
+                "connection {}'s in-scope set is not its scope's nodes",
+                sub.outbox.conn
+            );
+        }
+    }
+
+    /// Ids held in the in-scope sets of the room's region subscribers, each shared set
+    /// counted once (tests and diagnostics).
+    pub fn in_scope_entries(&self) -> usize {
+        self.subscribers.in_scope_entries()
     }
 
     /// The region of each subscriber (tests and diagnostics).

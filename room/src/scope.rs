@@ -32,7 +32,25 @@ impl Scope {
         region: None,
         mask: u32::MAX,
     };
+
+    /// A hashable key of the scope: equal keys are equal scopes (the region's floats by
+    /// their bits, so `0.0` and `-0.0` are two keys of one scope: grouping by key may
+    /// only miss a sharing, never share between different scopes).
+    pub fn key(&self) -> ScopeKey {
+        let region = self.region.map(|r| {
+            let mut bits = [0u32; 6];
+            for (b, v) in bits.iter_mut().zip(r.min.iter().chain(r.max.iter())) {
+                *b = v.to_bits();
+            }
+            bits
+        });
+        ScopeKey(self.mask, region)
+    }
 }
+
+/// See [`Scope::key`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScopeKey(u32, Option<[u32; 6]>);
 
 fn region_bounds(r: &Region) -> (Vec3, Vec3) {
     (Vec3::from_array(r.min), Vec3::from_array(r.max))

@@ -34,8 +34,9 @@ pub struct EditLimits {
     pub max_pending_batches: usize,
     /// Ops waiting in one room, over all its batches.
     pub max_pending_ops: usize,
-    /// Ops one connection may have waiting in its room, so one editor cannot take the
-    /// whole room's budget.
+    /// Ops one editor (the quota a batch is admitted under: its caller's, across its
+    /// connections and requests) may have waiting, so one editor cannot take the whole
+    /// room's budget.
     pub max_pending_ops_per_conn: usize,
 }
 
@@ -53,6 +54,12 @@ impl Default for EditLimits {
         Self::DEFAULT
     }
 }
+
+/// Commands other than edits (subscription changes, cluster records and answers) that
+/// may wait in one room's channel. Subscription changes are coalesced to one per
+/// connection (`command.rs`), so this is a backstop far above what clients reach: a room
+/// has at most `--max-ws-per-room` of them waiting.
+pub const MAX_QUEUED_COMMANDS: usize = 1 << 16;
 
 /// Wakes the thread that ticks a room.
 pub(crate) struct Waker(Box<dyn Fn() + Send + Sync>);
@@ -101,6 +108,8 @@ pub struct RoomShared {
     limits: EditLimits,
     pending_batches: AtomicUsize,
     pending_ops: AtomicUsize,
+    /// Commands other than edits in the channel (bounded by [`MAX_QUEUED_COMMANDS`]).
+    queued_commands: AtomicUsize,
     closed: CancellationToken,
     /// Why the room was closed, set once by the first [`RoomShared::mark_closed`]: the
     /// tick thread and the sessions close their subscribers with it, so that a room
@@ -156,6 +165,7 @@ impl RoomShared {
             limits,
             pending_batches: AtomicUsize::new(0),
             pending_ops: AtomicUsize::new(0),
+            queued_commands: AtomicUsize::new(0),
             closed: CancellationToken::new(),
             close_cause: OnceLock::new(),
             wake: OnceLock::new(),
@@ -294,9 +304,29 @@ impl RoomShared {
         }
     }
 
-    /// Sends a command other than edits; false when the room has stopped.
+    /// Sends a command other than edits; false when the room has stopped or already has
+    /// [`MAX_QUEUED_COMMANDS`] of them waiting (the channel's bound: edits have their
+    /// own, the pending budgets).
     pub fn send(&self, cmd: RoomCommand) -> bool {
-        !self.is_closed() && self.commands.send(cmd).is_ok()
+        if self.is_closed() {
+            return false;
+        }
+        let queued = self.queued_commands.fetch_add(1, Ordering::AcqRel);
+        if queued >= MAX_QUEUED_COMMANDS || self.commands.send(cmd).is_err() {
+            self.queued_commands.fetch_sub(1, Ordering::AcqRel);
+            return false;
+        }
+        true
+    }
+
+    /// The tick took a command other than edits off the channel.
+    pub(crate) fn command_taken(&self) {
+        self.queued_commands.fetch_sub(1, Ordering::AcqRel);
+    }
+
+    /// Commands other than edits waiting for the tick.
+    pub fn queued_commands(&self) -> usize {
+        self.queued_commands.load(Ordering::Acquire)
     }
 
     /// Edit batches waiting for the next tick.

@@ -1,12 +1,16 @@
 //! The subscribe phase of a tick: waiting subscriptions answered with a snapshot of the
-//! tick just finished, until the tick's snapshot budget (in nodes) is spent.
+//! tick just finished (or a resumed delta), until the tick's snapshot budget (in nodes)
+//! is spent, within the shares of the unsent snapshot bytes.
 //!
 //! Invariants: at most one subscription per connection waits (a newer one replaces it,
 //! an unsubscription drops it), so a flood of `subscribe` messages costs one snapshot;
 //! snapshots of the same scope and format taken in the same tick are built and encoded
-//! once and shared by reference; every encoded snapshot counts in
-//! `canopy_unsent_snapshot_bytes` until its last holder drops it, and no new one is
-//! taken while that is at `--max-unsent-snapshot-bytes`; and the deltas a new
+//! once and shared by reference; every encoded snapshot and resumed delta counts in
+//! `canopy_unsent_snapshot_bytes` and is charged to its caller's and room's share of
+//! `--max-unsent-snapshot-bytes` until its last holder drops it (`budget.rs`); a
+//! subscription whose caller holds its whole share is refused with `overloaded`, one
+//! whose room or server holds its share waits without holding up the others; resumed
+//! deltas count against the tick's snapshot budget like snapshots; and the deltas a new
 //! subscriber gets start at the next tick, so snapshot plus deltas cover every change
 //! exactly once.
 
@@ -17,7 +21,10 @@ use canopy_protocol::{ErrorCode, Format, Node, NodeId, ServerMsg, codec};
 use prometheus::IntGauge;
 use rustc_hash::FxHashSet;
 
+use std::sync::Arc;
+
 use super::Room;
+use super::budget::{Amount, CallerId, Charge, RoomKey, SharedBudget};
 use super::command::SubscribeRequest;
 use super::outbox::ConnId;
 use super::scene_state::SceneState;
@@ -53,24 +60,28 @@ impl SubscribeQueue {
 struct Taken {
     scope: Scope,
     nodes: Vec<Node>,
-    ids: FxHashSet<NodeId>,
+    /// For a region scope, its ids: the set its subscribers already share, if any.
+    ids: Arc<FxHashSet<NodeId>>,
     encoded: Vec<((Format, bool), Bytes)>,
 }
 
-/// An encoded snapshot's buffer, counted in `canopy_unsent_snapshot_bytes` for as long
-/// as an outbox holds it (the last clone of its `Bytes` drops it once written, or with
-/// the connection).
+/// An encoded snapshot's buffer (or a resumed delta's), counted in
+/// `canopy_unsent_snapshot_bytes` and charged to its caller's and room's share of the
+/// unsent snapshot bytes for as long as an outbox holds it (the last clone of its
+/// `Bytes` drops it once written, or with the connection).
 struct Unsent {
     buf: Vec<u8>,
     gauge: IntGauge,
+    _charge: Charge,
 }
 
 impl Unsent {
-    fn track(buf: Vec<u8>, gauge: &IntGauge) -> Bytes {
+    fn track(buf: Vec<u8>, gauge: &IntGauge, charge: Charge) -> Bytes {
         gauge.add(buf.len() as i64);
         Bytes::from_owner(Unsent {
             buf,
             gauge: gauge.clone(),
+            _charge: charge,
         })
     }
 }
@@ -87,13 +98,35 @@ impl Drop for Unsent {
     }
 }
 
+/// Where a tick's snapshot bytes are charged: the server's budget and the room.
+struct Account<'a> {
+    budget: &'a Arc<SharedBudget>,
+    room: RoomKey,
+    gauge: &'a IntGauge,
+}
+
+impl Account<'_> {
+    /// Tracks `buf` as unsent, charged to `caller`. The share was checked before the
+    /// bytes were made; another room's tick may have taken the rest meanwhile, and
+    /// then the bytes are charged all the same (a charge that may pass its share by one
+    /// item is the budget's rule: one snapshot over, never a crowd of them).
+    fn track(&self, buf: Vec<u8>, caller: CallerId) -> Bytes {
+        let amount = Amount::of(buf.len());
+        let charge = match self.budget.charge(caller, self.room, amount) {
+            Ok(c) => c,
+            Err(_) => self.budget.charge_over(caller, self.room, amount),
+        };
+        Unsent::track(buf, self.gauge, charge)
+    }
+}
+
 impl Taken {
     fn encoded(
         &mut self,
         format: Format,
         compact: bool,
         (tick, time): (u64, u64),
-        unsent: &IntGauge,
+        (account, caller): (&Account<'_>, CallerId),
     ) -> Bytes {
         let key = (format, compact);
         if let Some((_, b)) = self.encoded.iter().find(|(k, _)| *k == key) {
@@ -105,7 +138,7 @@ impl Taken {
         } else {
             ServerMsg::snapshot(tick, time, nodes)
         };
-        let bytes = Unsent::track(codec::encode_server(&msg, format), unsent);
+        let bytes = account.track(codec::encode_server(&msg, format), caller);
         let ServerMsg::Snapshot { nodes, .. } = msg else {
             unreachable!("built as a snapshot")
         };
@@ -128,15 +161,26 @@ impl Room {
         compact
     }
 
+    /// Where this room's snapshot bytes are charged.
+    fn account(&self) -> Account<'_> {
+        Account {
+            budget: &self.config.snapshot_bytes,
+            room: RoomKey::of(&self.shared.id),
+            gauge: &self.metrics.unsent_snapshot_bytes,
+        }
+    }
+
     /// Answers a subscription whose client holds the scope as of a tick the history
-    /// still covers with one resumed delta (see `resume.rs`).
+    /// still covers with one resumed delta (see `resume.rs`); returns the rows it
+    /// carries, what it costs of the tick's snapshot budget.
     fn resume(
         &mut self,
         req: SubscribeRequest,
         changed: &rustc_hash::FxHashMap<NodeId, super::diff::NodeChange>,
         scene: &SceneState,
-    ) {
+    ) -> usize {
         super::resume::resumed_parts(changed, scene, &req.scope, &mut self.parts);
+        let rows = self.parts.upsert.len() + self.parts.update.len() + self.parts.remove.len();
         let msg = if self.start_encoding(&req, scene) {
             super::compact::absolute_delta(&self.parts, scene.tick(), scene.time_ms(), true)
         } else {
@@ -146,15 +190,18 @@ impl Room {
             }
             msg
         };
+        let buf = codec::encode_server(&msg, req.outbox.format);
         req.outbox
-            .restart_with(Bytes::from(codec::encode_server(&msg, req.outbox.format)));
-        let mut in_scope = FxHashSet::default();
-        if let Some(r) = &req.scope.region {
-            let (min, max) = (glam::Vec3::from_array(r.min), glam::Vec3::from_array(r.max));
-            let mut ids = Vec::new();
-            scene.octree().region(min, max, req.scope.mask, &mut ids);
-            in_scope.extend(ids);
-        }
+            .restart_with(self.account().track(buf, req.caller));
+        let in_scope = match &req.scope.region {
+            None => Arc::default(),
+            Some(r) => self.subscribers.in_scope_of(&req.scope).unwrap_or_else(|| {
+                let (min, max) = (glam::Vec3::from_array(r.min), glam::Vec3::from_array(r.max));
+                let mut ids = Vec::new();
+                scene.octree().region(min, max, req.scope.mask, &mut ids);
+                Arc::new(ids.into_iter().collect())
+            }),
+        };
         let sub = Subscriber {
             outbox: req.outbox,
             scope: req.scope,
@@ -164,96 +211,158 @@ impl Room {
             self.metrics.subscribers.inc();
         }
         self.metrics.resumed_subscriptions.inc();
+        rows.max(1)
     }
 
-    /// True while encoded snapshots not yet written reach `--max-unsent-snapshot-bytes`.
-    fn unsent_snapshots_full(&self) -> bool {
-        let held = usize::try_from(self.metrics.unsent_snapshot_bytes.get()).unwrap_or(0);
-        held >= self.config.max_unsent_snapshot_bytes
+    /// Refuses `req` with `overloaded`, naming why.
+    fn refuse(req: SubscribeRequest, message: String) {
+        let refusal = Refusal::new(ErrorCode::Overloaded, message);
+        req.outbox.push_reply(&refusal.to_ws(None, None));
     }
 
-    /// Answers waiting subscriptions with this tick's snapshots, within the budget.
+    /// Checks a subscription that needs new bytes (a snapshot not yet taken this tick,
+    /// or a resumed delta) against the unsent-snapshot shares: `Ok` when it may go on;
+    /// `Err(None)` when it was refused because its caller holds its whole share;
+    /// `Err(Some(req))` when it must wait because its room or the server holds its
+    /// share (not its caller's doing: it waits for those bytes to be written or cut
+    /// off).
+    fn admit(&self, req: SubscribeRequest) -> Result<SubscribeRequest, Option<SubscribeRequest>> {
+        let account = self.account();
+        match account.budget.check(req.caller, account.room) {
+            Ok(()) => Ok(req),
+            Err(over) if over.is_callers() => {
+                Self::refuse(req, format!("{over}; subscribe again once it is read"));
+                Err(None)
+            }
+            Err(_) => Err(Some(req)),
+        }
+    }
+
+    /// Answers waiting subscriptions with this tick's snapshots, within the budgets: the
+    /// tick's snapshot budget in nodes (resumed deltas count their rows), and each
+    /// caller's and room's share of the unsent snapshot bytes.
     pub(super) fn answer_subscribes(&mut self, scene: &SceneState) -> usize {
         let budget = self.config.tick_snapshot_budget;
         let mut taken: Vec<Taken> = Vec::new();
         let mut spent = 0usize;
         let mut answered = 0;
-        while let Some(req) = self.subscribes.queue.front() {
+        // Subscriptions that wait for their room's or the server's share, in order; they
+        // go back to the front of the queue, while later ones are still answered (a
+        // refusal for a caller over its share, or a snapshot this tick already took).
+        let mut waiting = VecDeque::new();
+        while let Some(req) = self.subscribes.queue.pop_front() {
             let conn = req.outbox.conn;
             let existing = self.subscribers.position(conn).is_some();
             if !existing && self.subscribers.len() >= self.config.max_subscribers {
-                let req = self.subscribes.queue.pop_front().expect("front exists");
-                let refusal = Refusal::new(
-                    ErrorCode::Overloaded,
-                    format!(
-                        "room {} has {} subscribers, the limit",
-                        self.shared.id, self.config.max_subscribers
-                    ),
+                let message = format!(
+                    "room {} has {} subscribers, the limit",
+                    self.shared.id, self.config.max_subscribers
                 );
-                req.outbox.push_reply(&refusal.to_ws(None, None));
-                continue;
-            }
-            if let Some(since) = req.since
-                && let Some(changed) = self.history.since(since, scene.tick())
-            {
-                let req = self.subscribes.queue.pop_front().expect("front exists");
-                self.resume(req, &changed, scene);
-                answered += 1;
+                Self::refuse(req, message);
                 continue;
             }
             let cached = taken.iter().position(|t| t.scope == req.scope);
             if cached.is_none() && spent > 0 && spent >= budget {
+                self.subscribes.queue.push_front(req);
                 break;
             }
-            // Checked before each new snapshot, the first of a tick too: while slow
-            // readers hold this much, subscriptions wait (in order) for them to drain
-            // or be dropped by the write deadline.
-            if cached.is_none() && self.unsent_snapshots_full() {
-                break;
-            }
-            let req = self.subscribes.queue.pop_front().expect("front exists");
-            let i = match cached {
-                Some(i) => i,
-                None => {
-                    let mut ids = FxHashSet::default();
-                    let nodes = scope::snapshot(scene, &req.scope, &mut ids);
-                    spent += nodes.len().max(1);
-                    taken.push(Taken {
-                        scope: req.scope,
-                        nodes,
-                        ids,
-                        encoded: Vec::new(),
-                    });
-                    taken.len() - 1
+            let req = if cached.is_none() {
+                match self.admit(req) {
+                    Ok(req) => req,
+                    Err(Some(req)) => {
+                        waiting.push_back(req);
+                        continue;
+                    }
+                    Err(None) => continue,
                 }
-            };
-            let t = &mut taken[i];
-            let compact = self.start_encoding(&req, scene);
-            let bytes = t.encoded(
-                req.outbox.format,
-                compact,
-                (scene.tick(), scene.time_ms()),
-                &self.metrics.unsent_snapshot_bytes,
-            );
-            req.outbox.restart_with(bytes);
-            let in_scope = if req.scope.region.is_some() {
-                t.ids.clone()
             } else {
-                FxHashSet::default()
+                req
             };
-            let sub = Subscriber {
-                outbox: req.outbox,
-                scope: req.scope,
-                in_scope,
-            };
-            if self.subscribers.upsert(sub) {
-                self.metrics.subscribers.inc();
+            if let Some(since) = req.since
+                && let Some(changed) = self.history.since(since, scene.tick())
+            {
+                spent += self.resume(req, &changed, scene);
+                answered += 1;
+                continue;
             }
+            self.snapshot(req, scene, (&mut taken, cached), &mut spent);
             answered += 1;
+        }
+        while let Some(req) = waiting.pop_back() {
+            self.subscribes.queue.push_front(req);
         }
         self.shared
             .stats
             .set_subscribers(self.subscribers.len() as u64);
         answered
+    }
+
+    /// True when a new region subscriber of `scope`, whose set has `entries` ids, would
+    /// take the room past `--max-in-scope-entries-per-room` (a scope already held
+    /// shares its set and costs nothing more).
+    fn over_in_scope_cap(&self, scope: &Scope, entries: usize) -> bool {
+        self.subscribers.in_scope_of(scope).is_none()
+            && self.subscribers.in_scope_entries() + entries > self.config.max_in_scope_entries
+    }
+
+    /// Answers `req` with this tick's snapshot of its scope: `cached`, the one taken
+    /// already this tick, or a new one (its nodes added to `spent`).
+    fn snapshot(
+        &mut self,
+        req: SubscribeRequest,
+        scene: &SceneState,
+        (taken, cached): (&mut Vec<Taken>, Option<usize>),
+        spent: &mut usize,
+    ) {
+        let i = match cached {
+            Some(i) => i,
+            None => {
+                let mut ids = FxHashSet::default();
+                let nodes = scope::snapshot(scene, &req.scope, &mut ids);
+                *spent += nodes.len().max(1);
+                let ids = match self.subscribers.in_scope_of(&req.scope) {
+                    Some(shared) => shared,
+                    None => Arc::new(ids),
+                };
+                taken.push(Taken {
+                    scope: req.scope,
+                    nodes,
+                    ids,
+                    encoded: Vec::new(),
+                });
+                taken.len() - 1
+            }
+        };
+        if req.scope.region.is_some() && self.over_in_scope_cap(&req.scope, taken[i].ids.len()) {
+            let message = format!(
+                "room {} holds {} in-scope entries of region subscribers, the limit",
+                self.shared.id, self.config.max_in_scope_entries
+            );
+            Self::refuse(req, message);
+            return;
+        }
+        let compact = self.start_encoding(&req, scene);
+        let account = self.account();
+        let t = &mut taken[i];
+        let bytes = t.encoded(
+            req.outbox.format,
+            compact,
+            (scene.tick(), scene.time_ms()),
+            (&account, req.caller),
+        );
+        req.outbox.restart_with(bytes);
+        let in_scope = if req.scope.region.is_some() {
+            Arc::clone(&t.ids)
+        } else {
+            Arc::default()
+        };
+        let sub = Subscriber {
+            outbox: req.outbox,
+            scope: req.scope,
+            in_scope,
+        };
+        if self.subscribers.upsert(sub) {
+            self.metrics.subscribers.inc();
+        }
     }
 }

@@ -19,8 +19,12 @@ use super::scope::Scope;
 pub(super) struct Subscriber {
     pub(super) outbox: Arc<Outbox>,
     pub(super) scope: Scope,
-    /// For region scopes: the ids the client holds now.
-    pub(super) in_scope: FxHashSet<NodeId>,
+    /// For region scopes: the ids the client holds now, shared by every subscriber of
+    /// the same scope (they hold the same ids: the nodes of the scope at the tick just
+    /// finished), so a crowd of identical region subscribers costs one set
+    /// (`fanout.rs` keeps one set per scope, `subscribe.rs` hands new subscribers the
+    /// scope's).
+    pub(super) in_scope: Arc<FxHashSet<NodeId>>,
 }
 
 /// The subscribed connections of one room (see the module doc).
@@ -35,6 +39,24 @@ pub(super) struct Subscribers {
 const KEEP_SLOTS: usize = 64;
 
 impl Subscribers {
+    /// The in-scope set a subscriber of `scope` already holds, to share.
+    pub(super) fn in_scope_of(&self, scope: &Scope) -> Option<Arc<FxHashSet<NodeId>>> {
+        self.list
+            .iter()
+            .find(|s| s.scope.region.is_some() && s.scope == *scope)
+            .map(|s| Arc::clone(&s.in_scope))
+    }
+
+    /// In-scope entries the room holds: each distinct set counted once.
+    pub(super) fn in_scope_entries(&self) -> usize {
+        let mut seen: FxHashSet<*const FxHashSet<NodeId>> = FxHashSet::default();
+        self.list
+            .iter()
+            .filter(|s| !s.in_scope.is_empty() && seen.insert(Arc::as_ptr(&s.in_scope)))
+            .map(|s| s.in_scope.len())
+            .sum()
+    }
+
     pub(super) fn len(&self) -> usize {
         self.list.len()
     }
@@ -122,7 +144,7 @@ mod tests {
         Subscriber {
             outbox: Outbox::new(conn, Format::Json, OutboxLimits::DEFAULT),
             scope: Scope::WHOLE_ROOM,
-            in_scope: FxHashSet::default(),
+            in_scope: Arc::default(),
         }
     }
 

@@ -53,7 +53,13 @@ pub struct Metrics {
     /// `canopy_connections_refused_total`: connections closed at accept by the
     /// `--max-connections` and `--max-connections-per-ip` caps.
     pub connections_refused: IntCounter,
-    /// `canopy_http_reads_cut_total`: whole-room reads (`GET .../nodes`) cut off because
+    /// `canopy_whole_room_reads`: whole-room read slots held now (`--whole-room-reads`),
+    /// refreshed on each render.
+    pub whole_room_reads: IntGauge,
+    /// `canopy_partial_message_bytes`: bytes of WebSocket messages begun and not yet
+    /// complete (`--max-partial-message-bytes`), refreshed on each render.
+    pub partial_message_bytes: IntGauge,
+    /// `canopy_http_reads_cut_total`: whole-room reads (`GET .../nodes`, `.../octree`) cut off because
     /// their reader took the answer slower than the minimum rate (one that accepts
     /// nothing is closed by the write deadline: `http_write_stalls`).
     pub http_reads_cut: IntCounter,
@@ -173,6 +179,14 @@ impl Metrics {
             http_write_stalls: counter(
                 "canopy_http_write_stalls_total",
                 "HTTP connections closed because their peer accepted nothing of an answer",
+            ),
+            whole_room_reads: gauge(
+                "canopy_whole_room_reads",
+                "Whole-room read slots held (GET .../nodes, .../octree)",
+            ),
+            partial_message_bytes: gauge(
+                "canopy_partial_message_bytes",
+                "Bytes of WebSocket messages begun and not yet complete",
             ),
             process_rss_bytes: gauge(
                 "canopy_process_resident_memory_bytes",

@@ -57,8 +57,14 @@ pub struct Inner {
     /// `Host` names other than localhost, IP addresses and `--allowed-hosts` (DNS
     /// rebinding).
     pub guard_hosts: bool,
-    /// Whole-room reads (`GET /nodes`) running at once.
-    pub dumps: Arc<tokio::sync::Semaphore>,
+    /// Whole-room reads (`GET /nodes`, `/octree`) running at once, with each caller's
+    /// and room's share of them.
+    pub whole_room_reads: Arc<canopy_room::budget::SharedBudget>,
+    /// Bytes of unfinished WebSocket messages, with each caller's and room's share.
+    pub partial_messages: Arc<canopy_room::budget::SharedBudget>,
+    /// The settings every room of this server shares, its unsent snapshot budget among
+    /// them (one for the whole server).
+    pub rooms_config: canopy_room::RoomConfig,
     /// The pending-edit quota of each HTTP caller with edits in flight.
     pub edit_quotas: canopy_room::CallerQuotas,
     /// TLS termination, when `--tls-cert` and `--tls-key` are set.
@@ -144,7 +150,9 @@ impl AppState {
             origins: crate::net::origin::OriginPolicy::new(&config.allowed_origins),
             guard_hosts: !config.has_access_control()
                 && (config.addr.ip().is_loopback() || !config.allowed_hosts.is_empty()),
-            dumps: Arc::new(tokio::sync::Semaphore::new(crate::http::DUMPS_AT_ONCE)),
+            whole_room_reads: config.budgets.whole_room_slots(),
+            partial_messages: config.budgets.partial_messages(),
+            rooms_config: config.room_config(),
             edit_quotas: canopy_room::CallerQuotas::default(),
             proxies: crate::net::proxy::TrustedProxies::new(config.trusted_proxies.clone()),
             config,
@@ -168,7 +176,7 @@ impl AppState {
                 };
                 let restored = crate::durability::restore_room(
                     room,
-                    state.config.room_config(),
+                    state.room_config(),
                     Arc::clone(&state.metrics.room),
                     persist.clone(),
                     relays,
@@ -302,7 +310,7 @@ impl AppState {
                     }
                     (Made::Logged | Made::InMemory, _) => Durability::memory(),
                 };
-                let config = self.config.room_config();
+                let config = self.room_config();
                 let mut scene = canopy_room::SceneState::new(config.hierarchy, config.octree);
                 // Tick 0 "finished" when the room was made: snapshots taken before the
                 // first tick carry a real time too.
@@ -345,6 +353,11 @@ impl AppState {
             return Err(RegistryError::TooManyRooms(self.config.max_rooms));
         }
         Ok(())
+    }
+
+    /// The settings of a new room: the server's, sharing its budgets.
+    pub fn room_config(&self) -> canopy_room::RoomConfig {
+        self.rooms_config.clone()
     }
 
     /// The room named `id`.

@@ -13,7 +13,8 @@
 //! - replies (acks, errors, query answers, pongs) are never dropped; once more than
 //!   [`OutboxLimits::replies`] or [`OutboxLimits::reply_bytes`] of them wait, the reader
 //!   stops reading the socket ([`Outbox::wait_for_space`]) until the writer catches up,
-//!   and the room's acks are bounded by the connection's edit quota;
+//!   and the room's acks are bounded by the edit quota the connection's batches were
+//!   admitted under (its caller's, at the WebSocket edge);
 //! - once closing (by the room, the reader or a writer that gave up), nothing more is
 //!   queued, and a reader waiting for space is woken;
 //! - one writer at a time: the connection's writer task, or (for a socket that takes

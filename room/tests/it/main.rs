@@ -9,4 +9,5 @@ mod persist_failure;
 mod persist_live_deltas;
 mod persist_restore;
 mod room_replica;
+mod room_shares;
 mod room_tick;

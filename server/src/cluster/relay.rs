@@ -228,7 +228,7 @@ impl Cluster {
         let (up_tx, up_rx) = mpsc::channel(UPSTREAM_QUEUE);
         let replica = Room::replica(
             room.to_string(),
-            state.config.room_config(),
+            state.room_config(),
             Arc::clone(&state.metrics.room),
             &start,
             up_tx,

@@ -141,7 +141,7 @@ impl Cluster {
         let rebuilt = Room::taken_over(
             (
                 room.to_string(),
-                state.config.room_config(),
+                state.room_config(),
                 Arc::clone(&state.metrics.room),
             ),
             &back.start,

@@ -7,6 +7,7 @@
 //! The defaults follow the contract's limits (at least 65,536 ops and 8 MiB per batch
 //! accepted; nothing over 16 MiB).
 
+mod budgets;
 mod file;
 mod values;
 
@@ -15,6 +16,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use budgets::{
+    BudgetFlags, DEFAULT_MIN_READ_RATE, DEFAULT_PARTIAL_MESSAGE_BYTES, DEFAULT_WHOLE_ROOM_READS,
+};
 pub use file::{ConfigError, defaults_file};
 pub use values::Secret;
 use values::{any_seconds, at_least_one, lease_seconds, looseness, positive_seconds};
@@ -162,6 +166,10 @@ pub struct ServerConfig {
     /// each hold theirs until it is written or the write deadline drops them).
     #[arg(long, env = "CANOPY_MAX_UNSENT_SNAPSHOT_BYTES", default_value_t = RoomConfig::DEFAULT_MAX_UNSENT_SNAPSHOT_BYTES, value_parser = at_least_one)]
     pub max_unsent_snapshot_bytes: usize,
+
+    /// The fair shares of the server-wide budgets and the pace readers must keep.
+    #[command(flatten)]
+    pub budgets: BudgetFlags,
 
     /// Largest HTTP request body, in bytes; larger bodies answer `413 too_large`.
     #[arg(long, env = "CANOPY_MAX_BODY_BYTES", default_value_t = DEFAULT_MESSAGE_BYTES, value_parser = at_least_one)]
@@ -434,7 +442,9 @@ impl Default for ServerConfig {
 }
 
 impl ServerConfig {
-    /// The per-room settings derived from the server's flags.
+    /// The per-room settings derived from the server's flags, with a new unsent
+    /// snapshot budget: a server makes them once (`AppState::room_config`) so that
+    /// every room shares it.
     pub fn room_config(&self) -> RoomConfig {
         RoomConfig {
             edits: EditLimits {
@@ -444,8 +454,9 @@ impl ServerConfig {
             },
             tick_op_budget: self.tick_op_budget,
             tick_snapshot_budget: self.tick_snapshot_budget,
-            max_unsent_snapshot_bytes: self.max_unsent_snapshot_bytes,
+            snapshot_bytes: self.budgets.snapshot_budget(self.max_unsent_snapshot_bytes),
             max_subscribers: self.max_subscribers_per_room,
+            max_in_scope_entries: self.budgets.max_in_scope_entries_per_room,
             frames: if self.live_deltas {
                 FramePassage::Live
             } else {

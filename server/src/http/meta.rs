@@ -80,6 +80,14 @@ pub async fn readyz(State(app): State<AppState>) -> (StatusCode, &'static str) {
 /// Prometheus text exposition.
 #[utoipa::path(get, path = "/metrics", responses((status = 200, description = "Prometheus text", body = String, content_type = "text/plain")))]
 pub async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
+    let held =
+        |b: &canopy_room::budget::SharedBudget| i64::try_from(b.held().0).unwrap_or(i64::MAX);
+    app.metrics
+        .whole_room_reads
+        .set(held(&app.whole_room_reads));
+    app.metrics
+        .partial_message_bytes
+        .set(held(&app.partial_messages));
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         app.metrics.render(),

@@ -26,7 +26,6 @@ mod guard;
 mod observe;
 
 pub use cluster::serve_passed;
-pub use nodes::DUMPS_AT_ONCE;
 
 use axum::Router;
 use axum::error_handling::HandleErrorLayer;

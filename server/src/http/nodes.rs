@@ -2,13 +2,17 @@
 //! `GET /rooms/{room}/octree`: reads of one tick's state.
 //!
 //! Invariants: every read takes the scene's read lock on a blocking thread, never on an
-//! async worker, and copies what it needs before answering; the whole-room read is
-//! streamed (its JSON is never built whole), charged to the caller's rate limit by its
-//! size, and at most [`DUMPS_AT_ONCE`] run at a time, so its memory is bounded by that
-//! many copies of a room; a reader that accepts nothing for `--request-timeout-secs` is
-//! closed by the connection's write deadline, and one that takes in all longer than
-//! that plus its answer's size at [`MIN_READ_RATE`] is cut off here, so no client holds
-//! one of those turns longer, however it trickles.
+//! async worker, and copies what it needs before answering; the whole-room reads
+//! (`/nodes`, `/octree`) each hold one of the server's `--whole-room-reads` slots while
+//! they run, at most a caller's and a room's share of them (`canopy_room::budget`), so
+//! their memory is bounded by that many copies of a room and a full pool or share
+//! answers `overloaded` at once instead of queueing behind a hostile reader; `/nodes` is
+//! streamed (its JSON is never built whole) and charged to the caller's rate limit by
+//! its size, and `/octree` has at most `--max-answer-items` cells; a reader that accepts
+//! nothing for `--request-timeout-secs` is closed by the connection's write deadline,
+//! and one that takes in all longer than that plus its answer's size at
+//! `--min-read-rate-bytes` is cut off here, so no client holds a slot longer, however
+//! it trickles.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,7 +27,9 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use canopy_protocol::http::{NodeDetail, NodesSnapshot, OctreeCell, OctreeCells};
 use canopy_protocol::{ErrorCode, Node};
-use tokio::sync::OwnedSemaphorePermit;
+use canopy_room::budget::{Amount, CallerId, Charge, RoomKey};
+
+use crate::net::pace::Pace;
 
 use super::error::ApiError;
 use crate::access::Caller;
@@ -31,15 +37,11 @@ use crate::state::AppState;
 use canopy_room::RoomShared;
 use canopy_room::refusal::Refusal;
 
-/// Whole-room reads served at once; more wait their turn.
-pub const DUMPS_AT_ONCE: usize = 2;
-/// The slowest a whole-room reader may take its answer on average, in bytes a second
-/// (about a 0.5 Mbit/s link), beyond the stall allowance: a reader that takes a few bytes
-/// now and then never stalls, yet would hold its turn for hours.
-const MIN_READ_RATE: f64 = 64.0 * 1024.0;
 /// Bytes of JSON a node takes in the answer, at most about (ids and floats printed in
 /// full): what the whole-read deadline assumes.
-const NODE_JSON_BYTES: f64 = 180.0;
+const NODE_JSON_BYTES: usize = 180;
+/// Bytes of JSON an octree cell takes in the answer, at most about.
+const CELL_JSON_BYTES: usize = 140;
 /// Nodes per streamed chunk of `GET /nodes` (about 18 KB of JSON). Small, because
 /// hyper queues up to 16 chunks of a body for a connection that is not reading: with
 /// chunks of 1,024 nodes that was 2.3 MB per stalled reader, and then the answer of a
@@ -83,18 +85,21 @@ pub(super) async fn list_nodes(
     if !app.query_limiter.check(&caller.rate_key) {
         return Err(rate_limited(&app).into());
     }
-    let permit = Arc::clone(&app.dumps)
-        .acquire_owned()
-        .await
-        .map_err(|_| Refusal::overloaded("the server is shutting down"))?;
+    let slot = whole_room_slot(&app, &caller, &room)?;
     let (tick, nodes) = read_scene(&room, |s| {
         (s.tick(), s.hierarchy().iter_nodes().collect::<Vec<Node>>())
     })
     .await?;
     app.query_limiter.charge(&caller.rate_key, nodes.len());
-    let timeout = app.config.request_timeout;
+    let pace = app.config.budgets.pace(app.config.request_timeout);
     let cut = app.metrics.http_reads_cut.clone();
-    let body = stream_nodes(tick, nodes, permit, timeout, caller.who.clone(), cut);
+    let head = format!("{{\"tick\":{tick},\"nodes\":[");
+    let answer = Whole {
+        head,
+        items: nodes,
+        item_bytes: NODE_JSON_BYTES,
+    };
+    let body = stream_whole(answer, slot, pace, caller.who.clone(), cut);
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
         Body::from_stream(body),
@@ -102,12 +107,35 @@ pub(super) async fn list_nodes(
         .into_response())
 }
 
+/// One of the server's whole-room read slots for `caller` in `room`, or `overloaded`
+/// at once: the pool, the caller's share or the room's share is taken.
+fn whole_room_slot(app: &AppState, caller: &Caller, room: &RoomShared) -> Result<Charge, Refusal> {
+    app.whole_room_reads
+        .charge(
+            CallerId::of(&caller.rate_key),
+            RoomKey::of(&room.id),
+            Amount(1),
+        )
+        .map_err(|over| {
+            Refusal::overloaded(format!("{over}: try again once a whole-room read ends"))
+        })
+}
+
 /// A reader of `GET /nodes` that took its answer slower than the minimum rate.
 #[derive(Debug, thiserror::Error)]
 #[error("the reader took longer than {0:?} for the whole answer: cut off")]
 struct ReaderTooSlow(Duration);
 
-/// The JSON of `{"tick":…,"nodes":[…]}`, chunk by chunk, each made when hyper asks.
+/// A whole-room answer: the JSON before its list, the list's items, and the most bytes
+/// of JSON an item takes (what the whole-read deadline assumes).
+struct Whole<T> {
+    head: String,
+    items: Vec<T>,
+    item_bytes: usize,
+}
+
+/// The JSON of `{"tick":…,"nodes":[…]}` (or `"cells"`), chunk by chunk, each made when
+/// hyper asks.
 ///
 /// A reader that stops reading is the connection's write deadline's to end
 /// (`write_deadline.rs`: hyper stops polling a body whose socket is full, so the body
@@ -116,32 +144,36 @@ struct ReaderTooSlow(Duration);
 /// reader that keeps taking a little never stalls, so each chunk asked for past
 /// [`whole_read_allowance`] ends the body with an error instead, and the connection
 /// closes without its final chunk (a cut answer, never a short one that parses).
-fn stream_nodes(
-    tick: u64,
-    nodes: Vec<Node>,
-    permit: OwnedSemaphorePermit,
-    timeout: Duration,
+fn stream_whole<T: serde::Serialize + Send + 'static>(
+    answer: Whole<T>,
+    slot: Charge,
+    pace: Pace,
     who: String,
     cut: prometheus::IntCounter,
 ) -> impl futures_util::Stream<Item = Result<Bytes, ReaderTooSlow>> {
-    let allowance = whole_read_allowance(nodes.len(), timeout);
-    let finish_by = tokio::time::Instant::now() + allowance;
+    let Whole {
+        head,
+        items: nodes,
+        item_bytes,
+    } = answer;
+    let allowance = pace.allowance(nodes.len().saturating_mul(item_bytes));
+    let finish_by = tokio::time::Instant::now().checked_add(allowance);
     let chunks = nodes.len().div_ceil(CHUNK_NODES);
     // The head, the chunks of nodes and the tail; `None` once the body ended.
     futures_util::stream::unfold(Some(0), move |next| {
         // Held by the stream: the copy and the turn last as long as the body.
-        let _held = &permit;
+        let _held = &slot;
         let item = next.and_then(|i| {
             if i > chunks + 1 {
                 return None;
             }
-            if tokio::time::Instant::now() > finish_by {
+            if finish_by.is_some_and(|at| tokio::time::Instant::now() > at) {
                 cut.inc();
                 tracing::info!(caller = %who, chunk = i, of = chunks + 2, "whole-room read cut off: the reader takes it slower than the minimum rate");
                 return Some((Err(ReaderTooSlow(allowance)), None));
             }
             let bytes = if i == 0 {
-                Bytes::from(format!("{{\"tick\":{tick},\"nodes\":["))
+                Bytes::from(head.clone())
             } else if i == chunks + 1 {
                 Bytes::from_static(b"]}")
             } else {
@@ -162,9 +194,10 @@ fn stream_nodes(
 }
 
 /// How long a whole-room read of `nodes` nodes may take in all: the request timeout,
-/// plus its size at [`MIN_READ_RATE`].
-fn whole_read_allowance(nodes: usize, timeout: Duration) -> Duration {
-    timeout + Duration::from_secs_f64(nodes as f64 * NODE_JSON_BYTES / MIN_READ_RATE)
+/// plus its size at the minimum rate.
+#[cfg(test)]
+fn whole_read_allowance(nodes: usize, pace: Pace) -> Duration {
+    pace.allowance(nodes.saturating_mul(NODE_JSON_BYTES))
 }
 
 /// One node with its children, local and world transforms.
@@ -221,14 +254,14 @@ pub(super) async fn octree(
     State(app): State<AppState>,
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
-) -> Result<Json<OctreeCells>, ApiError> {
+) -> Result<Response, ApiError> {
     let room = app.room(&room)?;
     if !app.query_limiter.check(&caller.rate_key) {
         return Err(rate_limited(&app).into());
     }
-    let dump = read_scene(&room, |s| OctreeCells {
-        tick: s.tick(),
-        cells: s
+    let slot = whole_room_slot(&app, &caller, &room)?;
+    let (tick, cells) = read_scene(&room, |s| {
+        let cells: Vec<OctreeCell> = s
             .octree()
             .cells_with_outside()
             .into_iter()
@@ -238,11 +271,24 @@ pub(super) async fn octree(
                 depth: c.depth,
                 objects: c.objects as u32,
             })
-            .collect(),
+            .collect();
+        (s.tick(), cells)
     })
     .await?;
-    app.query_limiter.charge(&caller.rate_key, dump.cells.len());
-    Ok(Json(dump))
+    app.query_limiter.charge(&caller.rate_key, cells.len());
+    let answer = Whole {
+        head: format!("{{\"tick\":{tick},\"cells\":["),
+        items: cells,
+        item_bytes: CELL_JSON_BYTES,
+    };
+    let pace = app.config.budgets.pace(app.config.request_timeout);
+    let cut = app.metrics.http_reads_cut.clone();
+    let body = stream_whole(answer, slot, pace, caller.who.clone(), cut);
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        Body::from_stream(body),
+    )
+        .into_response())
 }
 
 #[cfg(test)]
@@ -251,10 +297,13 @@ mod tests {
 
     use super::*;
 
-    async fn permit() -> OwnedSemaphorePermit {
-        Arc::new(tokio::sync::Semaphore::new(1))
-            .acquire_owned()
-            .await
+    fn slot() -> Charge {
+        let slots = canopy_room::budget::SharedBudget::new(
+            "slots",
+            canopy_room::budget::Shares::divided(1, 1, 1),
+        );
+        slots
+            .charge(CallerId::of("t"), RoomKey::of("r"), Amount(1))
             .unwrap()
     }
 
@@ -265,21 +314,23 @@ mod tests {
     async fn a_trickling_reader_is_cut_off_at_the_whole_read_deadline() {
         let nodes: Vec<Node> = (0..20_000).map(|id| Node::at(id, [0.0; 3])).collect();
         let stall = Duration::from_secs(30);
-        let allowance = whole_read_allowance(nodes.len(), stall);
+        let pace = Pace {
+            stall,
+            min_rate: Some(crate::net::pace::BytesPerSec(64 * 1024)),
+        };
+        let allowance = whole_read_allowance(nodes.len(), pace);
         assert!(
             allowance > stall && allowance < Duration::from_secs(120),
             "{allowance:?}"
         );
         let cut = prometheus::IntCounter::new("cut", "cut").unwrap();
         let began = tokio::time::Instant::now();
-        let body = stream_nodes(
-            1,
-            nodes.clone(),
-            permit().await,
-            stall,
-            "t".into(),
-            cut.clone(),
-        );
+        let whole = |nodes: Vec<Node>| Whole {
+            head: "{\"tick\":1,\"nodes\":[".to_string(),
+            items: nodes,
+            item_bytes: NODE_JSON_BYTES,
+        };
+        let body = stream_whole(whole(nodes.clone()), slot(), pace, "t".into(), cut.clone());
         futures_util::pin_mut!(body);
         let mut taken = 0;
         let ended = loop {
@@ -302,7 +353,7 @@ mod tests {
         );
 
         // The same answer read promptly comes whole, ending with the tail.
-        let body = stream_nodes(1, nodes, permit().await, stall, "t".into(), cut.clone());
+        let body = stream_whole(whole(nodes), slot(), pace, "t".into(), cut.clone());
         let chunks: Vec<Bytes> = body.map(|c| c.expect("no cut")).collect().await;
         assert_eq!(chunks.last().map(|c| &c[..]), Some(&b"]}"[..]));
         assert_eq!(cut.get(), 1);

@@ -1,7 +1,7 @@
 //! The server's network side: accepting and serving connections (`accept.rs`) with
 //! their caps (`admission.rs`), write deadline (`write_deadline.rs`), TLS (`tls.rs`),
 //! the caller's address behind proxies (`proxy.rs`) and the `Origin`/`Host` policy
-//! (`origin.rs`); decoding big messages off the async workers (`offload.rs`); and the
+//! (`origin.rs`), the pace a reader must keep (`pace.rs`); decoding big messages off the async workers (`offload.rs`); and the
 //! server's life (`lifecycle.rs`): [`run`] serves until the signal (`serve.rs`), then
 //! shuts down in order (`shutdown.rs`).
 
@@ -10,6 +10,7 @@ pub(crate) mod admission;
 pub mod lifecycle;
 pub(crate) mod offload;
 pub(crate) mod origin;
+pub mod pace;
 pub(crate) mod proxy;
 mod serve;
 mod shutdown;

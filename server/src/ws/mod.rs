@@ -1,7 +1,8 @@
 //! The WebSocket endpoint `GET /rooms/{room}/ws?format=bincode|json`: the upgrade
 //! (`handshake.rs`), the connection split into a read and a write side (`socket.rs`),
 //! the session that reads client messages and watches the connection's deadlines
-//! (`session.rs`, with the messages' handling in `requests.rs`), the writer task that
+//! (`session.rs`, with the messages' handling in `requests.rs` and unfinished messages
+//! watched in `partial.rs`), the writer task that
 //! drains the connection's outbox into the socket (`writer.rs`, framing in `frame.rs`),
 //! and the room's flushers that write a tick's frames for idle writers (`flusher.rs`).
 //!
@@ -15,6 +16,7 @@ pub mod close;
 mod flusher;
 mod frame;
 mod handshake;
+mod partial;
 pub(crate) mod passthrough;
 mod requests;
 mod session;

@@ -17,7 +17,7 @@ use canopy_room::edit::check_batch_size;
 use canopy_room::query::QueryOutput;
 use canopy_room::refusal::Refusal;
 use canopy_room::scope::Scope;
-use canopy_room::{EditReply, EditTicket, RoomCommand, SubscribeRequest};
+use canopy_room::{EditReply, EditTicket, Intent, RoomCommand, SubscribeRequest};
 
 /// Reads `seq` (for `edits`) or `id` (for `query`) from a JSON message that failed to
 /// decode, so its error can still name the request.
@@ -88,15 +88,14 @@ impl Session {
                     scope: Scope { region, mask },
                     since: since.filter(|_| self.resume_allowed),
                     encoding,
+                    caller: self.caller_id,
                 };
-                if !self.room.send(RoomCommand::Subscribe(req)) {
+                if !self.change_subscription(Intent::Subscribe(req)) {
                     self.refuse(None, None, &self.room_closed());
                 }
             }
             ClientMsg::Unsubscribe => {
-                self.room.send(RoomCommand::Unsubscribe {
-                    conn: self.outbox.conn,
-                });
+                self.change_subscription(Intent::Unsubscribe(self.outbox.conn));
             }
             ClientMsg::Edits { seq, ops } => self.edits(seq, ops),
             ClientMsg::Query { id, query } => {
@@ -122,6 +121,25 @@ impl Session {
                 tick: self.room.stats.tick(),
             }),
         }
+    }
+
+    /// Hands the room the connection's latest subscription change. Only the last one
+    /// matters, so a change made while an earlier one still waits for the room replaces
+    /// it instead of sending another command: a flood of `subscribe`s or
+    /// `unsubscribe`s costs the room one command. False when the room has stopped.
+    pub(super) fn change_subscription(&self, intent: Intent) -> bool {
+        if !self.subscription.put(intent) {
+            return !self.room.is_closed();
+        }
+        if self
+            .room
+            .send(RoomCommand::Subscription(Arc::clone(&self.subscription)))
+        {
+            return true;
+        }
+        // Not sent: take the change back, so a later one is sent again.
+        self.subscription.take();
+        false
     }
 
     fn edits(&self, seq: u64, ops: Vec<canopy_protocol::Op>) {

@@ -53,6 +53,11 @@ pub(super) struct Session {
     pub room: Arc<RoomShared>,
     pub outbox: Arc<Outbox>,
     pub caller: Caller,
+    /// Who the caller is to the fair shares (`canopy_room::budget`).
+    pub caller_id: canopy_room::budget::CallerId,
+    /// The connection's latest subscription change on its way to the room
+    /// (`requests.rs`: coalesced, one command at a time).
+    pub subscription: Arc<canopy_room::SubscriptionSlot>,
     /// See [`SessionParams::resume_allowed`].
     pub resume_allowed: bool,
 }
@@ -84,6 +89,13 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         reader: mut stream,
         out,
     } = socket;
+    let partial = super::partial::Partial::new(
+        Arc::clone(&app.partial_messages),
+        canopy_room::budget::CallerId::of(&caller.rate_key),
+        canopy_room::budget::RoomKey::of(&room.id),
+    );
+    stream.get_mut().watch(Arc::clone(&partial));
+    let message_deadline = app.config.budgets.ws_message_deadline;
     if let SocketOut::Tcp(tcp) = &out {
         // Frames of this room's ticks are then written by its flushers while the
         // writer sleeps (`flusher.rs`).
@@ -94,13 +106,15 @@ pub async fn serve(params: SessionParams, socket: Socket) {
         out,
         Arc::clone(&outbox),
         Arc::clone(&app.metrics),
-        app.config.ws_write_deadline,
+        app.config.ws_pace(),
     )));
     let session = Session {
         app: app.clone(),
         room: Arc::clone(&room),
         outbox: Arc::clone(&outbox),
+        caller_id: canopy_room::budget::CallerId::of(&caller.rate_key),
         caller,
+        subscription: Arc::default(),
         resume_allowed,
     };
     let ping_every = app.config.ws_ping;
@@ -161,6 +175,11 @@ pub async fn serve(params: SessionParams, socket: Socket) {
                     outbox.close(CloseCause::Idle);
                     break SessionEnd::Closed(CloseCause::Idle);
                 }
+                // Pongs keep a connection alive, but not a message it never completes.
+                if partial.since().is_some_and(|at| at.elapsed() > message_deadline) {
+                    outbox.close(CloseCause::Unfinished);
+                    break SessionEnd::Closed(CloseCause::Unfinished);
+                }
                 outbox.push_ping();
             }
             _ = outbox.wait_for_space(), if throttled => {
@@ -187,6 +206,12 @@ pub async fn serve(params: SessionParams, socket: Socket) {
                             outbox.close(CloseCause::TooLarge);
                             break SessionEnd::Closed(CloseCause::TooLarge);
                         }
+                        if partial.over_share() {
+                            let refusal = Refusal::overloaded(e.to_string());
+                            outbox.push_reply(&refusal.to_ws(None, None));
+                            outbox.close(CloseCause::Overloaded);
+                            break SessionEnd::Closed(CloseCause::Overloaded);
+                        }
                         tracing::debug!(error = %e, "read failed");
                         break SessionEnd::ReadFailed;
                     }
@@ -198,7 +223,10 @@ pub async fn serve(params: SessionParams, socket: Socket) {
             }
         }
     };
-    room.send(RoomCommand::Unsubscribe { conn });
+    if !session.change_subscription(canopy_room::Intent::Unsubscribe(conn)) {
+        // The room has stopped or its channel is at its bound: told directly.
+        room.send(RoomCommand::Unsubscribe { conn });
+    }
     if !writer_done {
         // Let the writer send what is queued (a `closed`, say), within a bound.
         outbox.close(CloseCause::ConnectionClosed);

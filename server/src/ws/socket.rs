@@ -93,6 +93,7 @@ impl Socket {
         let read = ReadSide {
             inner: read,
             prefix,
+            partial: None,
         };
         let reader = WebSocketStream::from_raw_socket(read, Role::Server, Some(config)).await;
         Socket { reader, out }
@@ -161,6 +162,15 @@ impl DirectWrite for TcpOut {
 pub struct ReadSide {
     inner: Box<dyn AsyncRead + Send + Unpin>,
     prefix: Bytes,
+    /// The watch of unfinished messages, when the session set one (`partial.rs`).
+    partial: Option<Arc<super::partial::Partial>>,
+}
+
+impl ReadSide {
+    /// Watches what is read for unfinished messages.
+    pub(super) fn watch(&mut self, partial: Arc<super::partial::Partial>) {
+        self.partial = Some(partial);
+    }
 }
 
 impl std::fmt::Debug for ReadSide {
@@ -177,13 +187,20 @@ impl AsyncRead for ReadSide {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
         if !self.prefix.is_empty() {
             let n = self.prefix.len().min(buf.remaining());
             buf.put_slice(&self.prefix[..n]);
             self.prefix.advance(n);
-            return Poll::Ready(Ok(()));
+        } else {
+            std::task::ready!(Pin::new(&mut self.inner).poll_read(cx, buf))?;
         }
-        Pin::new(&mut self.inner).poll_read(cx, buf)
+        if let Some(p) = &self.partial
+            && let Err(over) = p.read(&buf.filled()[before..])
+        {
+            return Poll::Ready(Err(std::io::Error::other(over)));
+        }
+        Poll::Ready(Ok(()))
     }
 }
 

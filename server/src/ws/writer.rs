@@ -22,6 +22,7 @@ use super::close::{CLOSE_NO_PROGRESS, NO_PROGRESS_REASON};
 use super::frame::{Opcode, WirePlan, close_payload};
 use super::socket::SocketOut;
 use crate::metrics::Metrics;
+use crate::net::pace::Pace;
 use canopy_room::outbox::{ConnId, Next, Outbox, Outgoing};
 
 /// Why the writer stopped.
@@ -55,7 +56,7 @@ pub(super) async fn run(
     mut out: SocketOut,
     outbox: Arc<Outbox>,
     metrics: Arc<Metrics>,
-    deadline: Duration,
+    deadline: Pace,
 ) -> WriterEnd {
     let _gone = Gone(Arc::clone(&outbox));
     let format = outbox.format;
@@ -121,7 +122,7 @@ pub(super) async fn run(
             }
         }
         if fed && let SocketOut::Stream(w) = &mut out {
-            match timeout(deadline, w.flush()).await {
+            match timeout(deadline.stall, w.flush()).await {
                 Ok(Ok(())) => {}
                 Ok(Err(_)) => return WriterEnd::Broken,
                 Err(_) => return give_up(&mut out, outbox.conn, false).await,
@@ -161,19 +162,31 @@ enum SendFailed {
 
 /// Writes what is left of one message (`written` of its wire bytes are out already).
 ///
-/// The deadline applies to each write, not to the whole message: the contract is "no
-/// progress for the deadline". A slow reader that pauses for less than the deadline in
-/// the middle of a large message (a snapshot read through a small receive buffer) still
-/// makes progress, yet a deadline over the whole message could pass across two of its
-/// pauses, and the reader was dropped (the soak's region slow reader that ended with a
-/// reset).
+/// The stall deadline applies to each write, not to the whole message: the contract is
+/// "no progress for the deadline". A slow reader that pauses for less than the deadline
+/// in the middle of a large message (a snapshot read through a small receive buffer)
+/// still makes progress, yet a stall deadline over the whole message could pass across
+/// two of its pauses, and the reader was dropped (the soak's region slow reader that
+/// ended with a reset). What bounds the whole message is the pace's minimum rate: the
+/// rest of it must be taken within the grace plus its size at that rate (`pace.rs`),
+/// so a trickling reader cannot hold a snapshot for hours.
 async fn send(
     out: &mut SocketOut,
     payload: &[u8],
     opcode: Opcode,
     mut written: usize,
-    deadline: Duration,
+    pace: Pace,
 ) -> Result<(), SendFailed> {
+    let cut_at = tokio::time::Instant::now()
+        .checked_add(pace.allowance(payload.len().saturating_sub(written)));
+    // The wait of one write: the stall deadline, or less when the whole message's
+    // allowance ends sooner.
+    let wait = || match cut_at {
+        Some(at) => pace
+            .stall
+            .min(at.saturating_duration_since(tokio::time::Instant::now())),
+        None => pace.stall,
+    };
     while let Some(plan) = WirePlan::new(payload, opcode, written) {
         let (slices, n) = plan.slices();
         let took = match out {
@@ -182,7 +195,7 @@ async fn send(
                     Ok(0) => return Err(SendFailed::Broken),
                     Ok(k) => break k,
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                        match timeout(deadline, tcp.writable()).await {
+                        match timeout(wait(), tcp.writable()).await {
                             Ok(Ok(())) => {}
                             Ok(Err(_)) => return Err(SendFailed::Broken),
                             Err(_) => return Err(SendFailed::Stalled { mid: written > 0 }),
@@ -191,7 +204,7 @@ async fn send(
                     Err(_) => return Err(SendFailed::Broken),
                 }
             },
-            SocketOut::Stream(w) => match timeout(deadline, w.write_vectored(&slices[..n])).await {
+            SocketOut::Stream(w) => match timeout(wait(), w.write_vectored(&slices[..n])).await {
                 Ok(Ok(0)) | Ok(Err(_)) => return Err(SendFailed::Broken),
                 Ok(Ok(k)) => k,
                 Err(_) => return Err(SendFailed::Stalled { mid: written > 0 }),
@@ -218,7 +231,8 @@ async fn give_up(out: &mut SocketOut, conn: ConnId, mid_message: bool) -> Writer
     // A close frame cannot go in the middle of a message; the socket just closes then.
     if !mid_message {
         let body = close_payload(CLOSE_NO_PROGRESS, NO_PROGRESS_REASON);
-        let _ = send(out, &body, Opcode::Close, 0, Duration::from_secs(1)).await;
+        let pace = Pace::stall_only(Duration::from_secs(1));
+        let _ = send(out, &body, Opcode::Close, 0, pace).await;
     }
     finish(out).await;
     WriterEnd::Broken
@@ -289,7 +303,7 @@ mod tests {
             &payload,
             Opcode::Binary,
             0,
-            Duration::from_secs(30),
+            Pace::stall_only(Duration::from_secs(30)),
         )
         .await;
         assert_eq!(sent, Ok(()));
@@ -307,7 +321,7 @@ mod tests {
             &payload,
             Opcode::Binary,
             0,
-            Duration::from_secs(30),
+            Pace::stall_only(Duration::from_secs(30)),
         )
         .await;
         assert_eq!(sent, Err(SendFailed::Stalled { mid: false }));
@@ -319,9 +333,47 @@ mod tests {
             &payload,
             Opcode::Binary,
             5,
-            Duration::from_secs(30),
+            Pace::stall_only(Duration::from_secs(30)),
         )
         .await;
         assert_eq!(sent, Err(SendFailed::Stalled { mid: true }));
+    }
+
+    /// A reader that takes 1 KB a second never stalls, but cannot hold a 200 KB
+    /// snapshot for minutes: it is cut once the grace plus the size at the minimum rate
+    /// has passed; with no minimum, it gets the whole message.
+    #[tokio::test(start_paused = true)]
+    async fn a_trickling_reader_is_cut_at_the_minimum_rate() {
+        let trickle = || {
+            SocketOut::Stream(Box::new(Slow {
+                step: Duration::from_secs(1),
+                max: 1000,
+                wait: None,
+                bytes: Arc::default(),
+            }))
+        };
+        let payload = vec![7u8; 200_000];
+        let pace = Pace {
+            stall: Duration::from_secs(30),
+            min_rate: Some(crate::net::pace::BytesPerSec(64 * 1024)),
+        };
+        let began = tokio::time::Instant::now();
+        let sent = send(&mut trickle(), &payload, Opcode::Binary, 0, pace).await;
+        assert_eq!(sent, Err(SendFailed::Stalled { mid: true }));
+        let took = began.elapsed();
+        let allowance = pace.allowance(payload.len());
+        assert!(
+            took >= allowance && took <= allowance + Duration::from_secs(2),
+            "{took:?}"
+        );
+        let sent = send(
+            &mut trickle(),
+            &payload,
+            Opcode::Binary,
+            0,
+            Pace::stall_only(pace.stall),
+        )
+        .await;
+        assert_eq!(sent, Ok(()));
     }
 }

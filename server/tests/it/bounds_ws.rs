@@ -316,8 +316,9 @@ async fn a_huge_message_is_answered_before_the_close_while_the_client_still_send
 }
 
 /// Readers that never read each hold the snapshot they were sent until it is written or
-/// their connection ends; past `--max-unsent-snapshot-bytes` of those, no room takes a
-/// new snapshot, so a crowd of them cannot make the server hold one room-sized snapshot
+/// their connection ends, charged to their caller's share of
+/// `--max-unsent-snapshot-bytes`: past it, that caller's next subscription answers
+/// `overloaded`, so a crowd of them cannot make the server hold one room-sized snapshot
 /// per tick each. What a written snapshot held is given back.
 #[tokio::test]
 async fn snapshots_held_by_readers_that_do_not_read_are_bounded() {
@@ -347,22 +348,28 @@ async fn snapshots_held_by_readers_that_do_not_read_are_bounded() {
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
     assert!(unsent() > 1_000_000, "{} bytes unsent", unsent());
-    // Meanwhile a new subscription, of another room, waits.
-    let mut waiting = s.ws("small", Format::Json).await;
-    waiting.send(&ClientMsg::subscribe(None, u32::MAX)).await;
-    let answer = tokio::spawn(async move { waiting.recv_within(60.0).await });
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Meanwhile a new subscription of the same caller, of another room, is refused.
+    let mut refused = s.ws("small", Format::Json).await;
+    refused.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    let got = refused.recv().await;
     assert!(
-        !answer.is_finished(),
-        "no snapshot while the stalled one is held"
+        matches!(
+            &got,
+            ServerMsg::Error {
+                code: ErrorCode::Overloaded,
+                ..
+            }
+        ),
+        "{got:?}"
     );
-    // The stalled reader goes: what it held is given back, and the waiting one is served.
+    // The stalled reader goes: what it held is given back, and the caller is served.
     drop(stalled);
-    let got = answer.await.unwrap();
-    assert!(matches!(got, Some(ServerMsg::Snapshot { .. })), "{got:?}");
     assert_eq!(
         metric_reaches(&s, "canopy_unsent_snapshot_bytes", 0.0, 20).await,
         0.0
     );
+    refused.send(&ClientMsg::subscribe(None, u32::MAX)).await;
+    let got = refused.recv().await;
+    assert!(matches!(got, ServerMsg::Snapshot { .. }), "{got:?}");
     s.stop().await;
 }

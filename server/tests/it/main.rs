@@ -22,6 +22,7 @@ mod cluster_failures;
 mod cluster_moving;
 mod cluster_placement;
 mod edit_quotas;
+mod fair_shares;
 mod layers;
 mod mirror;
 mod operations;

@@ -1,4 +1,4 @@
-//! The soak's hostile clients (the attacks of a security review, F1-F8): each kind is a
+//! The soak's hostile clients (the attacks of security reviews, F1-F8 and N5): each kind is a
 //! module of its own that attacks the server once per call and says what the server
 //! did; `runner` repeats every kind for as long as the load runs, `rooms` builds the
 //! rooms they attack, `raw_ws` and `watch` are their shared plumbing, `tally` turns
@@ -25,6 +25,7 @@ pub(crate) mod runner;
 pub(crate) mod subscribe_flood;
 pub(crate) mod tally;
 pub(crate) mod trickled_headers;
+pub(crate) mod unfinished_message;
 pub(crate) mod unread_nodes;
 pub(crate) mod unread_queries;
 pub(crate) mod unread_subscriber;
@@ -56,10 +57,12 @@ pub(crate) enum Kind {
     UnreadNodes,
     /// A whole-room subscriber that reads nothing, pings included.
     UnreadSubscriber,
+    /// A WebSocket message begun and never finished, kept alive with pongs (N5).
+    UnfinishedMessage,
 }
 
 impl Kind {
-    pub(crate) const ALL: [Kind; 11] = [
+    pub(crate) const ALL: [Kind; 12] = [
         Kind::SubscribeFlood,
         Kind::PingFlood,
         Kind::UnreadQueries,
@@ -71,6 +74,7 @@ impl Kind {
         Kind::DeletedRoom,
         Kind::UnreadNodes,
         Kind::UnreadSubscriber,
+        Kind::UnfinishedMessage,
     ];
 
     /// The kind's name in the report and on the command line.
@@ -87,6 +91,7 @@ impl Kind {
             Kind::DeletedRoom => "deleted-room",
             Kind::UnreadNodes => "unread-nodes",
             Kind::UnreadSubscriber => "unread-subscriber",
+            Kind::UnfinishedMessage => "unfinished-message",
         }
     }
 
@@ -104,6 +109,7 @@ impl Kind {
             Kind::DeletedRoom => deleted_room::RULE,
             Kind::UnreadNodes => unread_nodes::RULE,
             Kind::UnreadSubscriber => unread_subscriber::RULE,
+            Kind::UnfinishedMessage => unfinished_message::RULE,
         }
     }
 }

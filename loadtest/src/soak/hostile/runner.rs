@@ -23,7 +23,8 @@ use crate::scenario::Scenario;
 use crate::soak::hostile::rooms::{self, RoomAccess};
 use crate::soak::hostile::{
     Attempt, Kind, deleted_room, half_headers, idle_tcp, idle_ws, noop_batches, ping_flood,
-    subscribe_flood, trickled_headers, unread_nodes, unread_queries, unread_subscriber,
+    subscribe_flood, trickled_headers, unfinished_message, unread_nodes, unread_queries,
+    unread_subscriber,
 };
 use crate::stop::Stop;
 
@@ -249,5 +250,6 @@ async fn attack(kind: Kind, ctx: &HostileCtx, stop: Stop) -> Attempt {
         Kind::DeletedRoom => deleted_room::run(ctx, stop).await,
         Kind::UnreadNodes => unread_nodes::run(ctx, stop).await,
         Kind::UnreadSubscriber => unread_subscriber::run(ctx, stop).await,
+        Kind::UnfinishedMessage => unfinished_message::run(ctx, stop).await,
     }
 }
