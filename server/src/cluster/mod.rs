@@ -18,6 +18,7 @@ mod metrics;
 mod placement;
 mod registry;
 mod relay;
+mod relayed_edits;
 mod takeover;
 
 pub use bus::{
