@@ -122,6 +122,7 @@ fn subscribe(room: &mut Room, n: usize, region: bool) -> Vec<Arc<Outbox>> {
                         max: [x + 100.0, 10.0, z + 100.0],
                     }),
                     mask: u32::MAX,
+                    ..Scope::WHOLE_ROOM
                 }
             } else {
                 Scope::WHOLE_ROOM

@@ -105,6 +105,8 @@ pub struct Room {
     pub(crate) flush_batch: Vec<Arc<Outbox>>,
     /// The outboxes a tick's fan-out found locked, pushed at its end (`fanout.rs`).
     pub(crate) locked_outboxes: Vec<(Arc<Outbox>, Arc<delta::SharedDelta>)>,
+    /// Subscribers whose followed node this tick removed, for their errors (reused).
+    pub(crate) lost_follows: Vec<(Arc<Outbox>, canopy_protocol::NodeId)>,
     pub(crate) history: resume::History,
     pub(crate) compact: compact::CompactState,
     /// How the room's ticks become durable (fixed when it is made).
@@ -207,6 +209,7 @@ impl Room {
             parts: DeltaParts::default(),
             flush_batch: Vec::new(),
             locked_outboxes: Vec::new(),
+            lost_follows: Vec::new(),
             history,
             compact: compact::CompactState::default(),
             durability,
@@ -328,7 +331,13 @@ impl Room {
     pub fn handle(&mut self, cmd: RoomCommand) {
         match cmd {
             RoomCommand::Edits(edit) => self.edits.push(edit),
-            RoomCommand::Subscribe(req) => self.subscribes.push(req),
+            // Checked at the edge too; a refused scope changes nothing here either.
+            RoomCommand::Subscribe(req) => match req.scope.check(self.shared.tick_hz) {
+                Ok(()) => self.subscribes.push(req),
+                Err(e) => req
+                    .outbox
+                    .push_reply(&Refusal::from(e).to_ws(None, None)),
+            },
             RoomCommand::Unsubscribe { conn } => self.unsubscribe(conn),
             RoomCommand::Capture(reply) => {
                 let _ = reply.send(self.replica_start());
@@ -401,8 +410,10 @@ impl Room {
         self.shared.scene.read().assert_well_formed();
         self.history.assert_well_formed();
         self.subscribers.assert_well_formed();
+        let scene = self.shared.scene.read();
         for sub in &self.subscribers.list {
             sub.outbox.assert_well_formed();
+            sub.assert_well_formed(&scene);
         }
     }
 

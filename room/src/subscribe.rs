@@ -155,11 +155,7 @@ impl Room {
             scene.octree().region(min, max, req.scope.mask, &mut ids);
             in_scope.extend(ids);
         }
-        let sub = Subscriber {
-            outbox: req.outbox,
-            scope: req.scope,
-            in_scope,
-        };
+        let sub = Subscriber::new(req.outbox, req.scope, in_scope, None, self.shared.tick_hz);
         if self.subscribers.upsert(sub) {
             self.metrics.subscribers.inc();
         }
@@ -193,7 +189,18 @@ impl Room {
                 req.outbox.push_reply(&refusal.to_ws(None, None));
                 continue;
             }
+            // The followed node must exist when the snapshot is taken; if not, the
+            // subscription is refused and the connection keeps what it had.
+            if let Some(f) = req.scope.follow
+                && !scene.hierarchy().contains(f.node)
+            {
+                let req = self.subscribes.queue.pop_front().expect("front exists");
+                let refusal = super::interest::lost_follow(f.node);
+                req.outbox.push_reply(&refusal.to_ws(None, None));
+                continue;
+            }
             if let Some(since) = req.since
+                && req.scope.resumable()
                 && let Some(changed) = self.history.since(since, scene.tick())
             {
                 let req = self.subscribes.queue.pop_front().expect("front exists");
@@ -236,16 +243,22 @@ impl Room {
                 &self.metrics.unsent_snapshot_bytes,
             );
             req.outbox.restart_with(bytes);
-            let in_scope = if req.scope.region.is_some() {
-                t.ids.clone()
-            } else {
+            let in_scope = if req.scope.is_whole_room() {
                 FxHashSet::default()
+            } else {
+                t.ids.clone()
             };
-            let sub = Subscriber {
-                outbox: req.outbox,
-                scope: req.scope,
+            let centre = req
+                .scope
+                .follow
+                .and_then(|f| super::follow::centre_of(scene, f.node));
+            let sub = Subscriber::new(
+                req.outbox,
+                req.scope,
                 in_scope,
-            };
+                centre,
+                self.shared.tick_hz,
+            );
             if self.subscribers.upsert(sub) {
                 self.metrics.subscribers.inc();
             }
