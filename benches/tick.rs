@@ -127,7 +127,7 @@ fn subscribe(room: &mut Room, n: usize, region: bool) -> Vec<Arc<Outbox>> {
             } else {
                 Scope::WHOLE_ROOM
             };
-            room.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+            room.handle(RoomCommand::from(SubscribeRequest::new(
                 Arc::clone(&outbox),
                 scope,
             )));

@@ -35,6 +35,12 @@ impl SubscribeRequest {
     }
 }
 
+impl From<SubscribeRequest> for RoomCommand {
+    fn from(req: SubscribeRequest) -> Self {
+        RoomCommand::Subscribe(Box::new(req))
+    }
+}
+
 /// A request to the room's tick.
 #[derive(Debug)]
 pub enum RoomCommand {
@@ -42,7 +48,9 @@ pub enum RoomCommand {
     Edits(PendingEdit),
     /// Start or replace a connection's subscription; answered by the next tick, and
     /// superseded by a later `Subscribe` of the same connection not yet answered.
-    Subscribe(SubscribeRequest),
+    /// Boxed: a v1.2 scope (frustum, tiers) is several times the size of the other
+    /// commands, and every slot of the room's channel would pay for it.
+    Subscribe(Box<SubscribeRequest>),
     /// End a connection's subscription (and drop a `Subscribe` of it not yet answered).
     Unsubscribe {
         /// The connection whose subscription ends.

@@ -57,12 +57,23 @@ impl Room {
         let mut groups: Groups = Vec::new();
         for sub in &mut self.subscribers.list {
             let (delta, lost) = if sub.scope.is_whole_room() {
-                let shared = group_delta(&mut groups, &self.diff, scene, sub.scope.mask, now_ms, &mut self.parts);
+                let shared = group_delta(
+                    &mut groups,
+                    &self.diff,
+                    scene,
+                    sub.scope.mask,
+                    now_ms,
+                    &mut self.parts,
+                );
                 (shared, None)
             } else {
                 let lost = own_parts(sub, &self.diff, scene, &mut self.parts);
                 let own = (!self.parts.is_empty()).then(|| {
-                    Arc::new(SharedDelta::new(tick, now_ms, std::mem::take(&mut self.parts)))
+                    Arc::new(SharedDelta::new(
+                        tick,
+                        now_ms,
+                        std::mem::take(&mut self.parts),
+                    ))
                 });
                 (own, lost)
             };
@@ -127,8 +138,13 @@ fn group_delta(
         return d.clone();
     }
     scope::whole_room_parts(diff, scene, mask, parts);
-    let d = (!parts.is_empty())
-        .then(|| Arc::new(SharedDelta::new(scene.tick(), now_ms, std::mem::take(parts))));
+    let d = (!parts.is_empty()).then(|| {
+        Arc::new(SharedDelta::new(
+            scene.tick(),
+            now_ms,
+            std::mem::take(parts),
+        ))
+    });
     groups.push((mask, d.clone()));
     d
 }
@@ -189,8 +205,7 @@ fn pace(
     if !pacer.take_send(tick, scratch, tier_of) {
         return None;
     }
-    (!scratch.is_empty())
-        .then(|| Arc::new(SharedDelta::new(tick, now_ms, std::mem::take(scratch))))
+    (!scratch.is_empty()).then(|| Arc::new(SharedDelta::new(tick, now_ms, std::mem::take(scratch))))
 }
 
 /// A paced frame in compact form: absolute rows, since the client is not in step with

@@ -21,8 +21,8 @@
 //! node is removed, every node in scope leaves and the scope stays empty (the caller
 //! sends the error) until the next subscription.
 
-use canopy_protocol::interest::Follow;
 use canopy_protocol::NodeId;
+use canopy_protocol::interest::Follow;
 use canopy_scene::octree::point_aabb_dist;
 use glam::Vec3;
 use rustc_hash::FxHashSet;
@@ -45,10 +45,7 @@ pub(super) struct FollowState {
 
 /// The followed node's world position, if it is alive.
 pub(super) fn centre_of(scene: &SceneState, node: NodeId) -> Option<Vec3> {
-    scene
-        .hierarchy()
-        .world(node)
-        .map(|w| Vec3::from_array(w.t))
+    scene.hierarchy().world(node).map(|w| Vec3::from_array(w.t))
 }
 
 /// The ids in a follow scope now, ascending: the sphere of radius R and the followed
@@ -125,8 +122,8 @@ impl FollowState {
         };
         for e in &diff.entries {
             let was = in_scope.contains(&e.id);
-            let is = !e.change.contains(NodeChange::REMOVED)
-                && Self::rule(scene, f, mask, c, e.id, was);
+            let is =
+                !e.change.contains(NodeChange::REMOVED) && Self::rule(scene, f, mask, c, e.id, was);
             if is != was {
                 if is {
                     in_scope.insert(e.id);
@@ -202,7 +199,11 @@ impl FollowState {
             if n.id == f.node {
                 assert!(held, "the followed node {} is out of scope", n.id);
             } else if held {
-                assert!(b.mask & mask != 0 && d <= outer, "node {} held at {d}", n.id);
+                assert!(
+                    b.mask & mask != 0 && d <= outer,
+                    "node {} held at {d}",
+                    n.id
+                );
             } else if b.mask & mask != 0 {
                 assert!(d > r, "node {} within {r} ({d}) but out of scope", n.id);
             }

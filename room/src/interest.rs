@@ -83,7 +83,9 @@ impl Tiers {
 
     /// How many sends apart tier `tier`'s changes go out (1 without tiers).
     pub fn every(&self, tier: u8) -> u32 {
-        self.as_slice().get(usize::from(tier)).map_or(1, |t| t.every)
+        self.as_slice()
+            .get(usize::from(tier))
+            .map_or(1, |t| t.every)
     }
 }
 
@@ -194,9 +196,10 @@ impl Scope {
             }
         }
         if let Some(fr) = &self.frustum
-            && let Some(i) = fr.0.iter().position(|p| {
-                !p.iter().all(|x| x.is_finite()) || p[..3].iter().all(|x| *x == 0.0)
-            })
+            && let Some(i) = fr
+                .0
+                .iter()
+                .position(|p| !p.iter().all(|x| x.is_finite()) || p[..3].iter().all(|x| *x == 0.0))
         {
             return Err(ScopeError::Plane(i));
         }
@@ -232,8 +235,14 @@ mod tests {
         );
         assert_eq!((ok.tier_of(11.0), ok.every(2), ok.every(9)), (2, 10, 1));
         let bad = |t: &[Tier]| Tiers::new(t).unwrap_err();
-        assert_eq!(bad(&[tier(Some(1.0), 0), tier(None, 1)]), ScopeError::TierEvery(0));
-        assert_eq!(bad(&[tier(None, 1), tier(None, 1)]), ScopeError::TierOpenBeforeLast(0));
+        assert_eq!(
+            bad(&[tier(Some(1.0), 0), tier(None, 1)]),
+            ScopeError::TierEvery(0)
+        );
+        assert_eq!(
+            bad(&[tier(None, 1), tier(None, 1)]),
+            ScopeError::TierOpenBeforeLast(0)
+        );
         assert_eq!(bad(&[tier(Some(2.0), 1)]), ScopeError::LastTierBounded(0));
         assert_eq!(
             bad(&[tier(Some(2.0), 1), tier(Some(2.0), 1), tier(None, 1)]),

@@ -113,9 +113,16 @@ impl Pacer {
     /// Panics unless the invariant of the module doc holds.
     pub(super) fn assert_well_formed(&self) {
         let updates = self.held.update_ids().count();
-        assert_eq!(updates, self.held_tier.len(), "held updates and their tiers differ");
+        assert_eq!(
+            updates,
+            self.held_tier.len(),
+            "held updates and their tiers differ"
+        );
         for id in self.held.update_ids() {
-            assert!(self.held_tier.contains_key(&id), "held update {id} has no tier");
+            assert!(
+                self.held_tier.contains_key(&id),
+                "held update {id} has no tier"
+            );
         }
     }
 }
@@ -135,9 +142,14 @@ mod tests {
             30,
         );
         for start in [1u64, 7, 1000] {
-            let sends: Vec<u64> = (start..start + 30).filter_map(|t| p.send_number(t)).collect();
+            let sends: Vec<u64> = (start..start + 30)
+                .filter_map(|t| p.send_number(t))
+                .collect();
             assert_eq!(sends.len(), 20, "from {start}");
-            assert!(sends.windows(2).all(|w| w[1] == w[0] + 1), "consecutive numbers");
+            assert!(
+                sends.windows(2).all(|w| w[1] == w[0] + 1),
+                "consecutive numbers"
+            );
         }
         let every = Pacer::new(Pacing::EVERY_TICK, 30);
         assert_eq!(every.send_number(5), Some(5));

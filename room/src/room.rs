@@ -333,10 +333,8 @@ impl Room {
             RoomCommand::Edits(edit) => self.edits.push(edit),
             // Checked at the edge too; a refused scope changes nothing here either.
             RoomCommand::Subscribe(req) => match req.scope.check(self.shared.tick_hz) {
-                Ok(()) => self.subscribes.push(req),
-                Err(e) => req
-                    .outbox
-                    .push_reply(&Refusal::from(e).to_ws(None, None)),
+                Ok(()) => self.subscribes.push(*req),
+                Err(e) => req.outbox.push_reply(&Refusal::from(e).to_ws(None, None)),
             },
             RoomCommand::Unsubscribe { conn } => self.unsubscribe(conn),
             RoomCommand::Capture(reply) => {

@@ -16,8 +16,8 @@ use rustc_hash::FxHashSet;
 
 use super::delta::{DeltaParts, Upsert};
 use super::diff::{NodeChange, TickDiff};
-use super::scene_state::SceneState;
 use super::interest::Pacing;
+use super::scene_state::SceneState;
 use canopy_scene::octree::{aabb_intersects, frustum_aabb};
 
 /// What a subscriber asked to see.

@@ -252,13 +252,7 @@ impl Room {
                 .scope
                 .follow
                 .and_then(|f| super::follow::centre_of(scene, f.node));
-            let sub = Subscriber::new(
-                req.outbox,
-                req.scope,
-                in_scope,
-                centre,
-                self.shared.tick_hz,
-            );
+            let sub = Subscriber::new(req.outbox, req.scope, in_scope, centre, self.shared.tick_hz);
             if self.subscribers.upsert(sub) {
                 self.metrics.subscribers.inc();
             }

@@ -100,7 +100,7 @@ impl Session {
                     since: since.filter(|_| self.resume_allowed),
                     encoding,
                 };
-                if !self.room.send(RoomCommand::Subscribe(req)) {
+                if !self.room.send(RoomCommand::from(req)) {
                     self.refuse(None, None, &self.room_closed());
                 }
             }
