@@ -18,6 +18,7 @@ mod bounds_ws;
 mod cluster;
 mod cluster_failover;
 mod cluster_failures;
+mod interest_ws;
 mod layers;
 mod mirror;
 mod operations;
