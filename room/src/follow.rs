@@ -17,7 +17,11 @@
 //!    leave if it is in `(R + M, R + M + step]` (it was within R + M): the octree's shell
 //!    query finds exactly those, skipping cells wholly inside or outside.
 //!
-//! When the centre does not move, only the changed nodes are looked at. If the followed
+//! When the centre does not move, only the changed nodes are looked at. A tick that
+//! changed more than twice as many nodes as the scope holds (a busy room, many avatars
+//! moving at once) takes the other way, which costs O(scope) rather than O(changed):
+//! the sphere of R + M around the new centre is evaluated by the rule and held nodes
+//! outside it leave (`reevaluate`). If the followed
 //! node is removed, every node in scope leaves and the scope stays empty (the caller
 //! sends the error) until the next subscription.
 
@@ -120,6 +124,11 @@ impl FollowState {
             out.remove.sort_unstable();
             return Some(f.node);
         };
+        if diff.entries.len() > 2 * in_scope.len() {
+            self.reevaluate((diff, scene), f, mask, c, in_scope, out);
+            self.centre = c;
+            return None;
+        }
         for e in &diff.entries {
             let was = in_scope.contains(&e.id);
             let is =
@@ -144,6 +153,52 @@ impl FollowState {
             self.centre = c;
         }
         None
+    }
+
+    /// The other way to step 1 and 2, for a tick that changed more nodes than twice the
+    /// scope holds: the sphere of R + M around `c` (every node that can be in scope now)
+    /// is evaluated by the rule, and the held nodes outside it leave. O(scope), however
+    /// much of the room changed.
+    fn reevaluate(
+        &mut self,
+        (diff, scene): (&TickDiff, &SceneState),
+        f: &Follow,
+        mask: u32,
+        c: Vec3,
+        in_scope: &mut FxHashSet<NodeId>,
+        out: &mut DeltaParts,
+    ) {
+        let candidates = &mut self.scratch;
+        scene
+            .octree()
+            .sphere(c, f.radius + f.margin_or_default(), mask, candidates);
+        if let Err(at) = candidates.binary_search(&f.node) {
+            candidates.insert(at, f.node);
+        }
+        // Held nodes beyond R + M (or removed) leave.
+        for &id in in_scope.iter() {
+            if candidates.binary_search(&id).is_err() {
+                out.remove.push(id);
+            }
+        }
+        for id in &out.remove {
+            in_scope.remove(id);
+        }
+        out.remove.sort_unstable();
+        for &id in candidates.iter() {
+            let was = in_scope.contains(&id);
+            let is = Self::rule(scene, f, mask, c, id, was);
+            let change = diff.change_of(id).unwrap_or(NodeChange::empty());
+            match (was, is) {
+                (false, true) => {
+                    in_scope.insert(id);
+                    push_current(scene, id, false, out);
+                }
+                (true, true) => emit(scene, id, change, Membership::Stayed, out),
+                // Within R + M, a held node stays; an unheld one beyond R stays out.
+                _ => {}
+            }
+        }
     }
 
     /// Step 2 of the module doc: the unchanged nodes the centre's move brought within R
