@@ -1,0 +1,209 @@
+//! Follow scopes at scale: 5,000 players in a 1,000,000-node room, each subscribed with
+//! `follow` around its own avatar, every avatar moving slowly (0.1 units a tick, 3
+//! units a second at 30 Hz) each tick. The scope update is what a tick costs with the
+//! 5,000 follow subscribers minus what the same tick costs with none (both apply the
+//! same 5,000 moves, refit the octree, and the first also builds and queues each
+//! subscriber's frame).
+//!
+//! Run: `cargo bench -p canopy-benches --bench follow`. It prints the workload (nodes in
+//! scope on average, nodes entering and leaving per tick) and criterion's times.
+
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented `pub fn`"
+)]
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use canopy_protocol::interest::Follow;
+use canopy_protocol::{Format, Op, ServerMsg, Transform, codec};
+use canopy_room::metrics::RoomMetrics;
+use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
+use canopy_room::scope::Scope;
+use canopy_room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+const NODES: u32 = 1_000_000;
+const PLAYERS: u32 = 5_000;
+/// The room is a 10,000 × 10,000 plane: 0.01 nodes per square unit, so a radius of 56
+/// holds about 100 nodes.
+const SIDE: f32 = 10_000.0;
+const RADIUS: f32 = 56.0;
+const STEP: f32 = 0.1;
+
+/// A deterministic spread: the `i`-th point of a low-discrepancy sequence on the plane.
+fn spot(i: u32) -> [f32; 3] {
+    let x = (i as f64 * 0.618_033_988_75).fract() as f32 * SIDE;
+    let z = (i as f64 * 0.754_877_666_25).fract() as f32 * SIDE;
+    [x, 0.0, z]
+}
+
+fn submit(room: &Room, ops: Vec<Op>) {
+    let (tx, _rx) = tokio::sync::oneshot::channel();
+    room.shared()
+        .submit_edits(
+            ops,
+            EditReply::Oneshot(tx),
+            Arc::new(EditTicket::default()),
+            None,
+        )
+        .expect("admitted");
+}
+
+/// The room: avatars are ids `0..PLAYERS`, every node a root with a unit box.
+fn room() -> Room {
+    let config = RoomConfig {
+        tick_op_budget: usize::MAX,
+        tick_snapshot_budget: usize::MAX,
+        ..RoomConfig::default()
+    };
+    let mut room = Room::new(
+        "bench".into(),
+        30,
+        config,
+        Arc::new(RoomMetrics::default()),
+        None,
+    );
+    for chunk in (0..NODES).collect::<Vec<_>>().chunks(50_000) {
+        let ops = chunk
+            .iter()
+            .map(|&id| Op::Add {
+                id: Some(id),
+                parent: None,
+                local: Transform {
+                    t: spot(id),
+                    ..Transform::IDENTITY
+                },
+                extent: [0.5; 3],
+                mask: u32::MAX,
+            })
+            .collect();
+        submit(&room, ops);
+        room.tick(0);
+    }
+    room
+}
+
+/// Each avatar's move at `tick`: a step along its own heading.
+fn moves(tick: u64) -> Vec<Op> {
+    (0..PLAYERS)
+        .map(|id| {
+            let a = id as f32 * 2.4;
+            let [x, y, z] = spot(id);
+            let d = tick as f32 * STEP;
+            Op::SetLocal {
+                node: id,
+                t: Some([x + a.cos() * d, y, z + a.sin() * d]),
+                r: None,
+                s: None,
+            }
+        })
+        .collect()
+}
+
+fn subscribe(room: &mut Room) -> (Vec<Arc<Outbox>>, usize) {
+    let limits = OutboxLimits {
+        frames: 1 << 20,
+        frame_bytes: usize::MAX,
+        ..OutboxLimits::DEFAULT
+    };
+    let outboxes: Vec<Arc<Outbox>> = (0..PLAYERS)
+        .map(|i| {
+            let outbox = Outbox::new(u64::from(i) + 1, Format::Bincode, limits);
+            let scope = Scope {
+                follow: Some(Follow {
+                    node: i,
+                    radius: RADIUS,
+                    margin: None,
+                }),
+                ..Scope::WHOLE_ROOM
+            };
+            room.handle(RoomCommand::from(SubscribeRequest::new(
+                Arc::clone(&outbox),
+                scope,
+            )));
+            outbox
+        })
+        .collect();
+    room.tick(0);
+    let mut in_scope = 0;
+    for o in &outboxes {
+        while let Some(Outgoing::Message(b)) = o.try_next() {
+            if let Ok(ServerMsg::Snapshot { nodes, .. }) = codec::decode_server(&b, Format::Bincode)
+            {
+                in_scope += nodes.len();
+            }
+        }
+    }
+    (outboxes, in_scope)
+}
+
+/// Takes every queued frame; answers the upserts and removes they carry.
+fn drain(outboxes: &[Arc<Outbox>], count: bool) -> usize {
+    let mut crossing = 0;
+    for o in outboxes {
+        while let Some(out) = o.try_next() {
+            if let (true, Outgoing::Frame(b)) = (count, &out)
+                && let Ok(ServerMsg::Delta { upsert, remove, .. }) =
+                    codec::decode_server(b, Format::Bincode)
+            {
+                crossing += upsert.len() + remove.len();
+            }
+            black_box(out);
+        }
+    }
+    crossing
+}
+
+/// Times `iters` ticks of `room` moving every avatar, draining `outboxes` untimed.
+fn timed_ticks(room: &mut Room, tick: &mut u64, outboxes: &[Arc<Outbox>], iters: u64) -> Duration {
+    let mut spent = Duration::ZERO;
+    for _ in 0..iters {
+        *tick += 1;
+        submit(room, moves(*tick));
+        let start = Instant::now();
+        black_box(room.tick(*tick));
+        spent += start.elapsed();
+        drain(outboxes, false);
+    }
+    spent
+}
+
+fn bench(c: &mut Criterion) {
+    let mut with = room();
+    let (outboxes, in_scope) = subscribe(&mut with);
+    let mut tick = 0;
+    let mut crossing = 0;
+    for _ in 0..30 {
+        tick += 1;
+        submit(&with, moves(tick));
+        with.tick(tick);
+        crossing += drain(&outboxes, true);
+    }
+    println!(
+        "workload: {NODES} nodes, {PLAYERS} follow subscribers (radius {RADIUS}, margin {:.1}), \
+         {:.1} nodes in scope on average, every avatar moving {STEP} a tick; \
+         {:.2} nodes entered or left per subscriber per tick (avatars counted in each other's scopes)",
+        RADIUS * 0.1,
+        in_scope as f64 / f64::from(PLAYERS),
+        crossing as f64 / 30.0 / f64::from(PLAYERS),
+    );
+    let mut g = c.benchmark_group("follow_1m");
+    g.sample_size(10);
+    g.bench_function("tick_5000_follow_subscribers", |b| {
+        b.iter_custom(|iters| timed_ticks(&mut with, &mut tick, &outboxes, iters))
+    });
+    drop(outboxes);
+    drop(with);
+    let mut without = room();
+    let mut tick = 0;
+    g.bench_function("tick_no_subscribers", |b| {
+        b.iter_custom(|iters| timed_ticks(&mut without, &mut tick, &[], iters))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
