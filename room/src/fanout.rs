@@ -56,39 +56,8 @@ impl Room {
         let mut merged = 0;
         let mut groups: Groups = Vec::new();
         for sub in &mut self.subscribers.list {
-            let (delta, lost) = if sub.scope.is_whole_room() {
-                let shared = group_delta(
-                    &mut groups,
-                    &self.diff,
-                    scene,
-                    sub.scope.mask,
-                    now_ms,
-                    &mut self.parts,
-                );
-                (shared, None)
-            } else {
-                let lost = own_parts(sub, &self.diff, scene, &mut self.parts);
-                let own = (!self.parts.is_empty()).then(|| {
-                    Arc::new(SharedDelta::new(
-                        tick,
-                        now_ms,
-                        std::mem::take(&mut self.parts),
-                    ))
-                });
-                (own, lost)
-            };
-            let (delta, error) = match &sub.pacer {
-                None => (delta, lost),
-                Some(_) => {
-                    let d = pace(sub, delta.as_deref(), lost, scene, now_ms, &mut self.parts);
-                    let pacer = sub.pacer.as_mut().expect("paced");
-                    let error = match pacer.send_number(tick) {
-                        Some(_) => pacer.lost.take(),
-                        None => None,
-                    };
-                    (d, error)
-                }
-            };
+            let scratch = (&mut groups, &mut self.parts);
+            let (delta, error) = subscriber_delta(sub, scratch, &self.diff, scene, now_ms);
             if let Some(d) = delta {
                 if sub.outbox.is_compact() {
                     if sub.pacer.is_some() {
@@ -123,6 +92,41 @@ impl Room {
         self.shared.flush.submit(&mut self.flush_batch);
         merged
     }
+}
+
+/// One subscriber's frame of this tick, if it gets one, and the followed node whose
+/// error it is owed now (after that frame).
+fn subscriber_delta(
+    sub: &mut Subscriber,
+    (groups, parts): (&mut Groups, &mut DeltaParts),
+    diff: &TickDiff,
+    scene: &SceneState,
+    now_ms: u64,
+) -> (Option<Arc<SharedDelta>>, Option<NodeId>) {
+    let (delta, lost) = if sub.scope.is_whole_room() {
+        let mask = sub.scope.mask;
+        (group_delta(groups, diff, scene, mask, now_ms, parts), None)
+    } else {
+        let lost = own_parts(sub, diff, scene, parts);
+        let own = (!parts.is_empty()).then(|| {
+            Arc::new(SharedDelta::new(
+                scene.tick(),
+                now_ms,
+                std::mem::take(parts),
+            ))
+        });
+        (own, lost)
+    };
+    if sub.pacer.is_none() {
+        return (delta, lost);
+    }
+    let d = pace(sub, delta.as_deref(), lost, scene, now_ms, parts);
+    let pacer = sub.pacer.as_mut().expect("paced");
+    let error = match pacer.send_number(scene.tick()) {
+        Some(_) => pacer.lost.take(),
+        None => None,
+    };
+    (d, error)
 }
 
 /// The whole-room delta of `mask` for this tick, built once per mask.
