@@ -120,13 +120,7 @@ fn subscriber_delta(
     if sub.pacer.is_none() {
         return (delta, lost);
     }
-    let d = pace(sub, delta.as_deref(), lost, scene, now_ms, parts);
-    let pacer = sub.pacer.as_mut().expect("paced");
-    let error = match pacer.send_number(scene.tick()) {
-        Some(_) => pacer.lost.take(),
-        None => None,
-    };
-    (d, error)
+    pace(sub, delta.as_deref(), lost, scene, now_ms, parts)
 }
 
 /// The whole-room delta of `mask` for this tick, built once per mask.
@@ -185,7 +179,7 @@ fn pace(
     scene: &SceneState,
     now_ms: u64,
     scratch: &mut DeltaParts,
-) -> Option<Arc<SharedDelta>> {
+) -> (Option<Arc<SharedDelta>>, Option<NodeId>) {
     let tick = scene.tick();
     let centre = match &sub.follow {
         Some(f) => Some(f.centre()),
@@ -207,9 +201,11 @@ fn pace(
         pacer.lost = lost;
     }
     if !pacer.take_send(tick, scratch, tier_of) {
-        return None;
+        return (None, None);
     }
-    (!scratch.is_empty()).then(|| Arc::new(SharedDelta::new(tick, now_ms, std::mem::take(scratch))))
+    let frame = (!scratch.is_empty())
+        .then(|| Arc::new(SharedDelta::new(tick, now_ms, std::mem::take(scratch))));
+    (frame, pacer.lost.take())
 }
 
 /// A paced frame in compact form: absolute rows, since the client is not in step with

@@ -5,7 +5,8 @@
 //! **Sends.** With `send_hz` N in a room ticking at T, tick `t` is a send when
 //! `floor(t·N/T) > floor((t-1)·N/T)`, and its send number is `s = floor(t·N/T)`: exactly
 //! N sends in any T consecutive ticks, evenly spread. Without `send_hz` every tick is a
-//! send and `s = t`. A send's frame carries `tick = t`, the newest tick folded in.
+//! send and `s = t`. (A relay's replica may skip ticks: a send whose tick it skipped
+//! happens at the next tick it replays.) A send's frame carries `tick = t`, the newest tick folded in.
 //!
 //! **Tiers.** At send `s`, every held `upsert` (entered, reshaped, reparented) and
 //! `remove` goes out; a held `update` (world transform only) of a node in tier `i` goes
@@ -33,6 +34,9 @@ pub(super) struct Pacer {
     held_tier: FxHashMap<NodeId, u8>,
     /// The followed node was removed: its error goes out after the next send's frame.
     pub(super) lost: Option<NodeId>,
+    /// The last tick this pacer was given: a replica's ticks may skip some, and a send
+    /// whose tick was skipped happens at the next tick it is given.
+    last_tick: Option<u64>,
 }
 
 impl Pacer {
@@ -44,18 +48,18 @@ impl Pacer {
             held: MergeState::default(),
             held_tier: FxHashMap::default(),
             lost: None,
+            last_tick: None,
         }
     }
 
-    /// The send number of tick `tick`, or `None` when the tick is not a send.
-    pub(super) fn send_number(&self, tick: u64) -> Option<u64> {
+    /// The send number of tick `tick` when a send falls in `(after, tick]`, else `None`.
+    pub(super) fn send_number(&self, after: u64, tick: u64) -> Option<u64> {
         let Some(hz) = self.pacing.send_hz else {
-            return Some(tick);
+            return (tick > after).then_some(tick);
         };
         let hz = u64::from(hz).min(self.tick_hz);
         let s = tick * hz / self.tick_hz;
-        let before = tick.saturating_sub(1) * hz / self.tick_hz;
-        (tick == 0 || s > before).then_some(s)
+        (s > after * hz / self.tick_hz).then_some(s)
     }
 
     /// Folds one tick's parts of the scope in; `tier_of` gives a node's tier now.
@@ -93,7 +97,9 @@ impl Pacer {
         out: &mut DeltaParts,
         tier_of: impl Fn(NodeId) -> u8,
     ) -> bool {
-        let Some(s) = self.send_number(tick) else {
+        let after = self.last_tick.unwrap_or(tick.saturating_sub(1));
+        self.last_tick = Some(tick);
+        let Some(s) = self.send_number(after, tick) else {
             return false;
         };
         let tiers = &self.pacing.tiers;
@@ -143,7 +149,7 @@ mod tests {
         );
         for start in [1u64, 7, 1000] {
             let sends: Vec<u64> = (start..start + 30)
-                .filter_map(|t| p.send_number(t))
+                .filter_map(|t| p.send_number(t - 1, t))
                 .collect();
             assert_eq!(sends.len(), 20, "from {start}");
             assert!(
@@ -152,6 +158,9 @@ mod tests {
             );
         }
         let every = Pacer::new(Pacing::EVERY_TICK, 30);
-        assert_eq!(every.send_number(5), Some(5));
+        assert_eq!(every.send_number(4, 5), Some(5));
+        // A replica that skipped ticks 6 to 11 sends at 12 for the send of tick 6.
+        assert_eq!(p.send_number(5, 12), Some(8));
+        assert_eq!(p.send_number(6, 7), None);
     }
 }
