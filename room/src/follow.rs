@@ -45,6 +45,8 @@ pub(super) struct FollowState {
     lost: bool,
     /// The shell queries' answers, reused from tick to tick.
     scratch: Vec<NodeId>,
+    /// The sphere query's answers with their distances, reused from tick to tick.
+    near: Vec<(NodeId, f32)>,
 }
 
 /// The followed node's world position, if it is alive.
@@ -80,6 +82,7 @@ impl FollowState {
             centre,
             lost: false,
             scratch: Vec::new(),
+            near: Vec::new(),
         }
     }
 
@@ -168,16 +171,15 @@ impl FollowState {
         in_scope: &mut FxHashSet<NodeId>,
         out: &mut DeltaParts,
     ) {
-        let candidates = &mut self.scratch;
-        scene
-            .octree()
-            .sphere(c, f.radius + f.margin_or_default(), mask, candidates);
-        if let Err(at) = candidates.binary_search(&f.node) {
-            candidates.insert(at, f.node);
-        }
-        // Held nodes beyond R + M (or removed) leave.
+        let candidates = &mut self.near;
+        let outer = f.radius + f.margin_or_default();
+        scene.octree().sphere_dist(c, outer, mask, candidates);
+        let has = |candidates: &[(NodeId, f32)], id: NodeId| {
+            candidates.binary_search_by_key(&id, |&(n, _)| n).is_ok()
+        };
+        // Held nodes beyond R + M (or removed) leave; the followed node never does.
         for &id in in_scope.iter() {
-            if candidates.binary_search(&id).is_err() {
+            if id != f.node && !has(candidates, id) {
                 out.remove.push(id);
             }
         }
@@ -185,9 +187,13 @@ impl FollowState {
             in_scope.remove(id);
         }
         out.remove.sort_unstable();
-        for &id in candidates.iter() {
+        if !has(candidates, f.node) {
+            Self::follow_node_outside((diff, scene), f.node, in_scope, out);
+        }
+        for &(id, d) in candidates.iter() {
             let was = in_scope.contains(&id);
-            let is = Self::rule(scene, f, mask, c, id, was);
+            // Every candidate is within R + M, so a held one stays.
+            let is = id == f.node || d <= f.radius || was;
             let change = diff.change_of(id).unwrap_or(NodeChange::empty());
             match (was, is) {
                 (false, true) => {
@@ -195,9 +201,25 @@ impl FollowState {
                     push_current(scene, id, false, out);
                 }
                 (true, true) => emit(scene, id, change, Membership::Stayed, out),
-                // Within R + M, a held node stays; an unheld one beyond R stays out.
+                // An unheld node beyond R stays out.
                 _ => {}
             }
+        }
+    }
+
+    /// The followed node when its mask keeps it out of the sphere query: in scope all
+    /// the same.
+    fn follow_node_outside(
+        (diff, scene): (&TickDiff, &SceneState),
+        node: NodeId,
+        in_scope: &mut FxHashSet<NodeId>,
+        out: &mut DeltaParts,
+    ) {
+        let change = diff.change_of(node).unwrap_or(NodeChange::empty());
+        if in_scope.insert(node) {
+            push_current(scene, node, false, out);
+        } else {
+            emit(scene, node, change, Membership::Stayed, out);
         }
     }
 

@@ -1,7 +1,7 @@
 //! Queries for interest scopes: the spherical shell a moving follow scope sweeps, and a
 //! camera's frustum.
 //!
-//! Owns [`Octree::shell`] and [`Octree::frustum`]. Invariant relied on (as in
+//! Owns [`Octree::shell`], [`Octree::sphere_dist`] and [`Octree::frustum`]. Invariant relied on (as in
 //! `query_region.rs`): a cell's bounds contain every object of its subtree, and each
 //! test used to prune a cell is monotone in the box, so a cell that fails it holds no
 //! answer. The objects themselves are tested with the same narrow-phase functions
@@ -42,6 +42,45 @@ impl Octree {
             hit,
             out,
         );
+    }
+
+    /// The objects whose world AABB is within `radius` of `center`, with that distance
+    /// (`point_aabb_dist`), sorted by id: [`Octree::sphere`] for a caller that needs each
+    /// one's distance too, without looking each object up again.
+    pub fn sphere_dist(&self, center: Vec3, radius: f32, mask: u32, out: &mut Vec<(u32, f32)>) {
+        out.clear();
+        let mut visit = |entries: &[super::cell::Entry]| {
+            for e in entries {
+                if e.mask & mask != 0 {
+                    let d = point_aabb_dist(center, e.min, e.max);
+                    if d <= radius {
+                        out.push((e.id, d));
+                    }
+                }
+            }
+        };
+        visit(&self.outside.entries);
+        let root = self.root_bounds;
+        if root.mask & mask != 0 && point_aabb_dist(center, root.min, root.max) <= radius {
+            let mut stack: Stack<Link, STACK> = Stack::new();
+            stack.push(self.root_link);
+            while let Some(link) = stack.pop() {
+                visit(&self.arena.entries[link.range()]);
+                if link.first_child == CellIdx::NONE {
+                    continue;
+                }
+                let block = self.block(link.first_child);
+                for k in 0..8 {
+                    let child = block.get(k);
+                    if child.mask & mask != 0
+                        && point_aabb_dist(center, child.min, child.max) <= radius
+                    {
+                        stack.push(block.link(k));
+                    }
+                }
+            }
+        }
+        out.sort_unstable_by_key(|&(id, _)| id);
     }
 
     /// Ids (ascending) of the objects whose world AABB is not wholly outside any of the

@@ -391,6 +391,17 @@ fn check_query(tree: &Octree, brute: &Brute, kind: Kind, aq: &AnchoredQuery) {
             );
             tree.sphere(base, 0.0, *mask, &mut ids);
             assert_eq!(ids, brute.sphere(base, 0.0, *mask), "zero sphere {base}");
+            let mut with_dist = Vec::new();
+            tree.sphere_dist(c, r, *mask, &mut with_dist);
+            let want: Vec<(u32, f32)> = brute
+                .sphere(c, r, *mask)
+                .into_iter()
+                .map(|id| {
+                    let (lo, hi) = brute.objs[&id].aabb();
+                    (id, point_aabb_dist(c, lo, hi))
+                })
+                .collect();
+            assert_eq!(with_dist, want, "sphere with distances {c} {r}");
             for inner in [r * 0.5, r * 0.99, -1.0] {
                 tree.shell(c, inner, r, *mask, &mut ids);
                 assert_eq!(
