@@ -25,6 +25,7 @@ use canopy_scene::octree::point_aabb_dist;
 use super::Room;
 use super::delta::{DeltaParts, SharedDelta};
 use super::diff::TickDiff;
+use super::follow::ChangedBoxes;
 use super::interest::lost_follow;
 use super::outbox::{Outbox, Pushed};
 use super::scene_state::SceneState;
@@ -55,9 +56,13 @@ impl Room {
         let tick = scene.tick();
         let mut merged = 0;
         let mut groups: Groups = Vec::new();
+        if self.subscribers.list.iter().any(|s| s.follow.is_some()) {
+            self.changed_boxes.fill(&self.diff, scene);
+        }
         for sub in &mut self.subscribers.list {
             let scratch = (&mut groups, &mut self.parts);
-            let (delta, error) = subscriber_delta(sub, scratch, &self.diff, scene, now_ms);
+            let tick_state = (&self.diff, scene, &self.changed_boxes);
+            let (delta, error) = subscriber_delta(sub, scratch, tick_state, now_ms);
             if let Some(d) = delta {
                 if sub.outbox.is_compact() {
                     if sub.pacer.is_some() {
@@ -99,15 +104,14 @@ impl Room {
 fn subscriber_delta(
     sub: &mut Subscriber,
     (groups, parts): (&mut Groups, &mut DeltaParts),
-    diff: &TickDiff,
-    scene: &SceneState,
+    (diff, scene, boxes): (&TickDiff, &SceneState, &ChangedBoxes),
     now_ms: u64,
 ) -> (Option<Arc<SharedDelta>>, Option<NodeId>) {
     let (delta, lost) = if sub.scope.is_whole_room() {
         let mask = sub.scope.mask;
         (group_delta(groups, diff, scene, mask, now_ms, parts), None)
     } else {
-        let lost = own_parts(sub, diff, scene, parts);
+        let lost = own_parts(sub, (diff, scene, boxes), parts);
         let own = (!parts.is_empty()).then(|| {
             Arc::new(SharedDelta::new(
                 scene.tick(),
@@ -151,13 +155,12 @@ fn group_delta(
 /// this tick removed it.
 fn own_parts(
     sub: &mut Subscriber,
-    diff: &TickDiff,
-    scene: &SceneState,
+    (diff, scene, boxes): (&TickDiff, &SceneState, &ChangedBoxes),
     parts: &mut DeltaParts,
 ) -> Option<NodeId> {
     let mask = sub.scope.mask;
     if let (Some(f), Some(state)) = (&sub.scope.follow, &mut sub.follow) {
-        return state.tick_parts((diff, scene), f, mask, &mut sub.in_scope, parts);
+        return state.tick_parts((diff, scene, boxes), f, mask, &mut sub.in_scope, parts);
     }
     if let Some(f) = &sub.scope.frustum {
         scope::frustum_parts(diff, scene, f, mask, &mut sub.in_scope, parts);

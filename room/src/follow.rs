@@ -36,6 +36,27 @@ use super::diff::{NodeChange, TickDiff};
 use super::scene_state::SceneState;
 use super::scope::{Membership, emit, push_current};
 
+/// The world AABB and mask of a changed node after the tick (`None`: removed).
+type ChangedBox = Option<(Vec3, Vec3, u32)>;
+
+/// The boxes of the tick's changed nodes, in the diff's order: looked up once per tick
+/// for all follow scopes, which each test every changed node against their sphere.
+#[derive(Debug, Default)]
+pub(super) struct ChangedBoxes(Vec<ChangedBox>);
+
+impl ChangedBoxes {
+    /// Refills the boxes for this tick's `diff`.
+    pub(super) fn fill(&mut self, diff: &TickDiff, scene: &SceneState) {
+        self.0.clear();
+        self.0.extend(diff.entries.iter().map(|e| {
+            scene.octree().get(e.id).map(|b| {
+                let (lo, hi) = b.aabb();
+                (lo, hi, b.mask)
+            })
+        }));
+    }
+}
+
 /// A follow scope's moving state (see the module doc for its rule and invariant).
 #[derive(Debug)]
 pub(super) struct FollowState {
@@ -91,16 +112,15 @@ impl FollowState {
         self.centre
     }
 
-    /// Whether live node `id` is in scope at centre `c` by the rule, given whether it
-    /// `was`.
-    fn rule(scene: &SceneState, f: &Follow, mask: u32, c: Vec3, id: NodeId, was: bool) -> bool {
+    /// Whether live node `id`, with world AABB and mask `b`, is in scope at centre `c`
+    /// by the rule, given whether it `was`.
+    fn rule(f: &Follow, mask: u32, c: Vec3, id: NodeId, b: &ChangedBox, was: bool) -> bool {
         if id == f.node {
             return true;
         }
-        match scene.octree().get(id) {
-            Some(b) if b.mask & mask != 0 => {
-                let (lo, hi) = b.aabb();
-                let d = point_aabb_dist(c, lo, hi);
+        match b {
+            Some((lo, hi, m)) if m & mask != 0 => {
+                let d = point_aabb_dist(c, *lo, *hi);
                 d <= f.radius || (was && d <= f.radius + f.margin_or_default())
             }
             _ => false,
@@ -111,7 +131,7 @@ impl FollowState {
     /// followed node's id when this tick removed it (then everything left the scope).
     pub(super) fn tick_parts(
         &mut self,
-        (diff, scene): (&TickDiff, &SceneState),
+        (diff, scene, boxes): (&TickDiff, &SceneState, &ChangedBoxes),
         f: &Follow,
         mask: u32,
         in_scope: &mut FxHashSet<NodeId>,
@@ -132,10 +152,11 @@ impl FollowState {
             self.centre = c;
             return None;
         }
-        for e in &diff.entries {
+        debug_assert_eq!(boxes.0.len(), diff.entries.len(), "boxes of another tick");
+        for (e, b) in diff.entries.iter().zip(&boxes.0) {
             let was = in_scope.contains(&e.id);
             let is =
-                !e.change.contains(NodeChange::REMOVED) && Self::rule(scene, f, mask, c, e.id, was);
+                !e.change.contains(NodeChange::REMOVED) && Self::rule(f, mask, c, e.id, b, was);
             if is != was {
                 if is {
                     in_scope.insert(e.id);

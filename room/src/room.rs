@@ -107,6 +107,8 @@ pub struct Room {
     pub(crate) locked_outboxes: Vec<(Arc<Outbox>, Arc<delta::SharedDelta>)>,
     /// Subscribers whose followed node this tick removed, for their errors (reused).
     pub(crate) lost_follows: Vec<(Arc<Outbox>, canopy_protocol::NodeId)>,
+    /// The boxes of the tick's changed nodes, for follow scopes (reused).
+    pub(crate) changed_boxes: crate::follow::ChangedBoxes,
     pub(crate) history: resume::History,
     pub(crate) compact: compact::CompactState,
     /// How the room's ticks become durable (fixed when it is made).
@@ -210,6 +212,7 @@ impl Room {
             flush_batch: Vec::new(),
             locked_outboxes: Vec::new(),
             lost_follows: Vec::new(),
+            changed_boxes: Default::default(),
             history,
             compact: compact::CompactState::default(),
             durability,
