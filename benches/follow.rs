@@ -1,6 +1,6 @@
 //! Follow scopes at scale: 5,000 players in a 1,000,000-node room, each subscribed with
-//! `follow` around its own avatar, every avatar moving slowly (0.1 units a tick, 3
-//! units a second at 30 Hz) each tick. The scope update is what a tick costs with the
+//! `follow` around its own avatar, the avatars moving slowly (steps of 0.1 units): every
+//! avatar each tick (3 units a second at 30 Hz), then one avatar in a hundred each tick. The scope update is what a tick costs with the
 //! 5,000 follow subscribers minus what the same tick costs with none (both apply the
 //! same 5,000 moves, refit the octree, and the first also builds and queues each
 //! subscriber's frame).
@@ -8,7 +8,7 @@
 //! Run: `cargo bench -p canopy-benches --bench follow`. It prints the workload (nodes in
 //! scope on average, nodes entering and leaving per tick, the octree's shape) and
 //! criterion's times. `FOLLOW_BENCH_SETUP_ONLY=1` stops after the octree's shape and the
-//! time of one sphere and one region query.
+//! time of a sphere query.
 //!
 //! The octree's root is sized to hold the plane from the start (`FOLLOW_BENCH_ROOT`,
 //! default 8192): grown from the default 1024 by the inserts, the root kept 192,848 of
@@ -102,13 +102,15 @@ fn room() -> Room {
     room
 }
 
-/// Each avatar's move at `tick`: a step along its own heading.
-fn moves(tick: u64) -> Vec<Op> {
+/// The avatars' moves at `tick` when one in `share` moves each tick (1: every avatar):
+/// a step of `STEP` along its own heading, at each of its turns.
+fn moves(tick: u64, share: u64) -> Vec<Op> {
     (0..PLAYERS)
+        .filter(|&id| tick % share == u64::from(id) % share)
         .map(|id| {
             let a = id as f32 * 2.4;
             let [x, y, z] = spot(id);
-            let d = tick as f32 * STEP;
+            let d = (tick / share) as f32 * STEP;
             Op::SetLocal {
                 node: id,
                 t: Some([x + a.cos() * d, y, z + a.sin() * d]),
@@ -173,12 +175,18 @@ fn drain(outboxes: &[Arc<Outbox>], count: bool) -> usize {
     crossing
 }
 
-/// Times `iters` ticks of `room` moving every avatar, draining `outboxes` untimed.
-fn timed_ticks(room: &mut Room, tick: &mut u64, outboxes: &[Arc<Outbox>], iters: u64) -> Duration {
+/// Times `iters` ticks of `room` moving one avatar in `share`, draining `outboxes`
+/// untimed.
+fn timed_ticks(
+    (room, tick): (&mut Room, &mut u64),
+    share: u64,
+    outboxes: &[Arc<Outbox>],
+    iters: u64,
+) -> Duration {
     let mut spent = Duration::ZERO;
     for _ in 0..iters {
         *tick += 1;
-        submit(room, moves(*tick));
+        submit(room, moves(*tick, share));
         let start = Instant::now();
         black_box(room.tick(*tick));
         spent += start.elapsed();
@@ -187,47 +195,41 @@ fn timed_ticks(room: &mut Room, tick: &mut u64, outboxes: &[Arc<Outbox>], iters:
     spent
 }
 
-fn bench(c: &mut Criterion) {
-    let mut with = room();
-    {
-        let scene = with.shared().scene.read();
-        let octree = scene.octree();
-        println!(
-            "octree: {} cells, {} objects outside the root",
-            octree.cell_count(),
-            octree.outside_count()
-        );
+/// The octree's shape, and with `FOLLOW_BENCH_SETUP_ONLY` the time of a few queries.
+fn octree_report(room: &Room) {
+    let scene = room.shared().scene.read();
+    let octree = scene.octree();
+    println!(
+        "octree: {} cells, {} objects outside the root",
+        octree.cell_count(),
+        octree.outside_count()
+    );
+    if std::env::var_os("FOLLOW_BENCH_SETUP_ONLY").is_none() {
+        return;
     }
-    if std::env::var_os("FOLLOW_BENCH_SETUP_ONLY").is_some() {
-        let scene = with.shared().scene.read();
-        let octree = scene.octree();
-        let cells = octree.cells();
-        let big = cells.iter().max_by_key(|c| c.objects).unwrap();
-        let deepest = cells.iter().map(|c| c.depth).max().unwrap();
-        println!(
-            "largest cell: {} objects at depth {} ({:?}..{:?}); deepest {deepest}; root {:?}..{:?}",
-            big.objects, big.depth, big.min, big.max, cells[0].min, cells[0].max
-        );
-        let mut out = Vec::new();
-        for (name, r) in [("sphere 56", RADIUS), ("sphere 5", 5.0)] {
-            let t = Instant::now();
-            let mut n = 0;
-            for i in 0..1000 {
-                octree.sphere(glam::Vec3::from_array(spot(i)), r, u32::MAX, &mut out);
-                n += out.len();
-            }
-            println!(
-                "{name}: {:?} per query, {} found",
-                t.elapsed() / 1000,
-                n / 1000
-            );
-        }
+    let cells = octree.cells();
+    let big = cells.iter().max_by_key(|c| c.objects).expect("a root");
+    println!(
+        "largest cell: {} objects at depth {}; root {:?}..{:?}",
+        big.objects, big.depth, cells[0].min, cells[0].max
+    );
+    let mut out = Vec::new();
+    for r in [RADIUS, 5.0] {
         let t = Instant::now();
         for i in 0..1000 {
-            let c = glam::Vec3::from_array(spot(i));
-            octree.region(c - RADIUS, c + RADIUS, u32::MAX, &mut out);
+            octree.sphere(glam::Vec3::from_array(spot(i)), r, u32::MAX, &mut out);
         }
-        println!("region: {:?} per query", t.elapsed() / 1000);
+        println!("sphere of radius {r}: {:?} per query", t.elapsed() / 1000);
+    }
+}
+
+/// Each avatar moving each tick, then one in a hundred.
+const SHARES: [(&str, u64); 2] = [("every_avatar_moving", 1), ("1pct_of_avatars_moving", 100)];
+
+fn bench(c: &mut Criterion) {
+    let mut with = room();
+    octree_report(&with);
+    if std::env::var_os("FOLLOW_BENCH_SETUP_ONLY").is_some() {
         return;
     }
     let (outboxes, in_scope) = subscribe(&mut with);
@@ -235,30 +237,34 @@ fn bench(c: &mut Criterion) {
     let mut crossing = 0;
     for _ in 0..30 {
         tick += 1;
-        submit(&with, moves(tick));
+        submit(&with, moves(tick, 1));
         with.tick(tick);
         crossing += drain(&outboxes, true);
     }
     println!(
         "workload: {NODES} nodes, {PLAYERS} follow subscribers (radius {RADIUS}, margin {:.1}), \
-         {:.1} nodes in scope on average, every avatar moving {STEP} a tick; \
-         {:.2} nodes entered or left per subscriber per tick (avatars counted in each other's scopes)",
+         {:.1} nodes in scope on average, avatars moving {STEP} a step; with every avatar \
+         stepping each tick, {:.2} nodes entered or left per subscriber per tick",
         RADIUS * 0.1,
         in_scope as f64 / f64::from(PLAYERS),
         crossing as f64 / 30.0 / f64::from(PLAYERS),
     );
     let mut g = c.benchmark_group("follow_1m");
     g.sample_size(10);
-    g.bench_function("tick_5000_follow_subscribers", |b| {
-        b.iter_custom(|iters| timed_ticks(&mut with, &mut tick, &outboxes, iters))
-    });
+    for (name, share) in SHARES {
+        g.bench_function(format!("{name}/5000_follow_subscribers"), |b| {
+            b.iter_custom(|iters| timed_ticks((&mut with, &mut tick), share, &outboxes, iters))
+        });
+    }
     drop(outboxes);
     drop(with);
     let mut without = room();
     let mut tick = 0;
-    g.bench_function("tick_no_subscribers", |b| {
-        b.iter_custom(|iters| timed_ticks(&mut without, &mut tick, &[], iters))
-    });
+    for (name, share) in SHARES {
+        g.bench_function(format!("{name}/no_subscribers"), |b| {
+            b.iter_custom(|iters| timed_ticks((&mut without, &mut tick), share, &[], iters))
+        });
+    }
     g.finish();
 }
 
