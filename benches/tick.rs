@@ -122,11 +122,12 @@ fn subscribe(room: &mut Room, n: usize, region: bool) -> Vec<Arc<Outbox>> {
                         max: [x + 100.0, 10.0, z + 100.0],
                     }),
                     mask: u32::MAX,
+                    ..Scope::WHOLE_ROOM
                 }
             } else {
                 Scope::WHOLE_ROOM
             };
-            room.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+            room.handle(RoomCommand::from(SubscribeRequest::new(
                 Arc::clone(&outbox),
                 scope,
             )));

@@ -44,7 +44,7 @@ pub use query::{Hits, NearestHit, Query, RayHit};
 
 /// The version of the wire contract this crate implements, `major.minor`. A client and a
 /// server speak to each other when their majors are equal.
-pub const PROTOCOL_VERSION: &str = "1.1";
+pub const PROTOCOL_VERSION: &str = "1.2";
 
 /// The major version of [`PROTOCOL_VERSION`].
 pub const PROTOCOL_MAJOR: u32 = 1;

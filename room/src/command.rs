@@ -50,8 +50,8 @@ impl SubscribeRequest {
 /// What a connection last asked of its subscription.
 #[derive(Debug)]
 pub enum Intent {
-    /// Start or replace the subscription.
-    Subscribe(SubscribeRequest),
+    /// Start or replace the subscription (boxed, as in [`RoomCommand::Subscribe`]).
+    Subscribe(Box<SubscribeRequest>),
     /// End it.
     Unsubscribe(ConnId),
 }
@@ -76,6 +76,12 @@ impl SubscriptionSlot {
     }
 }
 
+impl From<SubscribeRequest> for RoomCommand {
+    fn from(req: SubscribeRequest) -> Self {
+        RoomCommand::Subscribe(Box::new(req))
+    }
+}
+
 /// A request to the room's tick.
 #[derive(Debug)]
 pub enum RoomCommand {
@@ -83,7 +89,9 @@ pub enum RoomCommand {
     Edits(PendingEdit),
     /// Start or replace a connection's subscription; answered by the next tick, and
     /// superseded by a later `Subscribe` of the same connection not yet answered.
-    Subscribe(SubscribeRequest),
+    /// Boxed: a v1.2 scope (frustum, tiers) is several times the size of the other
+    /// commands, and every slot of the room's channel would pay for it.
+    Subscribe(Box<SubscribeRequest>),
     /// A connection's coalesced subscription change: the room applies what the slot
     /// holds when the command arrives.
     Subscription(Arc<SubscriptionSlot>),

@@ -53,6 +53,13 @@ impl TickDiff {
         self.entries.is_empty()
     }
 
+    /// What happened to `id` this tick, if anything.
+    pub fn change_of(&self, id: NodeId) -> Option<NodeChange> {
+        self.index
+            .get(&id)
+            .map(|&i| self.entries[i as usize].change)
+    }
+
     /// Rebuilds the diff from the hierarchy's change set (final after its update).
     pub fn rebuild(&mut self, hierarchy: &Hierarchy) {
         self.entries.clear();

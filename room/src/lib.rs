@@ -21,7 +21,9 @@
 //! scope into outboxes), `subscribe.rs` (snapshots within their budget), `subscribers.rs`
 //! (who listens), `record.rs` (statistics and the slow tick), `edit.rs` (admitted batches
 //! and their replies), `shared.rs` (the handle other threads hold), `scene_state.rs`
-//! (hierarchy plus octree), `diff.rs`, `scope.rs`, `delta.rs`, `merge.rs`, `outbox/` (the
+//! (hierarchy plus octree), `diff.rs`, `scope.rs`, `interest.rs` (v1.2 send rates and tiers, and the
+//! check of a scope), `follow.rs` (scopes that follow a node), `pacing.rs` (changes held
+//! between a paced subscriber's sends), `delta.rs`, `merge.rs`, `outbox/` (the
 //! slow-client policy), `flush.rs` (outboxes handed to the flushers), `command.rs` (what
 //! other tasks send), `packed_ops.rs` (pending ops in their bincode form), `compact.rs`
 //! (compact transforms), `resume.rs` (the history a subscription resumes from),
@@ -44,12 +46,15 @@ pub mod edit;
 pub mod edit_wait;
 mod fanout;
 pub mod flush;
+mod follow;
 pub mod gate;
+pub mod interest;
 pub mod lease;
 pub mod merge;
 pub mod metrics;
 pub mod mode;
 pub mod outbox;
+mod pacing;
 pub mod packed_ops;
 pub mod query;
 mod record;

@@ -85,6 +85,43 @@ impl MergeState {
         }
     }
 
+    /// True when the change waiting for `id` is a world transform only (an `update`).
+    pub fn is_update(&self, id: NodeId) -> bool {
+        matches!(self.entries.get(&id), Some(Pending::Update(_)))
+    }
+
+    /// The ids whose waiting change is a world transform only.
+    pub fn update_ids(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.entries
+            .iter()
+            .filter(|(_, p)| matches!(p, Pending::Update(_)))
+            .map(|(&id, _)| id)
+    }
+
+    /// Takes the waiting changes that are due into `parts` (cleared first), sorted by
+    /// id, and keeps the others: every `upsert` and `remove`, and the `update`s for which
+    /// `update_due(id)` holds.
+    pub fn take_due(&mut self, parts: &mut DeltaParts, mut update_due: impl FnMut(NodeId) -> bool) {
+        parts.clear();
+        self.entries.retain(|&id, p| {
+            match *p {
+                Pending::Upsert { node, held } => parts.upsert.push(Upsert { node, held }),
+                Pending::Update(world) if update_due(id) => {
+                    parts.update.push(UpdateRow { id, world })
+                }
+                Pending::Update(_) => return true,
+                Pending::Remove => parts.remove.push(id),
+            }
+            false
+        });
+        parts.upsert.sort_unstable_by_key(|u| u.node.id);
+        parts.update.sort_unstable_by_key(|u| u.id);
+        parts.remove.sort_unstable();
+        if self.entries.is_empty() {
+            self.ticks_merged = 0;
+        }
+    }
+
     /// The merged changes as one delta's parts, emptying the state. Lists are sorted by
     /// id so the frame is deterministic.
     pub fn take_parts(&mut self) -> DeltaParts {

@@ -9,7 +9,7 @@ use canopy_scene::HierarchyLimits;
 use canopy_scene::octree::OctreeConfig;
 
 use crate::budget::{SharedBudget, Shares};
-use crate::command::RoomCommand;
+use crate::command::{RoomCommand, SubscribeRequest};
 use crate::delta::{self, DeltaParts};
 use crate::diff::TickDiff;
 use crate::edit::{EditQueue, PendingEdit};
@@ -131,6 +131,10 @@ pub struct Room {
     pub(crate) flush_batch: Vec<Arc<Outbox>>,
     /// The outboxes a tick's fan-out found locked, pushed at its end (`fanout.rs`).
     pub(crate) locked_outboxes: Vec<(Arc<Outbox>, Arc<delta::SharedDelta>)>,
+    /// Subscribers whose followed node this tick removed, for their errors (reused).
+    pub(crate) lost_follows: Vec<(Arc<Outbox>, canopy_protocol::NodeId)>,
+    /// The boxes of the tick's changed nodes, for follow scopes (reused).
+    pub(crate) changed_boxes: crate::follow::ChangedBoxes,
     pub(crate) history: resume::History,
     pub(crate) compact: compact::CompactState,
     /// How the room's ticks become durable (fixed when it is made).
@@ -233,6 +237,8 @@ impl Room {
             parts: DeltaParts::default(),
             flush_batch: Vec::new(),
             locked_outboxes: Vec::new(),
+            lost_follows: Vec::new(),
+            changed_boxes: Default::default(),
             history,
             compact: compact::CompactState::default(),
             durability,
@@ -348,16 +354,28 @@ impl Room {
         1_000_000_000 / u64::from(self.shared.tick_hz.max(1))
     }
 
+    /// Queues a subscription for the next tick; a scope the room refuses (checked at the
+    /// edge too) is answered with its error and changes nothing.
+    fn take_subscribe(&mut self, req: SubscribeRequest) {
+        match req.scope.check(self.shared.tick_hz) {
+            Ok(()) => self.subscribes.push(req),
+            Err(e) => req
+                .outbox
+                .push_reply(&crate::refusal::Refusal::from(e).to_ws(None, None)),
+        }
+    }
+
     /// Takes one command: edits and subscriptions wait for the next tick (in order, the
     /// latest subscription of a connection superseding an earlier one not yet
     /// answered); an unsubscription takes effect at once.
     pub fn handle(&mut self, cmd: RoomCommand) {
         match cmd {
             RoomCommand::Edits(edit) => self.edits.push(edit),
-            RoomCommand::Subscribe(req) => self.subscribes.push(req),
+            // Checked at the edge too; a refused scope changes nothing here either.
+            RoomCommand::Subscribe(req) => self.take_subscribe(*req),
             RoomCommand::Unsubscribe { conn } => self.unsubscribe(conn),
             RoomCommand::Subscription(slot) => match slot.take() {
-                Some(crate::command::Intent::Subscribe(req)) => self.subscribes.push(req),
+                Some(crate::command::Intent::Subscribe(req)) => self.take_subscribe(*req),
                 Some(crate::command::Intent::Unsubscribe(conn)) => self.unsubscribe(conn),
                 None => {}
             },
@@ -429,19 +447,25 @@ impl Room {
         self.shared.scene.read().assert_well_formed();
         self.history.assert_well_formed();
         self.subscribers.assert_well_formed();
+        let scene = self.shared.scene.read();
         for sub in &self.subscribers.list {
             sub.outbox.assert_well_formed();
+            sub.assert_well_formed(&scene);
         }
         self.assert_in_scope_sets();
     }
 
     /// Each region subscriber's in-scope set is the nodes of its scope at the tick just
-    /// finished, which is what lets subscribers of one scope share one set.
+    /// finished, which is what lets subscribers of one scope share one set (frustum and
+    /// follow scopes check their own, `Subscriber::assert_well_formed`).
     fn assert_in_scope_sets(&self) {
         let scene = self.shared.scene.read();
         for sub in &self.subscribers.list {
-            let Some(r) = &sub.scope.region else {
+            if sub.scope.is_whole_room() {
                 assert!(sub.in_scope.is_empty(), "a whole-room subscriber holds ids");
+                continue;
+            }
+            let Some(r) = &sub.scope.region else {
                 continue;
             };
             let (min, max) = (glam::Vec3::from_array(r.min), glam::Vec3::from_array(r.max));

@@ -4,8 +4,11 @@
 //! Whole-room scopes are stateless (a node is in scope when it passes the mask), so all
 //! subscribers with the same mask share one delta. Region scopes remember the ids in
 //! scope, because a node's entering or leaving the region is only visible by comparing
-//! with what the client was last told. Both cost O(changed nodes) per tick.
+//! with what the client was last told. Both cost O(changed nodes) per tick. Frustum
+//! scopes (v1.2) are fixed shapes like regions; follow scopes (v1.2) move, and keep their
+//! own state (`follow.rs`).
 
+use canopy_protocol::interest::{Follow, Frustum};
 use canopy_protocol::message::Region;
 use canopy_protocol::{Node, NodeId, UpdateRow};
 use glam::Vec3;
@@ -13,8 +16,9 @@ use rustc_hash::FxHashSet;
 
 use super::delta::{DeltaParts, Upsert};
 use super::diff::{NodeChange, TickDiff};
+use super::interest::Pacing;
 use super::scene_state::SceneState;
-use canopy_scene::octree::aabb_intersects;
+use canopy_scene::octree::{aabb_intersects, frustum_aabb};
 
 /// What a subscriber asked to see.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,6 +28,12 @@ pub struct Scope {
     pub region: Option<Region>,
     /// Only nodes with `node.mask & mask != 0` are in scope.
     pub mask: u32,
+    /// (v1.2) The scope is the sphere around a node, following it (see `follow.rs`).
+    pub follow: Option<Follow>,
+    /// (v1.2) The scope is a camera's view volume, evaluated like a region.
+    pub frustum: Option<Frustum>,
+    /// (v1.2) The send rate and distance tiers.
+    pub pacing: Pacing,
 }
 
 impl Scope {
@@ -31,6 +41,9 @@ impl Scope {
     pub const WHOLE_ROOM: Scope = Scope {
         region: None,
         mask: u32::MAX,
+        follow: None,
+        frustum: None,
+        pacing: Pacing::EVERY_TICK,
     };
 
     /// A hashable key of the scope: equal keys are equal scopes (the region's floats by
@@ -46,6 +59,35 @@ impl Scope {
         });
         ScopeKey(self.mask, region)
     }
+
+    /// A region (`None`: the whole room) with `mask`, a frame every tick.
+    pub fn region(region: Option<Region>, mask: u32) -> Scope {
+        Scope {
+            region,
+            mask,
+            ..Scope::WHOLE_ROOM
+        }
+    }
+
+    /// True when no shape narrows the scope: only the mask decides.
+    pub fn is_whole_room(&self) -> bool {
+        self.region.is_none() && self.follow.is_none() && self.frustum.is_none()
+    }
+
+    /// True when a subscription with `since` may resume this scope from the history: a
+    /// whole room or a region (what was in a moving or frustum scope at `since` is not
+    /// kept, so those answer with a snapshot).
+    pub fn resumable(&self) -> bool {
+        self.follow.is_none() && self.frustum.is_none()
+    }
+
+    /// The point tiers measure distance from: the region's centre (a follow scope's
+    /// centre moves, and `follow.rs` gives it).
+    pub fn region_centre(&self) -> Option<Vec3> {
+        self.region
+            .as_ref()
+            .map(|r| (Vec3::from_array(r.min) + Vec3::from_array(r.max)) * 0.5)
+    }
 }
 
 /// See [`Scope::key`].
@@ -58,7 +100,7 @@ fn region_bounds(r: &Region) -> (Vec3, Vec3) {
 
 /// How a node's membership of a scope changed over one tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Membership {
+pub(super) enum Membership {
     /// Out of scope before and after: the client hears nothing.
     Outside,
     /// Came into scope: the client gets it in full.
@@ -70,7 +112,7 @@ enum Membership {
 }
 
 impl Membership {
-    fn of(was: bool, is: bool) -> Membership {
+    pub(super) fn of(was: bool, is: bool) -> Membership {
         match (was, is) {
             (false, false) => Membership::Outside,
             (false, true) => Membership::Entered,
@@ -83,6 +125,10 @@ impl Membership {
 /// Whether a live node is in `scope` now (its mask passes, and its world box meets the
 /// region if there is one).
 pub fn in_scope(scene: &SceneState, id: NodeId, scope: &Scope) -> bool {
+    if let Some(f) = &scope.frustum {
+        return in_shape(scene, id, scope.mask, |lo, hi| frustum_aabb(&f.0, lo, hi));
+    }
+    debug_assert!(scope.follow.is_none(), "follow scopes keep their own state");
     match &scope.region {
         None => scene
             .hierarchy()
@@ -97,10 +143,15 @@ pub fn in_scope(scene: &SceneState, id: NodeId, scope: &Scope) -> bool {
 
 /// Whether a live node is in a region scope now.
 fn in_region(scene: &SceneState, id: NodeId, min: Vec3, max: Vec3, mask: u32) -> bool {
+    in_shape(scene, id, mask, |lo, hi| aabb_intersects(lo, hi, min, max))
+}
+
+/// Whether a live node passes `mask` and its world AABB passes `hit`.
+fn in_shape(scene: &SceneState, id: NodeId, mask: u32, hit: impl Fn(Vec3, Vec3) -> bool) -> bool {
     match scene.octree().get(id) {
         Some(b) if b.mask & mask != 0 => {
             let (bmin, bmax) = b.aabb();
-            aabb_intersects(bmin, bmax, min, max)
+            hit(bmin, bmax)
         }
         _ => false,
     }
@@ -111,6 +162,19 @@ fn in_region(scene: &SceneState, id: NodeId, min: Vec3, max: Vec3, mask: u32) ->
 /// the whole room.
 pub fn snapshot(scene: &SceneState, scope: &Scope, in_scope: &mut FxHashSet<NodeId>) -> Vec<Node> {
     in_scope.clear();
+    let mut ids = Vec::new();
+    if let Some(f) = &scope.follow {
+        super::follow::snapshot_ids(scene, f, scope.mask, &mut ids);
+    } else if let Some(f) = &scope.frustum {
+        scene.octree().frustum(&f.0, scope.mask, &mut ids);
+    }
+    if !scope.is_whole_room() && scope.region.is_none() {
+        in_scope.extend(ids.iter().copied());
+        return ids
+            .iter()
+            .filter_map(|&id| scene.hierarchy().node(id))
+            .collect();
+    }
     match &scope.region {
         None => scene
             .hierarchy()
@@ -119,7 +183,6 @@ pub fn snapshot(scene: &SceneState, scope: &Scope, in_scope: &mut FxHashSet<Node
             .collect(),
         Some(r) => {
             let (min, max) = region_bounds(r);
-            let mut ids = Vec::new();
             scene.octree().region(min, max, scope.mask, &mut ids);
             in_scope.extend(ids.iter().copied());
             ids.iter()
@@ -129,7 +192,7 @@ pub fn snapshot(scene: &SceneState, scope: &Scope, in_scope: &mut FxHashSet<Node
     }
 }
 
-fn push_current(scene: &SceneState, id: NodeId, held: bool, out: &mut DeltaParts) {
+pub(super) fn push_current(scene: &SceneState, id: NodeId, held: bool, out: &mut DeltaParts) {
     if let Some(node) = scene.hierarchy().node(id) {
         out.upsert.push(Upsert { node, held });
     }
@@ -142,7 +205,7 @@ fn push_update(scene: &SceneState, id: NodeId, out: &mut DeltaParts) {
 }
 
 /// Emits the change of one node given how its membership of the scope changed.
-fn emit(
+pub(super) fn emit(
     scene: &SceneState,
     id: NodeId,
     change: NodeChange,
@@ -191,8 +254,35 @@ pub fn region_parts(
     in_scope: &mut FxHashSet<NodeId>,
     out: &mut DeltaParts,
 ) {
-    out.clear();
     let (min, max) = region_bounds(region);
+    let hit = |lo, hi| aabb_intersects(lo, hi, min, max);
+    fixed_shape_parts(diff, scene, hit, mask, in_scope, out);
+}
+
+/// The delta of a frustum scope for one tick, updating the ids it holds.
+pub fn frustum_parts(
+    diff: &TickDiff,
+    scene: &SceneState,
+    frustum: &Frustum,
+    mask: u32,
+    in_scope: &mut FxHashSet<NodeId>,
+    out: &mut DeltaParts,
+) {
+    let hit = |lo, hi| frustum_aabb(&frustum.0, lo, hi);
+    fixed_shape_parts(diff, scene, hit, mask, in_scope, out);
+}
+
+/// The delta of a scope of a fixed shape (`hit` on a world AABB) for one tick: only the
+/// changed nodes can enter or leave it.
+fn fixed_shape_parts(
+    diff: &TickDiff,
+    scene: &SceneState,
+    hit: impl Fn(Vec3, Vec3) -> bool,
+    mask: u32,
+    in_scope: &mut FxHashSet<NodeId>,
+    out: &mut DeltaParts,
+) {
+    out.clear();
     for e in &diff.entries {
         let was = in_scope.contains(&e.id);
         if e.change.contains(NodeChange::REMOVED) {
@@ -202,7 +292,7 @@ pub fn region_parts(
             }
             continue;
         }
-        let is = in_region(scene, e.id, min, max, mask);
+        let is = in_shape(scene, e.id, mask, &hit);
         if is && !was {
             in_scope.insert(e.id);
         } else if was && !is {

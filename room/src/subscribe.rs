@@ -148,6 +148,17 @@ impl Taken {
     }
 }
 
+/// What the unsent-snapshot shares say of a subscription that needs new bytes.
+enum Admission {
+    /// It may go on.
+    Go(SubscribeRequest),
+    /// Its room or the server holds its share (not its caller's doing): it waits for
+    /// those bytes to be written or cut off.
+    Wait(SubscribeRequest),
+    /// Its caller holds its whole share: refused (answered already).
+    Refused,
+}
+
 impl Room {
     /// Sets the connection's encoding for its new subscription; true when it is
     /// compact (asked for, on a bincode connection), and then the room keeps a baseline.
@@ -202,11 +213,7 @@ impl Room {
                 Arc::new(ids.into_iter().collect())
             }),
         };
-        let sub = Subscriber {
-            outbox: req.outbox,
-            scope: req.scope,
-            in_scope,
-        };
+        let sub = Subscriber::new(req.outbox, req.scope, in_scope, None, self.shared.tick_hz);
         if self.subscribers.upsert(sub) {
             self.metrics.subscribers.inc();
         }
@@ -221,20 +228,16 @@ impl Room {
     }
 
     /// Checks a subscription that needs new bytes (a snapshot not yet taken this tick,
-    /// or a resumed delta) against the unsent-snapshot shares: `Ok` when it may go on;
-    /// `Err(None)` when it was refused because its caller holds its whole share;
-    /// `Err(Some(req))` when it must wait because its room or the server holds its
-    /// share (not its caller's doing: it waits for those bytes to be written or cut
-    /// off).
-    fn admit(&self, req: SubscribeRequest) -> Result<SubscribeRequest, Option<SubscribeRequest>> {
+    /// or a resumed delta) against the unsent-snapshot shares.
+    fn admit(&self, req: SubscribeRequest) -> Admission {
         let account = self.account();
         match account.budget.check(req.caller, account.room) {
-            Ok(()) => Ok(req),
+            Ok(()) => Admission::Go(req),
             Err(over) if over.is_callers() => {
                 Self::refuse(req, format!("{over}; subscribe again once it is read"));
-                Err(None)
+                Admission::Refused
             }
-            Err(_) => Err(Some(req)),
+            Err(_) => Admission::Wait(req),
         }
     }
 
@@ -261,6 +264,15 @@ impl Room {
                 Self::refuse(req, message);
                 continue;
             }
+            // The followed node must exist when the snapshot is taken; if not, the
+            // subscription is refused and the connection keeps what it had.
+            if let Some(f) = req.scope.follow
+                && !scene.hierarchy().contains(f.node)
+            {
+                let refusal = super::interest::lost_follow(f.node);
+                req.outbox.push_reply(&refusal.to_ws(None, None));
+                continue;
+            }
             let cached = taken.iter().position(|t| t.scope == req.scope);
             if cached.is_none() && spent > 0 && spent >= budget {
                 self.subscribes.queue.push_front(req);
@@ -268,17 +280,18 @@ impl Room {
             }
             let req = if cached.is_none() {
                 match self.admit(req) {
-                    Ok(req) => req,
-                    Err(Some(req)) => {
+                    Admission::Go(req) => req,
+                    Admission::Wait(req) => {
                         waiting.push_back(req);
                         continue;
                     }
-                    Err(None) => continue,
+                    Admission::Refused => continue,
                 }
             } else {
                 req
             };
             if let Some(since) = req.since
+                && req.scope.resumable()
                 && let Some(changed) = self.history.since(since, scene.tick())
             {
                 spent += self.resume(req, &changed, scene);
@@ -320,9 +333,12 @@ impl Room {
                 let mut ids = FxHashSet::default();
                 let nodes = scope::snapshot(scene, &req.scope, &mut ids);
                 *spent += nodes.len().max(1);
-                let ids = match self.subscribers.in_scope_of(&req.scope) {
-                    Some(shared) => shared,
-                    None => Arc::new(ids),
+                // A region scope already held shares its set; a follow scope's set (its
+                // margin band included) is its subscriber's own, never handed on.
+                let held = req.scope.region.is_some();
+                let ids = match held.then(|| self.subscribers.in_scope_of(&req.scope)) {
+                    Some(Some(shared)) => shared,
+                    _ => Arc::new(ids),
                 };
                 taken.push(Taken {
                     scope: req.scope,
@@ -351,16 +367,18 @@ impl Room {
             (&account, req.caller),
         );
         req.outbox.restart_with(bytes);
-        let in_scope = if req.scope.region.is_some() {
-            Arc::clone(&t.ids)
-        } else {
+        // Shared until a frustum's or follow scope's subscriber first changes it
+        // (`Arc::make_mut` in `fanout.rs`).
+        let in_scope = if req.scope.is_whole_room() {
             Arc::default()
+        } else {
+            Arc::clone(&t.ids)
         };
-        let sub = Subscriber {
-            outbox: req.outbox,
-            scope: req.scope,
-            in_scope,
-        };
+        let centre = req
+            .scope
+            .follow
+            .and_then(|f| super::follow::centre_of(scene, f.node));
+        let sub = Subscriber::new(req.outbox, req.scope, in_scope, centre, self.shared.tick_hz);
         if self.subscribers.upsert(sub) {
             self.metrics.subscribers.inc();
         }

@@ -11,7 +11,9 @@ use std::sync::Arc;
 use canopy_protocol::NodeId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::follow::FollowState;
 use super::outbox::{ConnId, Outbox};
+use super::pacing::Pacer;
 use super::scope::Scope;
 
 /// One subscribed connection, as the room sees it.
@@ -19,12 +21,53 @@ use super::scope::Scope;
 pub(super) struct Subscriber {
     pub(super) outbox: Arc<Outbox>,
     pub(super) scope: Scope,
-    /// For region scopes: the ids the client holds now, shared by every subscriber of
-    /// the same scope (they hold the same ids: the nodes of the scope at the tick just
-    /// finished), so a crowd of identical region subscribers costs one set
-    /// (`fanout.rs` keeps one set per scope, `subscribe.rs` hands new subscribers the
-    /// scope's).
+    /// For region, frustum and follow scopes: the ids the client holds now (or will
+    /// hold once its held changes are sent). A region scope's set is shared by every
+    /// subscriber of the same scope (they hold the same ids: `fanout.rs` keeps one set
+    /// per scope, `subscribe.rs` hands new subscribers the scope's); a frustum's or a
+    /// follow scope's is its own.
     pub(super) in_scope: Arc<FxHashSet<NodeId>>,
+    /// For follow scopes: the centre and whether the followed node is gone.
+    pub(super) follow: Option<FollowState>,
+    /// For paced subscriptions (`send_hz` or `tiers`): the changes held between sends.
+    pub(super) pacer: Option<Pacer>,
+}
+
+impl Subscriber {
+    /// A subscriber just answered with a snapshot (or resumed delta) of `scope` whose
+    /// ids are `in_scope`; `centre` is the followed node's position then.
+    pub(super) fn new(
+        outbox: Arc<Outbox>,
+        scope: Scope,
+        in_scope: Arc<FxHashSet<NodeId>>,
+        centre: Option<glam::Vec3>,
+        tick_hz: u32,
+    ) -> Self {
+        Self {
+            outbox,
+            follow: scope.follow.and(centre).map(FollowState::new),
+            pacer: scope
+                .pacing
+                .is_paced()
+                .then(|| Pacer::new(scope.pacing, tick_hz)),
+            scope,
+            in_scope,
+        }
+    }
+
+    /// Panics unless its follow state and pacer keep their invariants against `scene`
+    /// (a full scan of the room for a follow scope: for tests).
+    pub(super) fn assert_well_formed(&self, scene: &super::SceneState) {
+        if let (Some(f), Some(state)) = (&self.scope.follow, &self.follow) {
+            state.assert_well_formed(scene, f, self.scope.mask, &self.in_scope);
+        }
+        if let Some(p) = &self.pacer {
+            p.assert_well_formed();
+        }
+        if self.scope.is_whole_room() {
+            assert!(self.in_scope.is_empty(), "a whole-room scope holds ids");
+        }
+    }
 }
 
 /// The subscribed connections of one room (see the module doc).
@@ -141,11 +184,13 @@ mod tests {
     use crate::outbox::OutboxLimits;
 
     fn sub(conn: ConnId) -> Subscriber {
-        Subscriber {
-            outbox: Outbox::new(conn, Format::Json, OutboxLimits::DEFAULT),
-            scope: Scope::WHOLE_ROOM,
-            in_scope: Arc::default(),
-        }
+        Subscriber::new(
+            Outbox::new(conn, Format::Json, OutboxLimits::DEFAULT),
+            Scope::WHOLE_ROOM,
+            Arc::default(),
+            None,
+            30,
+        )
     }
 
     #[test]

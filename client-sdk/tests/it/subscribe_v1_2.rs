@@ -1,8 +1,8 @@
 //! The v1.2 subscribe options (follow, frustum, send rate, tiers): what the client puts
 //! on the wire in both formats, that they are kept across a reconnect (which resumes
-//! with `since` as before), that bad ones are caught before sending, and that a server
-//! which does not serve them (today's: `bad_request`) leaves the connection on the
-//! subscription it had.
+//! with `since` as before), that bad ones are caught before sending, and that what only
+//! the server can refuse (a followed node that does not exist, a send rate above the
+//! room's tick rate) leaves the connection on the subscription it had.
 
 use crate::common;
 
@@ -140,7 +140,7 @@ async fn a_frustum_scope_goes_out_with_its_normalized_planes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_without_v1_2_refuses_the_options_and_the_old_subscription_goes_on() {
+async fn what_the_server_refuses_leaves_the_old_subscription_going_on() {
     within(Duration::from_secs(60), async {
         let server = TestServer::start().await;
         let client = server.client();
@@ -155,15 +155,17 @@ async fn a_server_without_v1_2_refuses_the_options_and_the_old_subscription_goes
                 .await
                 .unwrap();
 
-            // The first subscribe refused: the connection stays unsubscribed.
-            let refused = conn.subscribe(Scope::follow(1, 10.0)).await;
-            assert_eq!(refused.unwrap_err().code(), Some(ErrorCode::BadRequest));
+            // The first subscribe refused (no node 99 to follow): the connection stays
+            // unsubscribed.
+            let refused = conn.subscribe(Scope::follow(99, 10.0)).await;
+            assert_eq!(refused.unwrap_err().code(), Some(ErrorCode::UnknownNode));
             assert_eq!(conn.scope(), None);
 
             let mut events = conn.events();
             conn.subscribe(Scope::room()).await.unwrap();
-            let refused = conn.subscribe(Scope::room().with_send_hz(5)).await;
-            assert_eq!(refused.unwrap_err().code(), Some(ErrorCode::BadRequest));
+            // Above the room's 60 Hz.
+            let refused = conn.subscribe(Scope::room().with_send_hz(61)).await;
+            assert_eq!(refused.unwrap_err().code(), Some(ErrorCode::InvalidValue));
             assert_eq!(conn.scope(), Some(Scope::room()), "{format:?}");
 
             // Caught before sending: nothing changes at all.

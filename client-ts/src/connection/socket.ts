@@ -26,7 +26,7 @@ export interface WebSocketLike {
 export type WebSocketCtor = new (url: string, protocols?: string | string[]) => WebSocketLike;
 
 /** The version of the wire contract this SDK speaks, `major.minor`. */
-export const PROTOCOL_VERSION = '1.1';
+export const PROTOCOL_VERSION = '1.2';
 /** The WebSocket subprotocol of this major version. */
 export const WS_SUBPROTOCOL = 'canopy.1';
 

@@ -5,6 +5,7 @@
 
 mod room_support;
 
+mod interest;
 mod persist_failure;
 mod persist_live_deltas;
 mod persist_restore;

@@ -131,7 +131,7 @@ async fn acks_wait_for_durability_and_a_failed_disk_never_reports_them() {
 
     // Reads and new subscriptions go on from memory.
     let viewer = outbox(&room, 2);
-    room.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+    room.handle(RoomCommand::from(SubscribeRequest::new(
         Arc::clone(&viewer),
         Scope::WHOLE_ROOM,
     )));

@@ -74,7 +74,7 @@ fn submit(room: &Room, ops: Vec<Op>, reply: EditReply) {
 fn subscribed(room: &mut Room, conn: u64) -> Arc<Outbox> {
     let o = Outbox::new(conn, Format::Json, OutboxLimits::DEFAULT);
     o.set_gate(Arc::clone(&room.shared().gate));
-    room.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+    room.handle(RoomCommand::from(SubscribeRequest::new(
         Arc::clone(&o),
         Scope::WHOLE_ROOM,
     )));

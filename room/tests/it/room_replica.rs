@@ -170,7 +170,7 @@ fn a_replica_fed_the_owners_records_shows_the_owners_state_every_tick() {
         replica.handle(RoomCommand::Replicate(Box::new(r)));
     }
     let sub = Outbox::new(1, Format::Bincode, OutboxLimits::DEFAULT);
-    replica.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+    replica.handle(RoomCommand::from(SubscribeRequest::new(
         Arc::clone(&sub),
         Scope::WHOLE_ROOM,
     )));
@@ -327,7 +327,7 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
     let _lost = feed.try_recv().unwrap();
     let third: ReplicaRecord = feed.try_recv().unwrap().record;
     let sub = Outbox::new(8, Format::Bincode, OutboxLimits::DEFAULT);
-    replica.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+    replica.handle(RoomCommand::from(SubscribeRequest::new(
         Arc::clone(&sub),
         Scope::WHOLE_ROOM,
     )));
@@ -357,7 +357,7 @@ fn a_relayed_answer_waits_for_its_tick_and_a_gap_ends_the_replica() {
 fn at_a_relay_the_ack_comes_before_its_ticks_delta_even_when_the_record_came_first() {
     let (mut owner, mut feed, mut replica, _up_rx) = owner_and_replica("h");
     let client = Outbox::new(7, Format::Bincode, OutboxLimits::DEFAULT);
-    replica.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+    replica.handle(RoomCommand::from(SubscribeRequest::new(
         Arc::clone(&client),
         Scope::WHOLE_ROOM,
     )));

@@ -50,7 +50,7 @@ fn subscribe(r: &mut Room, conn: u64, scope: Scope, caller: &str) -> Arc<Outbox>
     let o = Outbox::new(conn, Format::Json, OutboxLimits::DEFAULT);
     let mut req = SubscribeRequest::new(Arc::clone(&o), scope);
     req.caller = CallerId::of(caller);
-    r.handle(RoomCommand::Subscribe(req));
+    r.handle(RoomCommand::from(req));
     o
 }
 
@@ -66,13 +66,13 @@ fn region_subscribers_of_one_scope_share_one_set_whenever_they_came() {
     let mut r = room_with(RoomConfig::default());
     edit(&r, (0..100).map(add).collect());
     r.checked_tick(1);
-    let scope = Scope {
-        region: Some(Region {
+    let scope = Scope::region(
+        Some(Region {
             min: [-10.0; 3],
             max: [10.0; 3],
         }),
-        mask: u32::MAX,
-    };
+        u32::MAX,
+    );
     let mut held = Vec::new();
     for conn in 0..20 {
         held.push(subscribe(&mut r, conn, scope, "a"));
@@ -95,7 +95,7 @@ fn a_caller_past_its_snapshot_share_is_refused_and_another_is_served() {
     let mut r = room_with(config);
     edit(&r, (0..10).map(add).collect());
     r.checked_tick(1);
-    let whole = |mask| Scope { region: None, mask };
+    let whole = |mask| Scope::region(None, mask);
     let first = subscribe(&mut r, 1, whole(1), "a");
     let second = subscribe(&mut r, 2, whole(2), "a");
     r.checked_tick(2);

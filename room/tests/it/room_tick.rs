@@ -78,7 +78,7 @@ fn ws_reply(o: &Arc<Outbox>, seq: u64) -> EditReply {
 }
 
 fn subscribe(r: &mut Room, o: &Arc<Outbox>, scope: Scope) {
-    r.handle(RoomCommand::Subscribe(SubscribeRequest::new(
+    r.handle(RoomCommand::from(SubscribeRequest::new(
         Arc::clone(o),
         scope,
     )));

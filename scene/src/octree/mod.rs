@@ -23,6 +23,7 @@ mod config;
 mod narrow;
 mod object_box;
 mod objects;
+mod query_interest;
 mod query_nearest;
 mod query_ray;
 mod query_region;
@@ -34,7 +35,7 @@ use glam::Vec3;
 use rustc_hash::FxHashMap;
 
 pub use config::OctreeConfig;
-pub use narrow::{aabb_intersects, point_aabb_dist, ray_obb};
+pub use narrow::{aabb_intersects, frustum_aabb, point_aabb_dist, ray_obb};
 pub use object_box::ObjectBox;
 pub use validation::CellInfo;
 

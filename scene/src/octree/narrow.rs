@@ -27,6 +27,22 @@ pub fn point_aabb_dist(p: Vec3, min: Vec3, max: Vec3) -> f32 {
     (x * x + y * y + z * z).sqrt() as f32
 }
 
+/// Whether the closed box `[min, max]` is not wholly outside any of six planes
+/// `[nx, ny, nz, d]` (inward normals; a point `p` is inside a plane when `n·p + d >= 0`).
+///
+/// Each plane is tested at the box's corner farthest along its normal. Every product and
+/// sum rounds monotonically, so a box inside another never passes where the larger one
+/// fails: cell pruning relies on that.
+#[inline]
+pub fn frustum_aabb(planes: &[[f32; 4]; 6], min: Vec3, max: Vec3) -> bool {
+    planes.iter().all(|&[nx, ny, nz, d]| {
+        let x = if nx >= 0.0 { max.x } else { min.x };
+        let y = if ny >= 0.0 { max.y } else { min.y };
+        let z = if nz >= 0.0 { max.z } else { min.z };
+        nx * x + ny * y + nz * z + d >= 0.0
+    })
+}
+
 /// Where the ray `origin + t * dir` enters the oriented box: the smallest `t >= 0` on the box
 /// (0 when `origin` is inside or on it), or `None` when the ray misses it or the box lies
 /// wholly behind the origin. Faces are closed, so a ray grazing an edge hits it.

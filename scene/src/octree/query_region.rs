@@ -157,7 +157,7 @@ fn scan_region(
 /// subtraction rounds monotonically and symmetrically, and the rest is the same monotone f64
 /// arithmetic.
 #[inline]
-fn farthest_dist(p: Vec3, min: Vec3, max: Vec3) -> f32 {
+pub(super) fn farthest_dist(p: Vec3, min: Vec3, max: Vec3) -> f32 {
     let d = (min - p).abs().max((max - p).abs());
     let (x, y, z) = (f64::from(d.x), f64::from(d.y), f64::from(d.z));
     (x * x + y * y + z * z).sqrt() as f32

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use canopy_scene::octree::{
-    ObjectBox, Octree, OctreeConfig, aabb_intersects, point_aabb_dist, ray_obb,
+    ObjectBox, Octree, OctreeConfig, aabb_intersects, frustum_aabb, point_aabb_dist, ray_obb,
 };
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
@@ -45,6 +45,29 @@ impl Brute {
             .filter(|(_, b)| hit(b))
             .map(|(&id, _)| id)
             .collect()
+    }
+
+    fn matching(&self, mask: u32, hit: impl Fn(Vec3, Vec3) -> bool) -> Vec<u32> {
+        let hit = |b: &ObjectBox| {
+            let (lo, hi) = b.aabb();
+            b.mask & mask != 0 && hit(lo, hi)
+        };
+        self.objs
+            .iter()
+            .filter(|(_, b)| hit(b))
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
+    fn shell(&self, c: Vec3, inner: f32, outer: f32, mask: u32) -> Vec<u32> {
+        self.matching(mask, |lo, hi| {
+            let d = point_aabb_dist(c, lo, hi);
+            inner < d && d <= outer
+        })
+    }
+
+    fn frustum(&self, planes: &[[f32; 4]; 6], mask: u32) -> Vec<u32> {
+        self.matching(mask, |lo, hi| frustum_aabb(planes, lo, hi))
     }
 
     fn ray_all(&self, o: Vec3, d: Vec3, max_t: f32, mask: u32) -> Vec<(u32, f32)> {
@@ -345,6 +368,18 @@ fn check_query(tree: &Octree, brute: &Brute, kind: Kind, aq: &AnchoredQuery) {
             // A box that is a single point, exactly at the anchor.
             tree.region(base, base, *mask, &mut ids);
             assert_eq!(ids, brute.region(base, base, *mask), "point region {base}");
+            // The same box as a frustum, its first plane tilted towards the anchor.
+            let tilt = (v3(*a) - v3(*b)).normalize_or(Vec3::X);
+            let planes = [
+                [tilt.x, tilt.y, tilt.z, -tilt.dot(min)],
+                [-1.0, 0.0, 0.0, max.x],
+                [0.0, 1.0, 0.0, -min.y],
+                [0.0, -1.0, 0.0, max.y],
+                [0.0, 0.0, 1.0, -min.z],
+                [0.0, 0.0, -1.0, max.z],
+            ];
+            tree.frustum(&planes, *mask, &mut ids);
+            assert_eq!(ids, brute.frustum(&planes, *mask), "frustum {planes:?}");
         }
         Query::Sphere { c, r, mask } => {
             let (c, r) = (base + v3(*c) * unit, r * unit);
@@ -356,6 +391,25 @@ fn check_query(tree: &Octree, brute: &Brute, kind: Kind, aq: &AnchoredQuery) {
             );
             tree.sphere(base, 0.0, *mask, &mut ids);
             assert_eq!(ids, brute.sphere(base, 0.0, *mask), "zero sphere {base}");
+            let mut with_dist = Vec::new();
+            tree.sphere_dist(c, r, *mask, &mut with_dist);
+            let want: Vec<(u32, f32)> = brute
+                .sphere(c, r, *mask)
+                .into_iter()
+                .map(|id| {
+                    let (lo, hi) = brute.objs[&id].aabb();
+                    (id, point_aabb_dist(c, lo, hi))
+                })
+                .collect();
+            assert_eq!(with_dist, want, "sphere with distances {c} {r}");
+            for inner in [r * 0.5, r * 0.99, -1.0] {
+                tree.shell(c, inner, r, *mask, &mut ids);
+                assert_eq!(
+                    ids,
+                    brute.shell(c, inner, r, *mask),
+                    "shell {c} {inner} {r}"
+                );
+            }
         }
         Query::Ray { o, d, max_t, mask } => {
             let origin = base + v3(*o) * unit;

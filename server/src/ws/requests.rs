@@ -14,6 +14,7 @@ use canopy_protocol::{ClientMsg, ErrorCode, Format, Hits, ServerMsg, codec};
 use super::session::Session;
 use crate::net::offload;
 use canopy_room::edit::check_batch_size;
+use canopy_room::interest::{Pacing, Tiers};
 use canopy_room::query::QueryOutput;
 use canopy_room::refusal::Refusal;
 use canopy_room::scope::Scope;
@@ -59,23 +60,16 @@ impl Session {
                     return;
                 }
             };
-        if msg.uses_v1_2() {
-            // Follow and frustum scopes, send rates and tiers are protocol 1.2, which
-            // this server does not serve yet: refused whole rather than half obeyed.
-            let refusal = Refusal::new(
-                ErrorCode::BadRequest,
-                "follow, frustum, send_hz and tiers are not supported by this server",
-            );
-            self.refuse(None, None, &refusal);
-            return;
-        }
         match msg {
             ClientMsg::Subscribe {
                 region,
                 mask,
                 since,
                 encoding,
-                ..
+                follow,
+                frustum,
+                send_hz,
+                tiers,
             } => {
                 if let Some(r) = &region
                     && let Err(e) = canopy_room::query::check_region(r)
@@ -83,14 +77,31 @@ impl Session {
                     self.refuse(None, None, &e.into());
                     return;
                 }
+                let scope = Tiers::new(&tiers).and_then(|tiers| {
+                    let scope = Scope {
+                        region,
+                        mask,
+                        follow,
+                        frustum,
+                        pacing: Pacing { send_hz, tiers },
+                    };
+                    scope.check(self.room.tick_hz).map(|()| scope)
+                });
+                let scope = match scope {
+                    Ok(s) => s,
+                    Err(e) => {
+                        self.refuse(None, None, &e.into());
+                        return;
+                    }
+                };
                 let req = SubscribeRequest {
                     outbox: Arc::clone(&self.outbox),
-                    scope: Scope { region, mask },
+                    scope,
                     since: since.filter(|_| self.resume_allowed),
                     encoding,
                     caller: self.caller_id,
                 };
-                if !self.change_subscription(Intent::Subscribe(req)) {
+                if !self.change_subscription(Intent::Subscribe(Box::new(req))) {
                     self.refuse(None, None, &self.room_closed());
                 }
             }

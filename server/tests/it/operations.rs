@@ -68,7 +68,7 @@ async fn metrics_count_requests_by_route_and_status() {
         r#"canopy_http_requests_total{route="/rooms",status="201"} 1"#,
         r#"canopy_http_requests_total{route="/rooms/{room}/nodes/{id}",status="404"} 1"#,
         r#"canopy_http_requests_total{route="unmatched",status="404"} 1"#,
-        r#"canopy_build_info{protocol="1.1",version=""#,
+        r#"canopy_build_info{protocol="1.2",version=""#,
         "process_open_fds ",
         "process_start_time_seconds ",
         "canopy_http_request_duration_seconds_bucket{route=\"/rooms\"",
