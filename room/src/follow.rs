@@ -34,7 +34,7 @@ use rustc_hash::FxHashSet;
 use super::delta::DeltaParts;
 use super::diff::{NodeChange, TickDiff};
 use super::scene_state::SceneState;
-use super::scope::{Membership, emit, push_current};
+use super::scope::{Membership, centre_of, emit, push_current};
 
 /// The world AABB and mask of a changed node after the tick (`None`: removed).
 type ChangedBox = Option<(Vec3, Vec3, u32)>;
@@ -68,24 +68,6 @@ pub(super) struct FollowState {
     scratch: Vec<NodeId>,
     /// The sphere query's answers with their distances, reused from tick to tick.
     near: Vec<(NodeId, f32)>,
-}
-
-/// The followed node's world position, if it is alive.
-pub(super) fn centre_of(scene: &SceneState, node: NodeId) -> Option<Vec3> {
-    scene.hierarchy().world(node).map(|w| Vec3::from_array(w.t))
-}
-
-/// The ids in a follow scope now, ascending: the sphere of radius R and the followed
-/// node (nothing if that node is gone).
-pub(super) fn snapshot_ids(scene: &SceneState, f: &Follow, mask: u32, out: &mut Vec<NodeId>) {
-    out.clear();
-    let Some(c) = centre_of(scene, f.node) else {
-        return;
-    };
-    scene.octree().sphere(c, f.radius, mask, out);
-    if let Err(at) = out.binary_search(&f.node) {
-        out.insert(at, f.node);
-    }
 }
 
 /// Rounds a centre's move up so that the triangle inequality survives the f32 rounding

@@ -1,10 +1,11 @@
 //! What a v1.2 subscription asks for beyond its shape: its send rate and its distance
-//! tiers ([`Pacing`]), and the check of a whole [`Scope`] against the contract's ranges
-//! ([`Scope::check`], failing with a [`ScopeError`] that names the bad field).
+//! tiers ([`Pacing`]), and what the check of a whole [`Scope`](crate::scope::Scope)
+//! against the contract's ranges fails with ([`ScopeError`], naming the bad field; the
+//! check itself is `scope_check.rs`).
 //!
 //! Invariant: a [`Tiers`] holds at most [`MAX_TIERS`] tiers with `within` finite, at
 //! least 0 and strictly increasing, only the last one open (no `within`), and every
-//! `every` at least 1; a [`Scope`] that passed [`Scope::check`] has at most one of
+//! `every` at least 1; a scope that passed its check has at most one of
 //! `region`, `follow` and `frustum`, and tiers only with a centre (a follow or a
 //! region). Nothing else in the room re-checks these.
 
@@ -12,7 +13,6 @@ use canopy_protocol::interest::Tier;
 use canopy_protocol::{ErrorCode, NodeId};
 
 use crate::refusal::Refusal;
-use crate::scope::Scope;
 
 /// The most tiers a subscription may have.
 pub const MAX_TIERS: usize = 8;
@@ -171,51 +171,6 @@ pub fn lost_follow(node: NodeId) -> Refusal {
         ErrorCode::UnknownNode,
         format!("node {node}, which this subscription follows, does not exist"),
     )
-}
-
-impl Scope {
-    /// Checks the scope against the contract's ranges for a room ticking at `tick_hz`
-    /// (see the module doc). The region's own bounds are checked by
-    /// `query::check_region`.
-    pub fn check(&self, tick_hz: u32) -> Result<(), ScopeError> {
-        let shapes = [
-            self.region.is_some(),
-            self.follow.is_some(),
-            self.frustum.is_some(),
-        ];
-        if shapes.iter().filter(|s| **s).count() > 1 {
-            return Err(ScopeError::TwoShapes);
-        }
-        if let Some(f) = &self.follow {
-            if !f.radius.is_finite() || f.radius < 0.0 {
-                return Err(ScopeError::Radius(f.radius));
-            }
-            let m = f.margin_or_default();
-            if !m.is_finite() || m < 0.0 {
-                return Err(ScopeError::Margin(m));
-            }
-        }
-        if let Some(fr) = &self.frustum
-            && let Some(i) = fr
-                .0
-                .iter()
-                .position(|p| !p.iter().all(|x| x.is_finite()) || p[..3].iter().all(|x| *x == 0.0))
-        {
-            return Err(ScopeError::Plane(i));
-        }
-        if let Some(hz) = self.pacing.send_hz
-            && !(1..=tick_hz).contains(&hz)
-        {
-            return Err(ScopeError::SendHz {
-                send_hz: hz,
-                tick_hz,
-            });
-        }
-        if !self.pacing.tiers.is_empty() && self.region.is_none() && self.follow.is_none() {
-            return Err(ScopeError::TiersWithoutCentre);
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]

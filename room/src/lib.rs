@@ -67,6 +67,7 @@ pub mod resume;
 mod room;
 pub mod scene_state;
 pub mod scope;
+mod scope_check;
 mod shared;
 mod sink;
 mod stats;

@@ -157,6 +157,29 @@ fn in_shape(scene: &SceneState, id: NodeId, mask: u32, hit: impl Fn(Vec3, Vec3) 
     }
 }
 
+/// The followed node's world position, if it is alive.
+pub(super) fn centre_of(scene: &SceneState, node: NodeId) -> Option<Vec3> {
+    scene.hierarchy().world(node).map(|w| Vec3::from_array(w.t))
+}
+
+/// The ids in a follow scope now, ascending: the sphere of radius R and the followed
+/// node (nothing if that node is gone).
+pub(super) fn follow_snapshot_ids(
+    scene: &SceneState,
+    f: &Follow,
+    mask: u32,
+    out: &mut Vec<NodeId>,
+) {
+    out.clear();
+    let Some(c) = centre_of(scene, f.node) else {
+        return;
+    };
+    scene.octree().sphere(c, f.radius, mask, out);
+    if let Err(at) = out.binary_search(&f.node) {
+        out.insert(at, f.node);
+    }
+}
+
 /// Every node in `scope`, for a snapshot. For a region scope, `in_scope` is refilled
 /// with their ids. Nodes come in id order for regions and parent-before-child order for
 /// the whole room.
@@ -164,7 +187,7 @@ pub fn snapshot(scene: &SceneState, scope: &Scope, in_scope: &mut FxHashSet<Node
     in_scope.clear();
     let mut ids = Vec::new();
     if let Some(f) = &scope.follow {
-        super::follow::snapshot_ids(scene, f, scope.mask, &mut ids);
+        follow_snapshot_ids(scene, f, scope.mask, &mut ids);
     } else if let Some(f) = &scope.frustum {
         scene.octree().frustum(&f.0, scope.mask, &mut ids);
     }

@@ -377,7 +377,7 @@ impl Room {
         let centre = req
             .scope
             .follow
-            .and_then(|f| super::follow::centre_of(scene, f.node));
+            .and_then(|f| super::scope::centre_of(scene, f.node));
         let sub = Subscriber::new(req.outbox, req.scope, in_scope, centre, self.shared.tick_hz);
         if self.subscribers.upsert(sub) {
             self.metrics.subscribers.inc();

@@ -65,188 +65,272 @@ pub(super) struct Session {
 /// Serves one connection until either side closes it. The room's connection count was
 /// taken by the upgrade; it is given back here.
 pub async fn serve(params: SessionParams, socket: Socket) {
-    let SessionParams {
-        app,
-        room,
-        format,
-        conn,
-        caller,
-        resume_allowed,
-    } = params;
-    app.metrics.connections.inc();
-    tracing::info!(
-        room = %room.id,
-        conn,
-        format = format.as_str(),
-        caller = %caller.who,
-        role = ?caller.role,
-        "ws open"
-    );
-    let caller_expires = caller.expires;
-    let outbox = Outbox::new(conn, format, app.config.outbox_limits());
-    outbox.set_gate(Arc::clone(&room.gate));
     let Socket {
         reader: mut stream,
         out,
     } = socket;
-    let partial = super::partial::Partial::new(
-        Arc::clone(&app.partial_messages),
-        canopy_room::budget::CallerId::of(&caller.rate_key),
-        canopy_room::budget::RoomKey::of(&room.id),
-    );
-    stream.get_mut().watch(Arc::clone(&partial));
-    let message_deadline = app.config.budgets.ws_message_deadline;
-    if let SocketOut::Tcp(tcp) = &out {
-        // Frames of this room's ticks are then written by its flushers while the
-        // writer sleeps (`flusher.rs`).
-        flusher::start(&room, &app.metrics);
-        outbox.set_direct(Arc::clone(tcp) as Arc<dyn canopy_room::outbox::DirectWrite>);
-    }
-    let mut writer = tokio::spawn(tracing::Instrument::in_current_span(writer::run(
-        out,
-        Arc::clone(&outbox),
-        Arc::clone(&app.metrics),
-        app.config.ws_pace(),
-    )));
-    let session = Session {
-        app: app.clone(),
-        room: Arc::clone(&room),
-        outbox: Arc::clone(&outbox),
-        caller_id: canopy_room::budget::CallerId::of(&caller.rate_key),
-        caller,
-        subscription: Arc::default(),
-        resume_allowed,
-    };
-    let ping_every = app.config.ws_ping;
-    let idle_limit = app.config.ws_idle;
-    let mut pings = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
-    let mut last_heard = Instant::now();
-    let mut throttled = false;
-    let mut writer_done = false;
-    // A JWT's session ends when the token does (docs/protocol.md §6).
-    let expiry = caller_expires.map(|exp| {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        // `exp` is the client's number: a far-future one (up to u64::MAX seconds) must
-        // not overflow the clock, it just never fires.
-        Instant::now().checked_add(Duration::from_secs(exp.saturating_sub(now)))
-    });
-    let expired = async move {
-        match expiry.flatten() {
-            Some(at) => tokio::time::sleep_until(at).await,
-            None => std::future::pending().await,
+    let expiry = token_expiry(params.caller.expires);
+    let mut live = Live::open(params, out, &mut stream);
+    let why = live.run(&mut stream, expiry).await;
+    live.close(&mut stream, why).await;
+}
+
+/// When a JWT's session ends (docs/protocol.md §6): `exp` is the client's number, so a
+/// far-future one (up to u64::MAX seconds) must not overflow the clock; it never fires.
+fn token_expiry(exp: Option<u64>) -> Option<Instant> {
+    let exp = exp?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    Instant::now().checked_add(Duration::from_secs(exp.saturating_sub(now)))
+}
+
+/// A connection while it is served: its session, its writer task and what its read
+/// loop keeps.
+struct Live {
+    session: Session,
+    conn: ConnId,
+    partial: Arc<super::partial::Partial>,
+    writer: tokio::task::JoinHandle<writer::WriterEnd>,
+    writer_done: bool,
+    last_heard: Instant,
+    /// Reading is paused while the replies are over their bounds.
+    throttled: bool,
+}
+
+impl Live {
+    /// Sets the connection up: its outbox behind the room's gate, the partial-message
+    /// accounting on its reads, the room's flushers (plain TCP) and its writer task.
+    fn open(
+        params: SessionParams,
+        out: SocketOut,
+        stream: &mut tokio_tungstenite::WebSocketStream<super::socket::ReadSide>,
+    ) -> Live {
+        let SessionParams {
+            app,
+            room,
+            format,
+            conn,
+            caller,
+            resume_allowed,
+        } = params;
+        app.metrics.connections.inc();
+        tracing::info!(
+            room = %room.id,
+            conn,
+            format = format.as_str(),
+            caller = %caller.who,
+            role = ?caller.role,
+            "ws open"
+        );
+        let outbox = Outbox::new(conn, format, app.config.outbox_limits());
+        outbox.set_gate(Arc::clone(&room.gate));
+        let caller_id = canopy_room::budget::CallerId::of(&caller.rate_key);
+        let partial = super::partial::Partial::new(
+            Arc::clone(&app.partial_messages),
+            caller_id,
+            canopy_room::budget::RoomKey::of(&room.id),
+        );
+        stream.get_mut().watch(Arc::clone(&partial));
+        if let SocketOut::Tcp(tcp) = &out {
+            // Frames of this room's ticks are then written by its flushers while the
+            // writer sleeps (`flusher.rs`).
+            flusher::start(&room, &app.metrics);
+            outbox.set_direct(Arc::clone(tcp) as Arc<dyn canopy_room::outbox::DirectWrite>);
         }
-    };
-    tokio::pin!(expired);
-    let why = loop {
-        tokio::select! {
-            biased;
-            _ = &mut expired => {
-                outbox.close(CloseCause::TokenExpired);
-                break SessionEnd::Closed(CloseCause::TokenExpired);
+        let writer = tokio::spawn(tracing::Instrument::in_current_span(writer::run(
+            out,
+            Arc::clone(&outbox),
+            Arc::clone(&app.metrics),
+            app.config.ws_pace(),
+        )));
+        Live {
+            session: Session {
+                app,
+                room,
+                outbox,
+                caller_id,
+                caller,
+                subscription: Arc::default(),
+                resume_allowed,
+            },
+            conn,
+            partial,
+            writer,
+            writer_done: false,
+            last_heard: Instant::now(),
+            throttled: false,
+        }
+    }
+
+    /// The read loop: answers why the connection ends.
+    async fn run<S>(&mut self, stream: &mut S, expiry: Option<Instant>) -> SessionEnd
+    where
+        S: Stream<Item = Result<Message, WsError>> + Unpin,
+    {
+        let (app, room) = (self.session.app.clone(), Arc::clone(&self.session.room));
+        let outbox = Arc::clone(&self.session.outbox);
+        let ping_every = app.config.ws_ping;
+        let mut pings = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+        let expired = async move {
+            match expiry {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
             }
-            _ = app.lifecycle.stopping() => {
-                // Give the room its last tick, so accepted edits are answered, then close.
-                let _ = tokio::time::timeout(Duration::from_secs(2), room.closed()).await;
-                outbox.close(CloseCause::ShuttingDown);
-                break SessionEnd::Closed(CloseCause::ShuttingDown);
-            }
-            _ = room.closed() => {
-                // Deleted, moving to another node, or a replica that lost its owner:
-                // the room says which, so a move never reads as a deletion.
-                let cause = if app.lifecycle.is_stopping() {
-                    CloseCause::ShuttingDown
-                } else {
-                    room.close_cause()
-                };
-                outbox.close(cause);
-                break SessionEnd::Closed(cause);
-            }
-            end = &mut writer => {
-                writer_done = true;
-                break match end {
-                    Ok(writer::WriterEnd::Closed) => SessionEnd::WriterClosed,
-                    _ => SessionEnd::SocketBroke,
-                };
-            }
-            _ = pings.tick() => {
-                if last_heard.elapsed() > idle_limit {
-                    outbox.close(CloseCause::Idle);
-                    break SessionEnd::Closed(CloseCause::Idle);
+        };
+        tokio::pin!(expired);
+        loop {
+            tokio::select! {
+                biased;
+                _ = &mut expired => return self.ended(CloseCause::TokenExpired),
+                _ = app.lifecycle.stopping() => {
+                    // Give the room its last tick, so accepted edits are answered, then close.
+                    let _ = tokio::time::timeout(Duration::from_secs(2), room.closed()).await;
+                    return self.ended(CloseCause::ShuttingDown);
                 }
-                // Pongs keep a connection alive, but not a message it never completes.
-                if partial.since().is_some_and(|at| at.elapsed() > message_deadline) {
-                    outbox.close(CloseCause::Unfinished);
-                    break SessionEnd::Closed(CloseCause::Unfinished);
+                _ = room.closed() => {
+                    // Deleted, moving to another node, or a replica that lost its owner:
+                    // the room says which, so a move never reads as a deletion.
+                    let cause = if app.lifecycle.is_stopping() {
+                        CloseCause::ShuttingDown
+                    } else {
+                        room.close_cause()
+                    };
+                    return self.ended(cause);
                 }
-                outbox.push_ping();
-            }
-            _ = outbox.wait_for_space(), if throttled => {
-                throttled = outbox.replies_full();
-            }
-            msg = stream.next(), if !throttled => {
-                // Anything that arrives, pongs included, proves the peer is alive.
-                last_heard = Instant::now();
-                match msg {
-                    None => break SessionEnd::ClientClosed,
-                    Some(Ok(Message::Close(frame))) => {
-                        // The socket library does not write (`socket.rs`): the echo
-                        // goes through the outbox, after what is queued.
-                        outbox.close_reply(echo_code(frame.as_ref()));
-                        break SessionEnd::ClientClosed;
+                end = &mut self.writer => {
+                    self.writer_done = true;
+                    return match end {
+                        Ok(writer::WriterEnd::Closed) => SessionEnd::WriterClosed,
+                        _ => SessionEnd::SocketBroke,
+                    };
+                }
+                _ = pings.tick() => {
+                    if let Some(end) = self.on_ping() {
+                        return end;
                     }
-                    Some(Ok(Message::Ping(payload))) => outbox.push_pong(payload),
-                    Some(Err(e)) => {
-                        if let WsError::Capacity(CapacityError::MessageTooLong { size, max_size }) = &e {
-                            let refusal = Refusal::too_large(format!(
-                                "a message of {size} bytes, over the limit of {max_size}"
-                            ));
-                            outbox.push_reply(&refusal.to_ws(None, None));
-                            outbox.close(CloseCause::TooLarge);
-                            break SessionEnd::Closed(CloseCause::TooLarge);
-                        }
-                        if partial.over_share() {
-                            let refusal = Refusal::overloaded(e.to_string());
-                            outbox.push_reply(&refusal.to_ws(None, None));
-                            outbox.close(CloseCause::Overloaded);
-                            break SessionEnd::Closed(CloseCause::Overloaded);
-                        }
-                        tracing::debug!(error = %e, "read failed");
-                        break SessionEnd::ReadFailed;
-                    }
-                    Some(Ok(Message::Text(t))) => session.handle(t.into(), Format::Json).await,
-                    Some(Ok(Message::Binary(b))) => session.handle(b, Format::Bincode).await,
-                    Some(Ok(_)) => {}
                 }
-                throttled = outbox.replies_full();
+                _ = outbox.wait_for_space(), if self.throttled => {
+                    self.throttled = outbox.replies_full();
+                }
+                msg = stream.next(), if !self.throttled => {
+                    if let Some(end) = self.on_read(msg).await {
+                        return end;
+                    }
+                    self.throttled = outbox.replies_full();
+                }
             }
         }
-    };
-    if !session.change_subscription(canopy_room::Intent::Unsubscribe(conn)) {
-        // The room has stopped or its channel is at its bound: told directly.
-        room.send(RoomCommand::Unsubscribe { conn });
     }
-    if !writer_done {
-        // Let the writer send what is queued (a `closed`, say), within a bound.
-        outbox.close(CloseCause::ConnectionClosed);
-        if tokio::time::timeout(Duration::from_secs(2), &mut writer)
-            .await
-            .is_err()
+
+    /// Closes the outbox with `cause` and answers the session's end for it.
+    fn ended(&self, cause: CloseCause) -> SessionEnd {
+        self.session.outbox.close(cause);
+        SessionEnd::Closed(cause)
+    }
+
+    /// A ping's turn: ends an idle connection, or one that leaves a message unfinished
+    /// past its deadline (pongs keep a connection alive, not a message it never ends).
+    fn on_ping(&self) -> Option<SessionEnd> {
+        let config = &self.session.app.config;
+        if self.last_heard.elapsed() > config.ws_idle {
+            return Some(self.ended(CloseCause::Idle));
+        }
+        let deadline = config.budgets.ws_message_deadline;
+        if self
+            .partial
+            .since()
+            .is_some_and(|at| at.elapsed() > deadline)
         {
-            writer.abort();
+            return Some(self.ended(CloseCause::Unfinished));
+        }
+        self.session.outbox.push_ping();
+        None
+    }
+
+    /// What the client sent: a request for the session, a ping, its close, or an error.
+    async fn on_read(&mut self, msg: Option<Result<Message, WsError>>) -> Option<SessionEnd> {
+        // Anything that arrives, pongs included, proves the peer is alive.
+        self.last_heard = Instant::now();
+        let outbox = &self.session.outbox;
+        match msg {
+            None => Some(SessionEnd::ClientClosed),
+            Some(Ok(Message::Close(frame))) => {
+                // The socket library does not write (`socket.rs`): the echo goes through
+                // the outbox, after what is queued.
+                outbox.close_reply(echo_code(frame.as_ref()));
+                Some(SessionEnd::ClientClosed)
+            }
+            Some(Ok(Message::Ping(payload))) => {
+                outbox.push_pong(payload);
+                None
+            }
+            Some(Err(e)) => Some(self.read_failed(e)),
+            Some(Ok(Message::Text(t))) => {
+                self.session.handle(t.into(), Format::Json).await;
+                None
+            }
+            Some(Ok(Message::Binary(b))) => {
+                self.session.handle(b, Format::Bincode).await;
+                None
+            }
+            Some(Ok(_)) => None,
         }
     }
-    if !why.by_client() {
-        linger(&mut stream).await;
+
+    /// A read error: a message over the size limit, or the caller over its share of
+    /// unfinished-message bytes, is told so before the close.
+    fn read_failed(&self, e: WsError) -> SessionEnd {
+        let outbox = &self.session.outbox;
+        if let WsError::Capacity(CapacityError::MessageTooLong { size, max_size }) = &e {
+            let refusal = Refusal::too_large(format!(
+                "a message of {size} bytes, over the limit of {max_size}"
+            ));
+            outbox.push_reply(&refusal.to_ws(None, None));
+            return self.ended(CloseCause::TooLarge);
+        }
+        if self.partial.over_share() {
+            outbox.push_reply(&Refusal::overloaded(e.to_string()).to_ws(None, None));
+            return self.ended(CloseCause::Overloaded);
+        }
+        tracing::debug!(error = %e, "read failed");
+        SessionEnd::ReadFailed
     }
-    room.connections.fetch_sub(1, Ordering::AcqRel);
-    app.metrics.connections.dec();
-    app.metrics
-        .ws_closed
-        .with_label_values(&[why.label()])
-        .inc();
-    tracing::info!(room = %room.id, conn, why = why.label(), "ws closed");
+
+    /// Ends the connection: its subscription dropped from the room, the writer given a
+    /// moment to send what is queued, the client's last bytes read, the counts given
+    /// back.
+    async fn close<S>(mut self, stream: &mut S, why: SessionEnd)
+    where
+        S: Stream<Item = Result<Message, WsError>> + Unpin,
+    {
+        let (session, conn) = (&self.session, self.conn);
+        if !session.change_subscription(canopy_room::Intent::Unsubscribe(conn)) {
+            // The room has stopped or its channel is at its bound: told directly.
+            session.room.send(RoomCommand::Unsubscribe { conn });
+        }
+        if !self.writer_done {
+            // Let the writer send what is queued (a `closed`, say), within a bound.
+            session.outbox.close(CloseCause::ConnectionClosed);
+            if tokio::time::timeout(Duration::from_secs(2), &mut self.writer)
+                .await
+                .is_err()
+            {
+                self.writer.abort();
+            }
+        }
+        if !why.by_client() {
+            linger(stream).await;
+        }
+        let (app, room) = (&self.session.app, &self.session.room);
+        room.connections.fetch_sub(1, Ordering::AcqRel);
+        app.metrics.connections.dec();
+        app.metrics
+            .ws_closed
+            .with_label_values(&[why.label()])
+            .inc();
+        tracing::info!(room = %room.id, conn, why = why.label(), "ws closed");
+    }
 }
 
 /// The code a close reply echoes: the client's, unless it sent none or one that may
