@@ -52,8 +52,11 @@ test('a live mirror, interpolated', async (t) => {
   await sleep(300);
   sampling = false;
   await sampler;
-  // On the path (x from 0 to 20), at most one step of extrapolation past it.
-  assert.ok(xs.every((x) => x >= 0 && x <= 21), `samples off the path: ${xs.filter((x) => x < 0 || x > 21)}`);
+  // On the path (x from 0 to 20), plus what extrapolation adds past it: one interval at
+  // the last segment's speed, a step when ticks are even; a tick that came early on a
+  // busy machine makes the last segment shorter and its speed higher, hence the half
+  // step of slack.
+  assert.ok(xs.every((x) => x >= 0 && x <= 21.5), `samples off the path: ${xs.filter((x) => x < 0 || x > 21.5)}`);
   assert.ok(new Set(xs.map((x) => Math.round(x * 4))).size > 10, 'the samples went through the motion');
   assert.equal(interp.sample()[conn.mirror.slotOf(1) * 8], 20, 'settled on the mirror');
 });
