@@ -9,6 +9,8 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
+use canopy_protocol::interest::{Follow, Frustum, Tier};
+use canopy_protocol::message::Region;
 use canopy_protocol::{ClientMsg, ErrorCode, Format, Hits, ServerMsg, codec};
 
 use super::session::Session;
@@ -36,30 +38,9 @@ fn peek_ids(bytes: &[u8]) -> (Option<u64>, Option<u64>) {
 impl Session {
     /// Handles one client message.
     pub(super) async fn handle(&self, bytes: Bytes, format: Format) {
-        let header = match format {
-            Format::Bincode => codec::bincode_edits_header(&bytes),
-            Format::Json => None,
+        let Some(msg) = self.decode(bytes, format).await else {
+            return;
         };
-        if let Some((seq, ops)) = header {
-            // Refused before the ops are decoded (and allocated).
-            let limit = self.app.config.max_ops_per_batch;
-            if let Err(e) = check_batch_size(usize::try_from(ops).unwrap_or(usize::MAX), limit) {
-                self.refuse(Some(seq), None, &e);
-                return;
-            }
-        }
-        let msg =
-            match offload::decode(bytes.clone(), move |b| codec::decode_client(b, format)).await {
-                Ok(m) => m,
-                Err(e) => {
-                    let (seq, id) = match format {
-                        Format::Json => peek_ids(&bytes),
-                        Format::Bincode => (header.map(|h| h.0), None),
-                    };
-                    self.refuse(seq, id, &Refusal::from(e));
-                    return;
-                }
-            };
         match msg {
             ClientMsg::Subscribe {
                 region,
@@ -71,28 +52,9 @@ impl Session {
                 send_hz,
                 tiers,
             } => {
-                if let Some(r) = &region
-                    && let Err(e) = canopy_room::query::check_region(r)
-                {
-                    self.refuse(None, None, &e.into());
-                    return;
-                }
-                let scope = Tiers::new(&tiers).and_then(|tiers| {
-                    let scope = Scope {
-                        region,
-                        mask,
-                        follow,
-                        frustum,
-                        pacing: Pacing { send_hz, tiers },
-                    };
-                    scope.check(self.room.tick_hz).map(|()| scope)
-                });
-                let scope = match scope {
+                let scope = match self.scope_of(region, mask, follow, frustum, (send_hz, &tiers)) {
                     Ok(s) => s,
-                    Err(e) => {
-                        self.refuse(None, None, &e.into());
-                        return;
-                    }
+                    Err(e) => return self.refuse(None, None, &e),
                 };
                 let req = SubscribeRequest {
                     outbox: Arc::clone(&self.outbox),
@@ -109,28 +71,84 @@ impl Session {
                 self.change_subscription(Intent::Unsubscribe(self.outbox.conn));
             }
             ClientMsg::Edits { seq, ops } => self.edits(seq, ops),
-            ClientMsg::Query { id, query } => {
-                match crate::queries::answer(&self.app, &self.caller, &self.room, query).await {
-                    Ok(answer) => {
-                        let (nodes, hits) = match answer.output {
-                            QueryOutput::Nodes(n) => (Some(n), None),
-                            QueryOutput::Ray(h) => (None, Some(Hits::Ray(h))),
-                            QueryOutput::Nearest(h) => (None, Some(Hits::Nearest(h))),
-                        };
-                        self.outbox.push_reply(&ServerMsg::QueryResult {
-                            id,
-                            tick: answer.tick,
-                            nodes,
-                            hits,
-                        });
-                    }
-                    Err(e) => self.refuse(None, Some(id), &e),
-                }
-            }
+            ClientMsg::Query { id, query } => self.query(id, query).await,
             ClientMsg::Ping { nonce } => self.outbox.push_reply(&ServerMsg::Pong {
                 nonce,
                 tick: self.room.stats.tick(),
             }),
+        }
+    }
+
+    /// Decodes a client message (off the async workers when it is big); a bincode edit
+    /// batch over the op limit is refused from its header, before its ops are decoded
+    /// (and allocated). `None` when it was refused, naming the `seq` or `id` it could.
+    async fn decode(&self, bytes: Bytes, format: Format) -> Option<ClientMsg> {
+        let header = match format {
+            Format::Bincode => codec::bincode_edits_header(&bytes),
+            Format::Json => None,
+        };
+        if let Some((seq, ops)) = header {
+            let limit = self.app.config.max_ops_per_batch;
+            if let Err(e) = check_batch_size(usize::try_from(ops).unwrap_or(usize::MAX), limit) {
+                self.refuse(Some(seq), None, &e);
+                return None;
+            }
+        }
+        match offload::decode(bytes.clone(), move |b| codec::decode_client(b, format)).await {
+            Ok(m) => Some(m),
+            Err(e) => {
+                let (seq, id) = match format {
+                    Format::Json => peek_ids(&bytes),
+                    Format::Bincode => (header.map(|h| h.0), None),
+                };
+                self.refuse(seq, id, &Refusal::from(e));
+                None
+            }
+        }
+    }
+
+    /// The scope a `subscribe` asks for, checked against the contract's ranges and the
+    /// room's tick rate before anything changes.
+    fn scope_of(
+        &self,
+        region: Option<Region>,
+        mask: u32,
+        follow: Option<Follow>,
+        frustum: Option<Frustum>,
+        (send_hz, tiers): (Option<u32>, &[Tier]),
+    ) -> Result<Scope, Refusal> {
+        if let Some(r) = &region {
+            canopy_room::query::check_region(r)?;
+        }
+        let tiers = Tiers::new(tiers)?;
+        let scope = Scope {
+            region,
+            mask,
+            follow,
+            frustum,
+            pacing: Pacing { send_hz, tiers },
+        };
+        scope.check(self.room.tick_hz)?;
+        Ok(scope)
+    }
+
+    /// Answers a query at the room's current tick.
+    async fn query(&self, id: u64, query: canopy_protocol::Query) {
+        match crate::queries::answer(&self.app, &self.caller, &self.room, query).await {
+            Ok(answer) => {
+                let (nodes, hits) = match answer.output {
+                    QueryOutput::Nodes(n) => (Some(n), None),
+                    QueryOutput::Ray(h) => (None, Some(Hits::Ray(h))),
+                    QueryOutput::Nearest(h) => (None, Some(Hits::Nearest(h))),
+                };
+                self.outbox.push_reply(&ServerMsg::QueryResult {
+                    id,
+                    tick: answer.tick,
+                    nodes,
+                    hits,
+                });
+            }
+            Err(e) => self.refuse(None, Some(id), &e),
         }
     }
 

@@ -59,67 +59,23 @@ pub(super) async fn run(
     deadline: Pace,
 ) -> WriterEnd {
     let _gone = Gone(Arc::clone(&outbox));
-    let format = outbox.format;
-    let data = data_opcode(format);
     let mut durable = outbox.durability_watch();
     loop {
         let mut fed = false;
         while let Some(Next { item, written }) = outbox.take_next() {
-            let (sent, delta) = match &item {
-                Outgoing::Message(b) => (send(&mut out, b, data, written, deadline).await, None),
-                Outgoing::Frame(b) => (send(&mut out, b, data, written, deadline).await, Some(b)),
-                Outgoing::Merged(b) => {
-                    metrics.merged_frames.inc();
-                    (send(&mut out, b, data, written, deadline).await, Some(b))
-                }
-                Outgoing::Ping => (
-                    send(&mut out, &[], Opcode::Ping, written, deadline).await,
-                    None,
-                ),
-                Outgoing::Pong(p) => (
-                    send(&mut out, p, Opcode::Pong, written, deadline).await,
-                    None,
-                ),
-                Outgoing::CloseReply { code } => {
-                    let body = close_payload(*code, "");
-                    let _ = send(&mut out, &body, Opcode::Close, written, deadline).await;
+            match write_item(&mut out, &item, written, outbox.format, deadline).await {
+                Ok(Wrote::Sent) => {}
+                Ok(Wrote::Closed) => {
                     finish(&mut out).await;
                     return WriterEnd::Closed;
                 }
-                Outgoing::Close(cause) => {
-                    let reason = cause.reason();
-                    let closed = codec::encode_server(
-                        &ServerMsg::Closed {
-                            reason: reason.to_string(),
-                        },
-                        format,
-                    );
-                    if send(&mut out, &closed, data, written, deadline)
-                        .await
-                        .is_ok()
-                    {
-                        let body = close_payload(super::close::code(*cause), reason);
-                        let _ = send(&mut out, &body, Opcode::Close, 0, deadline).await;
-                    }
-                    finish(&mut out).await;
-                    return WriterEnd::Closed;
-                }
-            };
-            match sent {
-                Ok(()) => {}
                 Err(SendFailed::Broken) => return WriterEnd::Broken,
                 Err(SendFailed::Stalled { mid }) => {
                     return give_up(&mut out, outbox.conn, mid).await;
                 }
             }
             fed = true;
-            if let Outgoing::Message(b) | Outgoing::Frame(b) | Outgoing::Merged(b) = &item {
-                metrics.bytes_sent.inc_by(b.len() as u64);
-            }
-            if let Some(b) = delta {
-                metrics.delta_frames_sent.inc();
-                metrics.delta_bytes_sent.inc_by(b.len() as u64);
-            }
+            count(&metrics, &item);
         }
         if fed && let SocketOut::Stream(w) = &mut out {
             match timeout(deadline.stall, w.flush()).await {
@@ -144,6 +100,68 @@ pub(super) async fn run(
             }
             None => outbox.notified().await,
         }
+    }
+}
+
+/// What writing one item came to.
+enum Wrote {
+    /// Written; the writer goes on.
+    Sent,
+    /// A close (the client's echoed, or the server's `closed` and close frame): the
+    /// writer ends.
+    Closed,
+}
+
+/// Writes one item of the outbox (`written` of its bytes went out before, by a
+/// flusher).
+async fn write_item(
+    out: &mut SocketOut,
+    item: &Outgoing,
+    written: usize,
+    format: Format,
+    deadline: Pace,
+) -> Result<Wrote, SendFailed> {
+    let data = data_opcode(format);
+    match item {
+        Outgoing::Message(b) | Outgoing::Frame(b) | Outgoing::Merged(b) => {
+            send(out, b, data, written, deadline).await?
+        }
+        Outgoing::Ping => send(out, &[], Opcode::Ping, written, deadline).await?,
+        Outgoing::Pong(p) => send(out, p, Opcode::Pong, written, deadline).await?,
+        Outgoing::CloseReply { code } => {
+            let body = close_payload(*code, "");
+            let _ = send(out, &body, Opcode::Close, written, deadline).await;
+            return Ok(Wrote::Closed);
+        }
+        Outgoing::Close(cause) => {
+            let reason = cause.reason();
+            let closed = codec::encode_server(
+                &ServerMsg::Closed {
+                    reason: reason.to_string(),
+                },
+                format,
+            );
+            if send(out, &closed, data, written, deadline).await.is_ok() {
+                let body = close_payload(super::close::code(*cause), reason);
+                let _ = send(out, &body, Opcode::Close, 0, deadline).await;
+            }
+            return Ok(Wrote::Closed);
+        }
+    }
+    Ok(Wrote::Sent)
+}
+
+/// Counts a written item in the metrics: its bytes, and a delta frame's.
+fn count(metrics: &Metrics, item: &Outgoing) {
+    if let Outgoing::Merged(_) = item {
+        metrics.merged_frames.inc();
+    }
+    if let Outgoing::Message(b) | Outgoing::Frame(b) | Outgoing::Merged(b) = item {
+        metrics.bytes_sent.inc_by(b.len() as u64);
+    }
+    if let Outgoing::Frame(b) | Outgoing::Merged(b) = item {
+        metrics.delta_frames_sent.inc();
+        metrics.delta_bytes_sent.inc_by(b.len() as u64);
     }
 }
 
