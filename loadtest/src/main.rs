@@ -79,81 +79,9 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
     scenario.validate()?;
     // Before any socket, and before a child server inherits the limit.
     let fd = fd_limit::raise_to_hard();
-    if scenario.soak && (scenario.spawn || scenario.server_bin.is_some()) {
-        // The soak's write deadline and query quota are the started server's, unless
-        // `--server-arg` sets them explicitly.
-        let given = |flag: &str| scenario.server_args.iter().any(|a| a.starts_with(flag));
-        let mut extra = Vec::new();
-        if !given("--ws-write-deadline-secs") {
-            extra.push(format!(
-                "--ws-write-deadline-secs={}",
-                scenario.write_deadline
-            ));
-        }
-        if !given("--query-rate") {
-            extra.push(format!("--query-rate={}", scenario.query_quota));
-        }
-        scenario.server_args.extend(extra);
-    }
-    let mut started = match (&scenario.server_bin, scenario.spawn) {
-        (Some(bin), _) if scenario.cluster_spawn.is_some() => {
-            Some(Started::Cluster(SpawnedCluster::start(
-                scenario
-                    .nats_bin
-                    .as_deref()
-                    .context("--cluster-spawn needs --nats-bin")?,
-                bin,
-                &scenario.server_args,
-                scenario.cluster_spawn.unwrap_or(1),
-                scenario.tick_hz,
-                scenario.token.as_deref(),
-            )?))
-        }
-        (Some(bin), _) => Some(Started::Child(ChildServer::start(
-            bin,
-            &scenario.server_args,
-            scenario.tick_hz,
-        )?)),
-        (None, true) => Some(Started::InProcess(SpawnedServer::start(
-            &scenario.server_args,
-            scenario.tick_hz,
-        )?)),
-        (None, false) => None,
-    };
-    let target = match (&started, &scenario.url) {
-        (Some(Started::InProcess(server)), _) => run::Target {
-            urls: vec![server.url()],
-            label: format!("in-process server on {}", server.addr),
-            in_process: true,
-        },
-        (Some(Started::Cluster(cluster)), _) => run::Target {
-            urls: cluster.nodes.iter().map(ChildServer::url).collect(),
-            label: format!(
-                "cluster of {} nodes {} around nats://{} ({})",
-                cluster.nodes.len(),
-                cluster.url_list(),
-                cluster.nats_addr,
-                cluster.logs()
-            ),
-            in_process: false,
-        },
-        (Some(Started::Child(server)), _) => run::Target {
-            urls: vec![server.url()],
-            label: format!(
-                "{} (pid {}, log {})",
-                server.url(),
-                server.pid().unwrap_or(0),
-                server.log.display()
-            ),
-            in_process: false,
-        },
-        (None, Some(url)) => run::Target {
-            urls: target::urls::parse(url)?,
-            label: url.clone(),
-            in_process: false,
-        },
-        (None, None) => anyhow::bail!("give --spawn, --url or --server-bin"),
-    };
+    soak_server_args(&mut scenario);
+    let mut started = start_servers(&scenario)?;
+    let target = target_of(&started, &scenario)?;
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
@@ -187,7 +115,101 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
         Some(Started::Cluster(cluster)) => cluster.stop()?,
         None => {}
     }
-    let (text, passed) = match output? {
+    let (text, passed) = render(output?, json)?;
+    print!("{text}");
+    Ok(passed)
+}
+
+/// A soak's write deadline and query quota are the started server's, unless
+/// `--server-arg` sets them explicitly.
+fn soak_server_args(scenario: &mut Scenario) {
+    if !(scenario.soak && (scenario.spawn || scenario.server_bin.is_some())) {
+        return;
+    }
+    let given = |flag: &str| scenario.server_args.iter().any(|a| a.starts_with(flag));
+    let mut extra = Vec::new();
+    if !given("--ws-write-deadline-secs") {
+        extra.push(format!(
+            "--ws-write-deadline-secs={}",
+            scenario.write_deadline
+        ));
+    }
+    if !given("--query-rate") {
+        extra.push(format!("--query-rate={}", scenario.query_quota));
+    }
+    scenario.server_args.extend(extra);
+}
+
+/// The server (or cluster) the harness starts itself, if it starts one.
+fn start_servers(scenario: &Scenario) -> anyhow::Result<Option<Started>> {
+    Ok(match (&scenario.server_bin, scenario.spawn) {
+        (Some(bin), _) if scenario.cluster_spawn.is_some() => {
+            Some(Started::Cluster(SpawnedCluster::start(
+                scenario
+                    .nats_bin
+                    .as_deref()
+                    .context("--cluster-spawn needs --nats-bin")?,
+                bin,
+                &scenario.server_args,
+                scenario.cluster_spawn.unwrap_or(1),
+                scenario.tick_hz,
+                scenario.token.as_deref(),
+            )?))
+        }
+        (Some(bin), _) => Some(Started::Child(ChildServer::start(
+            bin,
+            &scenario.server_args,
+            scenario.tick_hz,
+        )?)),
+        (None, true) => Some(Started::InProcess(SpawnedServer::start(
+            &scenario.server_args,
+            scenario.tick_hz,
+        )?)),
+        (None, false) => None,
+    })
+}
+
+/// Where the run points: the started server or cluster, or `--url`.
+fn target_of(started: &Option<Started>, scenario: &Scenario) -> anyhow::Result<run::Target> {
+    Ok(match (started, &scenario.url) {
+        (Some(Started::InProcess(server)), _) => run::Target {
+            urls: vec![server.url()],
+            label: format!("in-process server on {}", server.addr),
+            in_process: true,
+        },
+        (Some(Started::Cluster(cluster)), _) => run::Target {
+            urls: cluster.nodes.iter().map(ChildServer::url).collect(),
+            label: format!(
+                "cluster of {} nodes {} around nats://{} ({})",
+                cluster.nodes.len(),
+                cluster.url_list(),
+                cluster.nats_addr,
+                cluster.logs()
+            ),
+            in_process: false,
+        },
+        (Some(Started::Child(server)), _) => run::Target {
+            urls: vec![server.url()],
+            label: format!(
+                "{} (pid {}, log {})",
+                server.url(),
+                server.pid().unwrap_or(0),
+                server.log.display()
+            ),
+            in_process: false,
+        },
+        (None, Some(url)) => run::Target {
+            urls: target::urls::parse(url)?,
+            label: url.clone(),
+            in_process: false,
+        },
+        (None, None) => anyhow::bail!("give --spawn, --url or --server-bin"),
+    })
+}
+
+/// The report as text (a table, or JSON with `--json`) and whether it passed.
+fn render(output: Output, json: bool) -> anyhow::Result<(String, bool)> {
+    Ok(match output {
         Output::Run(report) if json => {
             (serde_json::to_string_pretty(&report)? + "\n", report.passed)
         }
@@ -196,9 +218,7 @@ fn run(mut scenario: Scenario) -> anyhow::Result<bool> {
             (serde_json::to_string_pretty(&report)? + "\n", report.passed)
         }
         Output::Bench(report) => (report.render(), report.passed),
-    };
-    print!("{text}");
-    Ok(passed)
+    })
 }
 
 /// What a run printed its verdict from.

@@ -333,6 +333,16 @@ impl Scenario {
                  give --decode-every 2 or more"
             );
         }
+        self.validate_load()?;
+        if self.soak {
+            self.validate_soak()?;
+        }
+        self.validate_target()?;
+        Ok(())
+    }
+
+    /// The world and the load: sizes, rates and fractions.
+    fn validate_load(&self) -> anyhow::Result<()> {
         ensure!(self.nodes >= 1, "--nodes must be at least 1");
         ensure!(self.fanout >= 1, "--fanout must be at least 1");
         ensure!(self.depth >= 1, "--depth must be at least 1");
@@ -371,49 +381,60 @@ impl Scenario {
                 self.queries
             );
         }
-        if self.soak {
-            ensure!(self.storm_every > 0.0, "--storm-every must be positive");
+        if self.editors > 0 && self.batch_size == 0 {
+            bail!("--batch-size must be at least 1 when there are editors");
+        }
+        Ok(())
+    }
+
+    /// A soak's storms, stalls, invalid batches and hostile clients.
+    fn validate_soak(&self) -> anyhow::Result<()> {
+        ensure!(self.storm_every > 0.0, "--storm-every must be positive");
+        ensure!(
+            (0.0..=1.0).contains(&self.storm_fraction)
+                && (0.0..=1.0).contains(&self.stalled_readers)
+                && (0.0..=1.0).contains(&self.invalid_batches),
+            "--storm-fraction, --stalled-readers and --invalid-batches are fractions"
+        );
+        ensure!(
+            self.stall_every > self.stall_secs(),
+            "--stall-every must exceed the stall"
+        );
+        ensure!(self.overquota_rate >= 0.0, "--overquota-rate must be >= 0");
+        if !self.hostile_kinds().is_empty() {
             ensure!(
-                (0.0..=1.0).contains(&self.storm_fraction)
-                    && (0.0..=1.0).contains(&self.stalled_readers)
-                    && (0.0..=1.0).contains(&self.invalid_batches),
-                "--storm-fraction, --stalled-readers and --invalid-batches are fractions"
+                self.hostile_close_within > 0.0 && self.hostile_close_within.is_finite(),
+                "--hostile-close-within must be positive"
+            );
+            // Each kind needs one whole attempt inside the load window.
+            let need = self.hostile_close_within + HOLD_BEYOND_BOUND.as_secs_f64() + 20.0;
+            ensure!(
+                self.duration >= need,
+                "with hostile clients --duration must be at least {need:.0} s \
+                 (--hostile-close-within plus 25 s), or give --no-hostile"
             );
             ensure!(
-                self.stall_every > self.stall_secs(),
-                "--stall-every must exceed the stall"
+                (2..=1023).contains(&self.noop_depth),
+                "--noop-depth must be 2 to 1023"
             );
-            ensure!(self.overquota_rate >= 0.0, "--overquota-rate must be >= 0");
-            if !self.hostile_kinds().is_empty() {
-                ensure!(
-                    self.hostile_close_within > 0.0 && self.hostile_close_within.is_finite(),
-                    "--hostile-close-within must be positive"
-                );
-                // Each kind needs one whole attempt inside the load window.
-                let need = self.hostile_close_within + HOLD_BEYOND_BOUND.as_secs_f64() + 20.0;
-                ensure!(
-                    self.duration >= need,
-                    "with hostile clients --duration must be at least {need:.0} s \
-                     (--hostile-close-within plus 25 s), or give --no-hostile"
-                );
-                ensure!(
-                    (2..=1023).contains(&self.noop_depth),
-                    "--noop-depth must be 2 to 1023"
-                );
-                ensure!(
-                    self.noop_ops >= 1 && self.noop_batches >= 1 && self.idle_sockets >= 1,
-                    "--noop-ops, --noop-batches and --idle-sockets must be at least 1"
-                );
-            }
-            // Slow readers must stay below the write deadline, or the server drops
-            // them as it should drop only the stalled ones.
             ensure!(
-                self.slow_pause_ms < self.write_deadline * 1000,
-                "in a soak --slow-pause-ms ({}) must be under --write-deadline ({} s)",
-                self.slow_pause_ms,
-                self.write_deadline
+                self.noop_ops >= 1 && self.noop_batches >= 1 && self.idle_sockets >= 1,
+                "--noop-ops, --noop-batches and --idle-sockets must be at least 1"
             );
         }
+        // Slow readers must stay below the write deadline, or the server drops
+        // them as it should drop only the stalled ones.
+        ensure!(
+            self.slow_pause_ms < self.write_deadline * 1000,
+            "in a soak --slow-pause-ms ({}) must be under --write-deadline ({} s)",
+            self.slow_pause_ms,
+            self.write_deadline
+        );
+        Ok(())
+    }
+
+    /// Where the run points and what a benchmark needs of it.
+    fn validate_target(&self) -> anyhow::Result<()> {
         if self.bench.is_some() {
             ensure!(
                 !self.spawn && !self.soak,
@@ -438,9 +459,6 @@ impl Scenario {
                  take several)",
                 bench.name()
             );
-        }
-        if self.editors > 0 && self.batch_size == 0 {
-            bail!("--batch-size must be at least 1 when there are editors");
         }
         Ok(())
     }
