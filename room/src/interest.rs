@@ -17,7 +17,7 @@ use crate::refusal::Refusal;
 /// The most tiers a subscription may have.
 pub const MAX_TIERS: usize = 8;
 
-/// A subscription's distance tiers, kept inline so that a [`Scope`] stays `Copy`.
+/// A subscription's distance tiers, kept inline so that a [`Scope`](crate::scope::Scope) stays `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tiers {
     list: [Tier; MAX_TIERS],

@@ -2,11 +2,11 @@
 //!
 //! **API boundary.** What the `canopy` binary, embedders and the tests use is public:
 //! [`app`] (the router), [`run`] (serve a listener until shutdown), [`AppState`] and
-//! [`config`]; [`room`] (a room's synchronous state and its `tick`); [`persist`] and
-//! [`durability`] (the storage layer and recovery); the edges [`http`] and [`ws`]; and
-//! [`cluster`] (cluster mode over NATS), [`metrics`], [`access`], [`demo`], [`state`] and [`server`]. The edges' machinery
-//! (admission, rate limits, origins, proxies, JWT, TLS, the tick threads, refusals) is
-//! `pub(crate)`: reachable only through that API, free to change.
+//! [`config`]; [`durability`] (opening the data dir, recovery and the offline tools);
+//! the edges [`http`] and [`ws`] and their connections [`net`]; and [`cluster`]
+//! (cluster mode over NATS), [`metrics`], [`access`], [`demo`] and [`state`]. Rooms
+//! and their ticks are `canopy_room`, the storage layer `canopy_store`, the scene and
+//! its octree `canopy_scene`.
 //!
 //! See ARCHITECTURE.md at the repository root for the data flow of a tick.
 
