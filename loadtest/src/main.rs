@@ -30,6 +30,7 @@ mod rawws;
 mod report;
 mod run;
 mod scenario;
+mod scenario_check;
 mod soak;
 mod stop;
 mod target;

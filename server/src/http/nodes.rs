@@ -81,24 +81,35 @@ pub(super) async fn list_nodes(
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
 ) -> Result<Response, ApiError> {
-    let room = app.room(&room)?;
+    let read = |s: &canopy_room::SceneState| s.hierarchy().iter_nodes().collect::<Vec<Node>>();
+    whole_room_read(&app, &caller, &room, ("nodes", NODE_JSON_BYTES), read).await
+}
+
+/// A whole-room read (`GET /nodes`, `GET /octree`): a read slot held while the answer
+/// streams, the items read at one tick off the async workers and charged to the
+/// caller's query quota, and the JSON `{"tick":…,"<key>":[…]}` written as the reader
+/// takes it, at the minimum rate.
+async fn whole_room_read<T: serde::Serialize + Send + 'static>(
+    app: &AppState,
+    caller: &Caller,
+    room: &str,
+    (key, item_bytes): (&str, usize),
+    read: impl FnOnce(&canopy_room::SceneState) -> Vec<T> + Send + 'static,
+) -> Result<Response, ApiError> {
+    let room = app.room(room)?;
     if !app.query_limiter.check(&caller.rate_key) {
-        return Err(rate_limited(&app).into());
+        return Err(rate_limited(app).into());
     }
-    let slot = whole_room_slot(&app, &caller, &room)?;
-    let (tick, nodes) = read_scene(&room, |s| {
-        (s.tick(), s.hierarchy().iter_nodes().collect::<Vec<Node>>())
-    })
-    .await?;
-    app.query_limiter.charge(&caller.rate_key, nodes.len());
+    let slot = whole_room_slot(app, caller, &room)?;
+    let (tick, items) = read_scene(&room, move |s| (s.tick(), read(s))).await?;
+    app.query_limiter.charge(&caller.rate_key, items.len());
+    let answer = Whole {
+        head: format!("{{\"tick\":{tick},\"{key}\":["),
+        items,
+        item_bytes,
+    };
     let pace = app.config.budgets.pace(app.config.request_timeout);
     let cut = app.metrics.http_reads_cut.clone();
-    let head = format!("{{\"tick\":{tick},\"nodes\":[");
-    let answer = Whole {
-        head,
-        items: nodes,
-        item_bytes: NODE_JSON_BYTES,
-    };
     let body = stream_whole(answer, slot, pace, caller.who.clone(), cut);
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
@@ -255,14 +266,8 @@ pub(super) async fn octree(
     Extension(caller): Extension<Caller>,
     Path(room): Path<String>,
 ) -> Result<Response, ApiError> {
-    let room = app.room(&room)?;
-    if !app.query_limiter.check(&caller.rate_key) {
-        return Err(rate_limited(&app).into());
-    }
-    let slot = whole_room_slot(&app, &caller, &room)?;
-    let (tick, cells) = read_scene(&room, |s| {
-        let cells: Vec<OctreeCell> = s
-            .octree()
+    let read = |s: &canopy_room::SceneState| {
+        s.octree()
             .cells_with_outside()
             .into_iter()
             .map(|c| OctreeCell {
@@ -271,24 +276,9 @@ pub(super) async fn octree(
                 depth: c.depth,
                 objects: c.objects as u32,
             })
-            .collect();
-        (s.tick(), cells)
-    })
-    .await?;
-    app.query_limiter.charge(&caller.rate_key, cells.len());
-    let answer = Whole {
-        head: format!("{{\"tick\":{tick},\"cells\":["),
-        items: cells,
-        item_bytes: CELL_JSON_BYTES,
+            .collect::<Vec<OctreeCell>>()
     };
-    let pace = app.config.budgets.pace(app.config.request_timeout);
-    let cut = app.metrics.http_reads_cut.clone();
-    let body = stream_whole(answer, slot, pace, caller.who.clone(), cut);
-    Ok((
-        [(header::CONTENT_TYPE, "application/json")],
-        Body::from_stream(body),
-    )
-        .into_response())
+    whole_room_read(&app, &caller, &room, ("cells", CELL_JSON_BYTES), read).await
 }
 
 #[cfg(test)]
