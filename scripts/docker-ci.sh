@@ -102,14 +102,23 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# Whether a rootfs tarball made earlier is there to import (a file, not empty).
+have_rootfs() {
+  [[ -f "$ROOTFS_CACHE" && -s "$ROOTFS_CACHE" ]]
+}
+
 # The minimal bookworm rootfs the base image is made of, into $ROOTFS_CACHE.
 make_rootfs() {
+  rm -rf "$ROOTFS_CACHE"
   # tmpfs for the rootfs when there is one: the unpacking is I/O-bound otherwise.
   mm_tmp=/dev/shm
   [[ -d $mm_tmp && -w $mm_tmp ]] || mm_tmp="$work"
   # merged-usr hook: makes the /usr symlinks itself instead of installing usrmerge,
   # which would bring perl (50 MB) into the image.
-  TMPDIR="$mm_tmp" mmdebstrap --quiet --variant=essential \
+  # --format=tar: mmdebstrap otherwise guesses the format from the file name, and the
+  # ".part" of the name it writes first would make it a directory.
+  rm -rf "$ROOTFS_CACHE.part"
+  TMPDIR="$mm_tmp" mmdebstrap --quiet --variant=essential --format=tar \
     --include=ca-certificates,curl,passwd \
     --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
     --aptopt='APT::Install-Recommends "false"' \
@@ -136,7 +145,7 @@ step "$("$DOCKER" --version); $("$COMPOSE" version --short 2>/dev/null | sed 's/
 
 mkdir -p "$(dirname "$ROOTFS_CACHE")"
 if [[ "${1:-}" == prepare ]]; then
-  [[ -s "$ROOTFS_CACHE" ]] || make_rootfs
+  have_rootfs || make_rootfs
   step "prepared: $ROOTFS_CACHE"
   exit 0
 fi
@@ -158,7 +167,7 @@ fi
 
 # --- 3. base image -----------------------------------------------------------------
 step "mmdebstrap: minimal bookworm rootfs -> docker import $BASE_IMAGE"
-if [[ ! -s "$ROOTFS_CACHE" ]]; then
+if ! have_rootfs; then
   make_rootfs
 else
   step "using the rootfs made earlier ($ROOTFS_CACHE)"
