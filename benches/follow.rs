@@ -221,6 +221,22 @@ fn octree_report(room: &Room) {
         }
         println!("sphere of radius {r}: {:?} per query", t.elapsed() / 1000);
     }
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let outer = RADIUS * 1.1;
+    let t = Instant::now();
+    for i in 0..1000 {
+        let shells = ((RADIUS - STEP, RADIUS), (outer, outer + STEP));
+        octree.shells(
+            glam::Vec3::from_array(spot(i)),
+            shells,
+            u32::MAX,
+            (&mut a, &mut b),
+        );
+    }
+    println!(
+        "a moving scope's two shells (step {STEP}): {:?} per query",
+        t.elapsed() / 1000
+    );
 }
 
 /// Each avatar moving each tick, then one in a hundred.

@@ -13,8 +13,9 @@
 //! most once per format however many subscribers read it (a region scope's in O(changed
 //! nodes)); subscribers of the same region scope share one in-scope set, updated once
 //! per tick in place (taken from them while it changes, so it is never copied). Frustum
-//! and follow scopes build their own, in O(changed nodes) (plus, for a follow scope whose
-//! centre moved, the nodes crossing its sphere).
+//! scopes build their own in O(changed nodes); follow scopes build their own from the
+//! changes the room's follow index hands each (plus, for one whose centre moved, the
+//! nodes crossing its sphere), so a follow scope nothing near changed costs nothing.
 //! A paced subscriber (v1.2 `send_hz`, `tiers`) folds its scope's parts into its
 //! [`Pacer`](super::pacing::Pacer) every tick and gets a frame of its own on its sends
 //! only, written with absolute compact rows (it is never in step with the baseline).
@@ -28,7 +29,8 @@ use canopy_scene::octree::point_aabb_dist;
 use super::Room;
 use super::delta::{DeltaParts, SharedDelta};
 use super::diff::TickDiff;
-use super::follow::ChangedBoxes;
+use super::follow::{ChangedBoxes, FollowPass, Held};
+use super::follow_index::FollowIndex;
 use super::interest::lost_follow;
 use super::outbox::{Outbox, Pushed};
 use super::scene_state::SceneState;
@@ -61,13 +63,19 @@ impl Room {
         let mut merged = 0;
         let regions = self.region_deltas(scene, now_ms);
         let mut groups: Groups = Vec::new();
-        if self.subscribers.list.iter().any(|s| s.follow.is_some()) {
+        let pass = if self.subscribers.follows.is_empty() {
+            FollowPass::Events
+        } else {
             self.changed_boxes.fill(&self.diff, scene);
-        }
+            let subs = &mut self.subscribers;
+            subs.route_follow_changes(&self.diff, scene, &self.changed_boxes)
+        };
+        let follows = &mut self.subscribers.follows;
         for sub in &mut self.subscribers.list {
             let scratch = (&mut groups, &regions, &mut self.parts);
             let tick_state = (&self.diff, scene, &self.changed_boxes);
-            let (delta, error) = subscriber_delta(sub, scratch, tick_state, now_ms);
+            let follow = (pass, &mut *follows);
+            let (delta, error) = subscriber_delta(sub, scratch, tick_state, follow, now_ms);
             if let Some(d) = delta {
                 if sub.outbox.is_compact() {
                     if sub.pacer.is_some() {
@@ -158,6 +166,7 @@ fn subscriber_delta(
     sub: &mut Subscriber,
     (groups, regions, parts): (&mut Groups, &RegionGroups, &mut DeltaParts),
     (diff, scene, boxes): (&TickDiff, &SceneState, &ChangedBoxes),
+    follow: (FollowPass, &mut FollowIndex),
     now_ms: u64,
 ) -> (Option<Arc<SharedDelta>>, Option<NodeId>) {
     let (delta, lost) = if sub.scope.is_whole_room() {
@@ -170,7 +179,7 @@ fn subscriber_delta(
         sub.in_scope = Arc::clone(set);
         (d.clone(), None)
     } else {
-        let lost = own_parts(sub, (diff, scene, boxes), parts);
+        let lost = own_parts(sub, (diff, scene, boxes), follow, parts);
         let own = (!parts.is_empty()).then(|| {
             Arc::new(SharedDelta::new(
                 scene.tick(),
@@ -215,14 +224,21 @@ fn group_delta(
 fn own_parts(
     sub: &mut Subscriber,
     (diff, scene, boxes): (&TickDiff, &SceneState, &ChangedBoxes),
+    (pass, follows): (FollowPass, &mut FollowIndex),
     parts: &mut DeltaParts,
 ) -> Option<NodeId> {
     let mask = sub.scope.mask;
-    // A frustum's or follow scope's set is its subscriber's alone: updated in place.
-    let in_scope = Arc::make_mut(&mut sub.in_scope);
     if let (Some(f), Some(state)) = (&sub.scope.follow, &mut sub.follow) {
-        return state.tick_parts((diff, scene, boxes), f, mask, in_scope, parts);
+        if !state.has_work(pass) {
+            parts.clear();
+            return None;
+        }
+        // A follow scope's set is its subscriber's alone: updated in place.
+        let in_scope = Arc::make_mut(&mut sub.in_scope);
+        let held = Held::new(in_scope, follows, sub.outbox.conn);
+        return state.tick_parts((diff, scene, boxes), (pass, f, mask), held, parts);
     }
+    let in_scope = Arc::make_mut(&mut sub.in_scope);
     if let Some(f) = &sub.scope.frustum {
         scope::frustum_parts(diff, scene, f, mask, in_scope, parts);
     } else {

@@ -47,6 +47,8 @@ pub mod edit_wait;
 mod fanout;
 pub mod flush;
 mod follow;
+mod follow_band;
+mod follow_index;
 pub mod gate;
 pub mod interest;
 pub mod lease;

@@ -44,10 +44,19 @@ pub(super) struct Measured {
     pub frames_merged: usize,
     pub snapshots: usize,
     pub nodes: u64,
-    pub octree_cells: u64,
+    /// The octree's cell count when this tick counted it (see `octree_cells_now`).
+    pub octree_cells: Option<u64>,
 }
 
 impl Room {
+    /// The octree's cell count on the first tick of each second, `None` on the others:
+    /// counting is a scan of the cells (240,000 in a room of a million nodes, 0.4 ms),
+    /// too much to pay every tick for a statistic.
+    pub(super) fn octree_cells_now(&self, scene: &super::SceneState) -> Option<u64> {
+        let hz = u64::from(self.shared.tick_hz.max(1));
+        (scene.tick() % hz == 1 || hz == 1).then(|| scene.octree().cell_count() as u64)
+    }
+
     /// Records how late the thread that ticks this room started its tick, against the
     /// slot the tick grid gave it (`canopy_tick_start_delay_seconds`).
     pub fn record_start_delay(&self, late: Duration) {
@@ -83,7 +92,9 @@ impl Room {
         }
         let stats = &self.shared.stats;
         stats.observe_pending(pending, merged);
-        stats.set_octree_cells(m.octree_cells);
+        if let Some(cells) = m.octree_cells {
+            stats.set_octree_cells(cells);
+        }
         stats.record_tick(report.tick, m.nodes, took, slow, report.recomputed as u64);
         stats.record_batches(
             report.batches_applied as u64,

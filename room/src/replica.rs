@@ -240,7 +240,7 @@ impl Room {
         advance.tick = scene.tick();
         let snapshots = self.answer_subscribes(&scene);
         let nodes = scene.hierarchy().len() as u64;
-        let octree_cells = scene.octree().cell_count() as u64;
+        let octree_cells = self.octree_cells_now(&scene);
         drop(scene);
         let _ = now_ms;
         self.record(Measured {

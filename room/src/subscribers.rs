@@ -12,6 +12,7 @@ use canopy_protocol::NodeId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::follow::FollowState;
+use super::follow_index::FollowIndex;
 use super::outbox::{ConnId, Outbox};
 use super::pacing::Pacer;
 use super::scope::Scope;
@@ -74,7 +75,12 @@ impl Subscriber {
 #[derive(Debug, Default)]
 pub(super) struct Subscribers {
     pub(super) list: Vec<Subscriber>,
-    index: FxHashMap<ConnId, usize>,
+    pub(super) index: FxHashMap<ConnId, usize>,
+    /// The live follow scopes among them, indexed (`follow_index.rs`): kept in step by
+    /// [`Subscribers::upsert`], [`Subscribers::remove`] and the scopes' own ticks.
+    pub(super) follows: FollowIndex,
+    /// The follow scopes whose centres a tick moves (reused).
+    pub(super) moved: Vec<ConnId>,
 }
 
 /// Below this many slots the storage is never shrunk: a small room's subscribers come
@@ -110,22 +116,27 @@ impl Subscribers {
 
     /// Inserts or replaces the subscriber of its connection; true when it is new.
     pub(super) fn upsert(&mut self, sub: Subscriber) -> bool {
-        match self.position(sub.outbox.conn) {
+        let (at, new) = match self.position(sub.outbox.conn) {
             Some(i) => {
-                self.list[i] = sub;
-                false
+                let old = std::mem::replace(&mut self.list[i], sub);
+                // Out before the new one goes in: both are the same connection's.
+                self.follows.remove_scope(&old);
+                (i, false)
             }
             None => {
                 self.index.insert(sub.outbox.conn, self.list.len());
                 self.list.push(sub);
-                true
+                (self.list.len() - 1, true)
             }
-        }
+        };
+        self.follows.add_scope(&self.list[at]);
+        new
     }
 
     pub(super) fn remove(&mut self, conn: ConnId) -> Option<Subscriber> {
         let i = self.index.remove(&conn)?;
         let sub = self.list.swap_remove(i);
+        self.follows.remove_scope(&sub);
         if let Some(moved) = self.list.get(i) {
             self.index.insert(moved.outbox.conn, i);
         }
@@ -136,6 +147,7 @@ impl Subscribers {
     /// Takes every subscriber out, and their storage with them.
     pub(super) fn drain(&mut self) -> impl Iterator<Item = Subscriber> + use<> {
         self.index = FxHashMap::default();
+        self.follows = FollowIndex::default();
         std::mem::take(&mut self.list).into_iter()
     }
 
@@ -165,6 +177,13 @@ impl Subscribers {
                 sub.outbox.conn
             );
         }
+        self.follows
+            .assert_well_formed(self.list.iter().filter_map(|s| {
+                let (f, state) = (s.scope.follow.as_ref()?, s.follow.as_ref()?);
+                assert!(state.events.is_empty(), "events left over from a tick");
+                let at = (s.outbox.conn, f, s.scope.mask, state.placed);
+                (!state.is_lost()).then_some((at.0, at.1, at.2, at.3, &*s.in_scope, &state.band))
+            }));
         let bound = (self.list.len() * 4).max(KEEP_SLOTS * 2);
         assert!(
             self.list.capacity() <= bound,

@@ -54,7 +54,7 @@ impl Room {
         let frames_merged = self.fan_out(&scene, now_ms);
         let snapshots = self.answer_subscribes(&scene);
         let nodes = scene.hierarchy().len() as u64;
-        let octree_cells = scene.octree().cell_count() as u64;
+        let octree_cells = self.octree_cells_now(&scene);
         drop(scene);
 
         self.record(Measured {

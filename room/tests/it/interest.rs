@@ -117,6 +117,8 @@ fn edit(n: u32) -> impl Strategy<Value = Edit> {
     prop_oneof![
         4 => (id.clone(), point()).prop_map(|(i, p)| Edit::Move(i, p)),
         6 => (id.clone(), [-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0]).prop_map(|(i, d)| Edit::Nudge(i, d)),
+        // A followed node walking: small steps, so scopes sweep from their bands.
+        4 => (0..n.min(6), [-0.3f32..0.3, -0.3f32..0.3, -0.3f32..0.3]).prop_map(|(i, d)| Edit::Nudge(i, d)),
         1 => (id.clone(), prop::option::of(id.clone())).prop_map(|(i, p)| Edit::Reparent(i, p)),
         1 => (id.clone(), 0.0f32..2.0, mask()).prop_map(|(i, e, m)| Edit::Shape(i, e, m)),
         1 => id.clone().prop_filter("rarely the first nodes", |i| *i >= 4).prop_map(Edit::Remove),

@@ -1,7 +1,7 @@
 //! Queries for interest scopes: the spherical shell a moving follow scope sweeps, and a
 //! camera's frustum.
 //!
-//! Owns [`Octree::shell`], [`Octree::sphere_dist`] and [`Octree::frustum`]. Invariant relied on (as in
+//! Owns [`Octree::shell`], [`Octree::shells`], [`Octree::sphere_dist`] and [`Octree::frustum`]. Invariant relied on (as in
 //! `query_region.rs`): a cell's bounds contain every object of its subtree, and each
 //! test used to prune a cell is monotone in the box, so a cell that fails it holds no
 //! answer. The objects themselves are tested with the same narrow-phase functions
@@ -42,6 +42,63 @@ impl Octree {
             hit,
             out,
         );
+    }
+
+    /// [`Octree::shell`] for two shells around one centre in one traversal, the first's
+    /// ids into `out.0` and the second's into `out.1`: a moving follow scope's entering
+    /// shell `(r - step, r]` and leaving shell `(r + m, r + m + step]` cross mostly the
+    /// same cells, so one descent serves both.
+    pub fn shells(
+        &self,
+        center: Vec3,
+        (a, b): ((f32, f32), (f32, f32)),
+        mask: u32,
+        out: (&mut Vec<u32>, &mut Vec<u32>),
+    ) {
+        let (out_a, out_b) = out;
+        out_a.clear();
+        out_b.clear();
+        let mut visit = |entries: &[super::cell::Entry]| {
+            for e in entries {
+                if e.mask & mask != 0 {
+                    let d = point_aabb_dist(center, e.min, e.max);
+                    if a.0 < d && d <= a.1 {
+                        out_a.push(e.id);
+                    }
+                    if b.0 < d && d <= b.1 {
+                        out_b.push(e.id);
+                    }
+                }
+            }
+        };
+        let may_hold = |min: Vec3, max: Vec3| {
+            let (near, far) = (
+                point_aabb_dist(center, min, max),
+                farthest_dist(center, min, max),
+            );
+            (near <= a.1 && far > a.0) || (near <= b.1 && far > b.0)
+        };
+        visit(&self.outside.entries);
+        let root = self.root_bounds;
+        if root.mask & mask != 0 && may_hold(root.min, root.max) {
+            let mut stack: Stack<Link, STACK> = Stack::new();
+            stack.push(self.root_link);
+            while let Some(link) = stack.pop() {
+                visit(&self.arena.entries[link.range()]);
+                if link.first_child == CellIdx::NONE {
+                    continue;
+                }
+                let block = self.block(link.first_child);
+                for k in 0..8 {
+                    let child = block.get(k);
+                    if child.mask & mask != 0 && may_hold(child.min, child.max) {
+                        stack.push(block.link(k));
+                    }
+                }
+            }
+        }
+        out_a.sort_unstable();
+        out_b.sort_unstable();
     }
 
     /// The objects whose world AABB is within `radius` of `center`, with that distance

@@ -410,6 +410,11 @@ fn check_query(tree: &Octree, brute: &Brute, kind: Kind, aq: &AnchoredQuery) {
                     "shell {c} {inner} {r}"
                 );
             }
+            let (mut near, mut far) = (Vec::new(), Vec::new());
+            let (a, b) = ((r * 0.9, r), (r * 1.1, r * 1.25));
+            tree.shells(c, (a, b), *mask, (&mut near, &mut far));
+            assert_eq!(near, brute.shell(c, a.0, a.1, *mask), "near shell {c} {r}");
+            assert_eq!(far, brute.shell(c, b.0, b.1, *mask), "far shell {c} {r}");
         }
         Query::Ray { o, d, max_t, mask } => {
             let origin = base + v3(*o) * unit;
