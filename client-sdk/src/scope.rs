@@ -6,12 +6,13 @@
 //! contract lets a client check by itself (at most one of region, follow and frustum;
 //! finite bounds with `min <= max`; a radius and margin of at least 0; unit plane
 //! normals; a send rate of at least 1 and at most 240, the highest tick rate; tiers
-//! with increasing distances and only the last one unbounded, each sent at least every
+//! (at most eight) with increasing distances and only the last one unbounded, each sent at least every
 //! send), so a subscription is refused only for what the server alone knows (a node to
 //! follow that does not exist, a send rate above the room's tick rate, a server that
 //! does not serve v1.2). The connection resubscribes with the same scope after a
 //! reconnect, so that one is always valid too.
 
+use canopy_protocol::interest::MAX_TIERS;
 use canopy_protocol::message::Region;
 use canopy_protocol::{ALL_LAYERS, ClientMsg, Encoding, Follow, Frustum, NodeId, Tier};
 use glam::{Mat4, Vec4};
@@ -239,6 +240,10 @@ impl Scope {
     }
 
     fn validate_tiers(&self) -> Result<()> {
+        if self.tiers.len() > MAX_TIERS {
+            let n = self.tiers.len();
+            return invalid(format!("{n} tiers: at most {MAX_TIERS}"));
+        }
         let last = self.tiers.len().saturating_sub(1);
         let mut previous = f32::NEG_INFINITY;
         for (i, tier) in self.tiers.iter().enumerate() {
@@ -357,6 +362,12 @@ mod tests {
             Scope::room().with_send_hz(MAX_SEND_HZ + 1),
             Scope::follow(7, 30.0).with_tiers([tier(Some(10.0), 1)]),
             Scope::follow(7, 30.0).with_tiers([tier(None, 1), tier(None, 2)]),
+            // Nine tiers: one more than a subscription may have.
+            Scope::follow(7, 30.0).with_tiers(
+                (0..9)
+                    .map(|i| tier((i < 8).then_some(i as f32), 1))
+                    .collect::<Vec<_>>(),
+            ),
             Scope::follow(7, 30.0).with_tiers([
                 tier(Some(10.0), 1),
                 tier(Some(10.0), 2),

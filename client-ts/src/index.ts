@@ -26,7 +26,7 @@ export type { MirrorSink, MirrorWatcher } from './mirror.js';
 export type { ConnectionEvents, EventName, FrameInfo } from './events.js';
 export { backoffDelay, DEFAULT_BACKOFF, parseRetryAfter, retryAfterDelay } from './backoff.js';
 export type { Backoff } from './backoff.js';
-export { follow, frustum, frustumPlanes, region, validateScope, wholeRoom } from './scope.js';
+export { follow, frustum, frustumPlanes, MAX_TIERS, region, validateScope, wholeRoom } from './scope.js';
 export type { Scope } from './scope.js';
 export { Endpoint } from './endpoint.js';
 export type { Format } from './endpoint.js';

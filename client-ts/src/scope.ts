@@ -26,6 +26,9 @@ export interface Scope {
 }
 
 /** Every node of the room. */
+/** The most distance tiers one subscription may have (the contract's). */
+export const MAX_TIERS = 8;
+
 export const wholeRoom = (mask = 0xffff_ffff): Scope => ({ region: null, mask });
 
 /** The nodes whose world AABB meets the closed box [min, max]. */
@@ -114,6 +117,7 @@ export function validateScope(s: Scope): void {
   if (hz !== undefined && !(Number.isInteger(hz) && hz >= 1 && hz <= 240)) fail('sendHz must be an integer from 1 to 240');
   const tiers = s.tiers ?? [];
   if (!Array.isArray(tiers)) fail('tiers must be an array');
+  if (tiers.length > MAX_TIERS) fail(`at most ${MAX_TIERS} tiers, not ${tiers.length}`);
   let last = -1;
   tiers.forEach((t, i) => {
     if (!u32(t.every) || t.every < 1) fail(`tiers[${i}].every must be an integer of at least 1`);

@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::NodeId;
 
+/// The most distance tiers one subscription may have.
+pub const MAX_TIERS: usize = 8;
+
 /// A scope that follows a node: the sphere of `radius` around the node's world
 /// position, re-evaluated every tick. A node enters when its world AABB comes within
 /// `radius` of the centre and leaves only beyond `radius + margin`.
@@ -44,6 +47,8 @@ pub struct Frustum(pub [[f32; 4]; 6]);
 /// One distance tier of a subscription: nodes within `within` of the scope's centre
 /// (and beyond the previous tier) have their changes sent on every `every`-th send.
 /// The last tier has no `within` and takes every node past the others.
+///
+/// A subscription has at most [`MAX_TIERS`] of them.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Tier {

@@ -14,8 +14,8 @@ use canopy_protocol::{ErrorCode, NodeId};
 
 use crate::refusal::Refusal;
 
-/// The most tiers a subscription may have.
-pub const MAX_TIERS: usize = 8;
+/// The most tiers a subscription may have (the contract's).
+pub use canopy_protocol::interest::MAX_TIERS;
 
 /// A subscription's distance tiers, kept inline so that a [`Scope`](crate::scope::Scope) stays `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -50,6 +50,7 @@ test('bad v1.2 scopes are refused with a message naming the field', () => {
     [{ ...wholeRoom(), tiers: [{ within: -1, every: 1 }, { every: 3 }] }, /tiers\[0\].within/],
     [{ ...wholeRoom(), tiers: [{ within: 1, every: 0 }, { every: 3 }] }, /tiers\[0\].every/],
     [{ ...wholeRoom(), tiers: [{ every: 1.5 }] }, /tiers\[0\].every/],
+    [{ ...follow(3, 10), tiers: Array.from({ length: 9 }, (_, i) => (i < 8 ? { within: i, every: 1 } : { every: 1 })) }, /at most 8 tiers/],
   ];
   for (const [scope, message] of bad) {
     assert.throws(() => validateScope(scope), (e) => e instanceof InvalidArgumentError && message.test(e.message), JSON.stringify(scope));
