@@ -38,7 +38,7 @@ use rustc_hash::FxHashSet;
 
 use super::delta::DeltaParts;
 use super::diff::{NodeChange, TickDiff};
-use super::follow_band::Band;
+use super::follow_band::{Band, reach};
 use super::follow_index::FollowIndex;
 use super::outbox::ConnId;
 use super::scene_state::SceneState;
@@ -217,7 +217,7 @@ impl FollowState {
             self.lost = true;
             self.events.clear();
             self.band.invalidate((&mut *held.index, held.conn));
-            held.index.lose(held.conn, (f, self.placed));
+            held.index.lose(held.conn, (f, self.placed, reach(f)));
             for id in held.set.drain() {
                 held.index.release(id, held.conn);
                 out.remove.push(id);

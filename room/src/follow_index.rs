@@ -20,13 +20,7 @@ use glam::Vec3;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
-use super::diff::TickDiff;
-use super::follow::{ChangedBoxes, FollowPass, conservative_step};
-use super::follow_band::{Band, reach, slack};
 use super::outbox::ConnId;
-use super::scene_state::SceneState;
-use super::scope::centre_of;
-use super::subscribers::{Subscriber, Subscribers};
 
 /// A follow scope as the grid holds it: enough to test a changed node's box against it
 /// without looking the subscriber up.
@@ -116,6 +110,18 @@ fn class_of(radius: f32) -> i32 {
     (radius.max(f32::MIN_POSITIVE).log2().ceil() as i32 + 1).clamp(MIN_CLASS, MAX_CLASS)
 }
 
+/// A live follow scope as [`FollowIndex::assert_well_formed`] checks it against the
+/// index: what its subscriber's state says.
+pub(super) struct Indexed<'a> {
+    pub(super) conn: ConnId,
+    pub(super) follow: &'a Follow,
+    pub(super) mask: u32,
+    pub(super) anchor: Vec3,
+    pub(super) reach: f32,
+    pub(super) held: &'a FxHashSet<NodeId>,
+    pub(super) watched: Box<dyn Iterator<Item = NodeId> + 'a>,
+}
+
 /// The index of a room's live follow scopes (see the module doc).
 #[derive(Debug, Default)]
 pub(super) struct FollowIndex {
@@ -140,11 +146,12 @@ impl FollowIndex {
         self.held
     }
 
-    /// Adds the live scope of `conn` following `f` around `centre`, holding `ids`.
+    /// Adds the live scope of `conn` following `f` from `anchor`, concerned with the
+    /// changes within `reach` of it, holding `ids`.
     pub(super) fn register(
         &mut self,
         conn: ConnId,
-        (f, mask, centre): (&Follow, u32, Vec3),
+        (f, mask, anchor, reach): (&Follow, u32, Vec3, f32),
         ids: impl Iterator<Item = NodeId>,
     ) {
         for id in ids {
@@ -153,35 +160,40 @@ impl FollowIndex {
         self.followers.entry(f.node).or_default().push(conn);
         self.place(Placed {
             conn,
-            centre,
-            radius: reach(f),
+            centre: anchor,
+            radius: reach,
             mask,
         });
     }
 
-    /// Takes out the live scope of `conn` (as [`FollowIndex::register`] put it in, with
-    /// the centre it was last placed at), releasing `ids`.
+    /// Takes out the live scope of `conn` (as [`FollowIndex::register`] put it in, at
+    /// the anchor it was last placed at), releasing the `held` ids and unwatching the
+    /// `watched` ones.
     pub(super) fn deregister(
         &mut self,
         conn: ConnId,
-        (f, centre): (&Follow, Vec3),
-        ids: impl Iterator<Item = NodeId>,
+        (f, anchor, reach): (&Follow, Vec3, f32),
+        (held, watched): (impl Iterator<Item = NodeId>, impl Iterator<Item = NodeId>),
     ) {
-        for id in ids {
+        for id in held {
             self.release(id, conn);
         }
-        self.lose(conn, (f, centre));
+        for id in watched {
+            self.unwatch(id, conn);
+        }
+        self.lose(conn, (f, anchor, reach));
     }
 
-    /// Takes out the scope of `conn` whose followed node is gone (it holds nothing now).
-    pub(super) fn lose(&mut self, conn: ConnId, (f, centre): (&Follow, Vec3)) {
+    /// Takes out the scope of `conn` whose followed node is gone (it holds and watches
+    /// nothing now).
+    pub(super) fn lose(&mut self, conn: ConnId, (f, anchor, reach): (&Follow, Vec3, f32)) {
         if let Some(list) = self.followers.get_mut(&f.node) {
             list.retain(|c| *c != conn);
             if list.is_empty() {
                 self.followers.remove(&f.node);
             }
         }
-        self.unplace(conn, reach(f), centre);
+        self.unplace(conn, reach, anchor);
     }
 
     /// Records that the scope of `conn` now holds `id`.
@@ -299,36 +311,33 @@ impl FollowIndex {
 
     /// Panics unless the index is exactly what `scopes` (each live follow scope's
     /// connection, follow, mask, placed centre and held ids) make.
-    pub(super) fn assert_well_formed<'a>(
-        &self,
-        scopes: impl Iterator<
-            Item = (
-                ConnId,
-                &'a Follow,
-                u32,
-                Vec3,
-                &'a FxHashSet<NodeId>,
-                &'a Band,
-            ),
-        >,
-    ) {
+    pub(super) fn assert_well_formed<'a>(&self, scopes: impl Iterator<Item = Indexed<'a>>) {
         let mut holders: FxHashMap<NodeId, Vec<ConnId>> = FxHashMap::default();
         let mut watchers: FxHashMap<NodeId, Vec<ConnId>> = FxHashMap::default();
         let mut followers: FxHashMap<NodeId, Vec<ConnId>> = FxHashMap::default();
         let mut placed = 0;
-        for (conn, f, mask, centre, ids, band) in scopes {
-            for &id in ids {
+        for Indexed {
+            conn,
+            follow: f,
+            mask,
+            anchor: centre,
+            reach,
+            held,
+            watched,
+        } in scopes
+        {
+            for &id in held {
                 holders.entry(id).or_default().push(conn);
             }
-            for id in band.ids() {
+            for id in watched {
                 watchers.entry(id).or_default().push(conn);
             }
             followers.entry(f.node).or_default().push(conn);
-            let grid = self.grids.iter().find(|g| g.class == class_of(reach(f)));
+            let grid = self.grids.iter().find(|g| g.class == class_of(reach));
             let want = Placed {
                 conn,
                 centre,
-                radius: reach(f),
+                radius: reach,
                 mask,
             };
             let found = grid.and_then(|g| g.cells.get(&g.key(centre)));
@@ -374,111 +383,6 @@ impl FollowIndex {
     }
 }
 
-impl FollowIndex {
-    /// Indexes `sub` if its scope is a live follow scope.
-    pub(super) fn add_scope(&mut self, sub: &Subscriber) {
-        if let (Some(f), Some(state)) = (&sub.scope.follow, &sub.follow)
-            && !state.is_lost()
-        {
-            let at = (f, sub.scope.mask, state.placed);
-            self.register(sub.outbox.conn, at, sub.in_scope.iter().copied());
-        }
-    }
-
-    /// Takes `sub` out if its scope is a live follow scope.
-    pub(super) fn remove_scope(&mut self, sub: &Subscriber) {
-        if let (Some(f), Some(state)) = (&sub.scope.follow, &sub.follow)
-            && !state.is_lost()
-        {
-            let conn = sub.outbox.conn;
-            for id in state.band.ids() {
-                self.unwatch(id, conn);
-            }
-            self.deregister(conn, (f, state.placed), sub.in_scope.iter().copied());
-        }
-    }
-}
-
-impl Subscribers {
-    /// Hands each live follow scope the tick's changed nodes it may enter or leave (those
-    /// it holds and those within its radius of its new centre), after placing the
-    /// scopes whose followed node moved at their new centres; answers
-    /// [`FollowPass::Reevaluate`] instead when the tick changed more than twice what the
-    /// scopes hold, where routing would cost more than each scope re-evaluating.
-    pub(super) fn route_follow_changes(
-        &mut self,
-        diff: &TickDiff,
-        scene: &SceneState,
-        boxes: &ChangedBoxes,
-    ) -> FollowPass {
-        self.place_moved_centres(diff, scene);
-        if diff.entries.len() > 2 * self.follows.held() {
-            return FollowPass::Reevaluate;
-        }
-        let Subscribers {
-            list,
-            index,
-            follows,
-            ..
-        } = self;
-        let mut hand = |conn: ConnId, i: u32| {
-            if let Some(&at) = index.get(&conn)
-                && let Some(state) = list[at].follow.as_mut()
-                && state.events.last() != Some(&i)
-            {
-                state.events.push(i);
-            }
-        };
-        for (i, (e, b)) in diff.entries.iter().zip(boxes.iter()).enumerate() {
-            let i = i as u32;
-            for conn in follows.concerned(e.id) {
-                hand(conn, i);
-            }
-            if let Some((lo, hi, mask)) = *b {
-                follows.within_radius((lo, hi, mask), |conn| hand(conn, i));
-            }
-        }
-        FollowPass::Events
-    }
-
-    /// Moves each follow scope whose followed node the tick changed to the node's new
-    /// position in the grid (a removed node's scope stays: its tick takes it out).
-    fn place_moved_centres(&mut self, diff: &TickDiff, scene: &SceneState) {
-        let Subscribers {
-            list,
-            index,
-            follows,
-            moved,
-        } = self;
-        moved.clear();
-        // Whichever is shorter: the followed nodes, or the tick's changes.
-        if follows.followed_nodes() < diff.entries.len() {
-            for node in follows.followed() {
-                if diff.change_of(node).is_some() {
-                    moved.extend_from_slice(follows.followers_of(node));
-                }
-            }
-        } else {
-            for e in &diff.entries {
-                moved.extend_from_slice(follows.followers_of(e.id));
-            }
-        }
-        for conn in moved.iter() {
-            let sub = &mut list[index[conn]];
-            // Re-anchored only past the band's slack: within it, the scope's reach
-            // around the anchor still covers everything its tick must look at.
-            if let (Some(f), Some(state)) = (&sub.scope.follow, &mut sub.follow)
-                && let Some(c) = centre_of(scene, f.node)
-                && conservative_step(state.placed, c, reach(f)) > slack(f)
-            {
-                follows.move_centre(*conn, (reach(f), sub.scope.mask), state.placed, c);
-                state.placed = c;
-                state.band.invalidate((&mut *follows, *conn));
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -505,8 +409,8 @@ mod tests {
             );
             let r = [0.0, 3.0, 12.5, 40.0][i as usize % 4];
             let f = follow(i, r);
-            index.register(u64::from(i), (&f, 1 << (i % 3), c), std::iter::empty());
-            scopes.push((u64::from(i), c, reach(&f), 1u32 << (i % 3)));
+            index.register(u64::from(i), (&f, 1 << (i % 3), c, r), std::iter::empty());
+            scopes.push((u64::from(i), c, r, 1u32 << (i % 3)));
         }
         for (j, size) in [0.0f32, 1.0, 30.0, 500.0].into_iter().enumerate() {
             for k in 0..40 {

@@ -49,6 +49,7 @@ pub mod flush;
 mod follow;
 mod follow_band;
 mod follow_index;
+mod follow_route;
 pub mod gate;
 pub mod interest;
 pub mod lease;

@@ -12,7 +12,8 @@ use canopy_protocol::NodeId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::follow::FollowState;
-use super::follow_index::FollowIndex;
+use super::follow_band::reach;
+use super::follow_index::{FollowIndex, Indexed};
 use super::outbox::{ConnId, Outbox};
 use super::pacing::Pacer;
 use super::scope::Scope;
@@ -71,6 +72,26 @@ impl Subscriber {
     }
 }
 
+/// Indexes `sub` in `follows` if its scope is a live follow scope.
+fn index(follows: &mut FollowIndex, sub: &Subscriber) {
+    if let (Some(f), Some(state)) = (&sub.scope.follow, &sub.follow)
+        && !state.is_lost()
+    {
+        let at = (f, sub.scope.mask, state.placed, reach(f));
+        follows.register(sub.outbox.conn, at, sub.in_scope.iter().copied());
+    }
+}
+
+/// Takes `sub` out of `follows` if its scope is a live follow scope.
+fn unindex(follows: &mut FollowIndex, sub: &Subscriber) {
+    if let (Some(f), Some(state)) = (&sub.scope.follow, &sub.follow)
+        && !state.is_lost()
+    {
+        let ids = (sub.in_scope.iter().copied(), state.band.ids());
+        follows.deregister(sub.outbox.conn, (f, state.placed, reach(f)), ids);
+    }
+}
+
 /// The subscribed connections of one room (see the module doc).
 #[derive(Debug, Default)]
 pub(super) struct Subscribers {
@@ -120,7 +141,7 @@ impl Subscribers {
             Some(i) => {
                 let old = std::mem::replace(&mut self.list[i], sub);
                 // Out before the new one goes in: both are the same connection's.
-                self.follows.remove_scope(&old);
+                unindex(&mut self.follows, &old);
                 (i, false)
             }
             None => {
@@ -129,14 +150,14 @@ impl Subscribers {
                 (self.list.len() - 1, true)
             }
         };
-        self.follows.add_scope(&self.list[at]);
+        index(&mut self.follows, &self.list[at]);
         new
     }
 
     pub(super) fn remove(&mut self, conn: ConnId) -> Option<Subscriber> {
         let i = self.index.remove(&conn)?;
         let sub = self.list.swap_remove(i);
-        self.follows.remove_scope(&sub);
+        unindex(&mut self.follows, &sub);
         if let Some(moved) = self.list.get(i) {
             self.index.insert(moved.outbox.conn, i);
         }
@@ -181,8 +202,15 @@ impl Subscribers {
             .assert_well_formed(self.list.iter().filter_map(|s| {
                 let (f, state) = (s.scope.follow.as_ref()?, s.follow.as_ref()?);
                 assert!(state.events.is_empty(), "events left over from a tick");
-                let at = (s.outbox.conn, f, s.scope.mask, state.placed);
-                (!state.is_lost()).then_some((at.0, at.1, at.2, at.3, &*s.in_scope, &state.band))
+                (!state.is_lost()).then(|| Indexed {
+                    conn: s.outbox.conn,
+                    follow: f,
+                    mask: s.scope.mask,
+                    anchor: state.placed,
+                    reach: reach(f),
+                    held: &s.in_scope,
+                    watched: Box::new(state.band.ids()),
+                })
             }));
         let bound = (self.list.len() * 4).max(KEEP_SLOTS * 2);
         assert!(
