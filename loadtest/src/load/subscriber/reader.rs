@@ -52,10 +52,18 @@ impl Reader<'_> {
         }
     }
 
-    /// Sends this subscriber's `subscribe` (compact for a counting subscriber when the
+    /// Sends this subscriber's `subscribe` (a follow scope when its spec has one, which
+    /// the codec writes as the v1.2 variant; compact for a counting subscriber when the
     /// run asks for it).
     async fn subscribe(&self, socket: &mut RawSocket) -> Result<(), End> {
         let mut subscribe = ClientMsg::subscribe(self.me.spec.region, u32::MAX);
+        if let (Some(scope), ClientMsg::Subscribe { follow, send_hz, tiers, .. }) =
+            (self.me.spec.follow, &mut subscribe)
+        {
+            *follow = Some(scope.follow);
+            *send_hz = scope.send_hz;
+            *tiers = scope.tiers.map(Vec::from).unwrap_or_default();
+        }
         if self.ctx.compact_counters
             && !self.decodes()
             && let ClientMsg::Subscribe { encoding, .. } = &mut subscribe

@@ -1,0 +1,184 @@
+//! S2's final check of every player's copy against the server's state, once the edits
+//! stopped and every held change went out: the follow rule (docs/protocol.md,
+//! "Interest scopes") computed by the harness from `GET /rooms/{room}/nodes`, not asked
+//! of the server.
+//!
+//! For each player, with `c` its avatar's world translation on the server and `d` the
+//! distance from `c` to a node's world AABB: the avatar is held; every node held is live
+//! with the server's world transform, parent, extent and mask; every node with
+//! `d <= R` is held; no node held (but the avatar) has `d > R + M`. Between R and R + M
+//! either is right (hysteresis). Invariant: a node within [`TOLERANCE`] of R or R + M is
+//! accepted either way, since the server rounds in `f32` what this computes in `f64`.
+
+use std::sync::Arc;
+
+use canopy_protocol::{Node, Transform};
+
+use crate::load::subscriber::SubShared;
+use crate::observe::expected_scope::world_aabb;
+
+/// How close to a boundary (units) a distance may be and count either way: `f32`
+/// rounding of coordinates up to about 1,000 is a few 1e-4.
+const TOLERANCE: f64 = 1e-2;
+
+/// What the check found, over every player.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct MirrorCheck {
+    pub players: usize,
+    /// Players whose copy had any of the faults below.
+    pub wrong: usize,
+    /// Copies never synced, or whose reader stopped early.
+    pub unsynced: usize,
+    pub no_avatar: u64,
+    /// Held nodes the server no longer has.
+    pub not_live: u64,
+    /// Held nodes whose transform, parent, extent or mask differ from the server's.
+    pub stale: u64,
+    /// Nodes within R that the copy lacks.
+    pub missing: u64,
+    /// Held nodes beyond R + M.
+    pub too_far: u64,
+    /// Nodes held per copy at the end: mean, min, max.
+    pub scope: (f64, usize, usize),
+    /// The server's tick of the state checked against.
+    pub tick: u64,
+    /// Players that got a frame after that state was read (set by the caller): the
+    /// traffic had not settled, so their copy may have been checked too early.
+    pub late_frames: usize,
+}
+
+impl MirrorCheck {
+    /// Whether every copy was right.
+    pub(crate) fn passed(&self) -> bool {
+        self.players > 0 && self.wrong == 0
+    }
+
+    /// Every fault counted so far.
+    fn faults(&self) -> u64 {
+        self.unsynced as u64
+            + self.no_avatar
+            + self.not_live
+            + self.stale
+            + self.missing
+            + self.too_far
+    }
+
+    /// One line for the report.
+    pub(crate) fn summary(&self) -> String {
+        format!(
+            "{} of {} copies right at tick {} (unsynced {}, avatar missing {}, not live {}, \
+             stale {}, missing within R {}, held beyond R+M {}; {} with a frame after the \
+             state was read); {:.1} nodes held on average ({}..{})",
+            self.players - self.wrong,
+            self.players,
+            self.tick,
+            self.unsynced,
+            self.no_avatar,
+            self.not_live,
+            self.stale,
+            self.missing,
+            self.too_far,
+            self.late_frames,
+            self.scope.0,
+            self.scope.1,
+            self.scope.2
+        )
+    }
+}
+
+/// The distance from `c` to the node's world AABB, 0 inside it.
+fn distance(c: [f64; 3], node: &Node) -> f64 {
+    let (min, max) = world_aabb(node);
+    (0..3)
+        .map(|a| (min[a] - c[a]).max(c[a] - max[a]).max(0.0).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// Whether two world transforms agree (they travel exactly; a little slack for JSON).
+fn same(a: &Transform, b: &Transform) -> bool {
+    let close = |x: f32, y: f32| (x - y).abs() <= 1e-5 * (1.0 + x.abs().max(y.abs()));
+    a.t.iter().zip(&b.t).all(|(x, y)| close(*x, *y))
+        && a.r.iter().zip(&b.r).all(|(x, y)| close(*x, *y))
+        && close(a.s, b.s)
+}
+
+/// Checks every follow subscriber of `subs` against `server` (every node of the room at
+/// `tick`, ids dense), with radius `r` and margin `m`.
+pub(crate) fn check(
+    subs: &[Arc<SubShared>],
+    server: &[Node],
+    tick: u64,
+    r: f32,
+    m: f32,
+) -> MirrorCheck {
+    let mut by_id: Vec<Option<&Node>> = vec![None; server.len()];
+    for n in server {
+        if let Some(slot) = by_id.get_mut(n.id as usize) {
+            *slot = Some(n);
+        }
+    }
+    let (r, outer) = (f64::from(r), f64::from(r) + f64::from(m));
+    let mut out = MirrorCheck {
+        tick,
+        scope: (0.0, usize::MAX, 0),
+        ..MirrorCheck::default()
+    };
+    let mut held_total = 0usize;
+    for sub in subs {
+        let Some(scope) = sub.spec.follow else {
+            continue;
+        };
+        out.players += 1;
+        let st = sub.lock();
+        let before = out.faults();
+        let avatar = scope.follow.node;
+        if !st.synced || st.ended.is_some() {
+            out.unsynced += 1;
+        }
+        let held = st.mirror.len();
+        held_total += held;
+        out.scope.1 = out.scope.1.min(held);
+        out.scope.2 = out.scope.2.max(held);
+        let centre = by_id.get(avatar as usize).copied().flatten();
+        if st.mirror.get(avatar).is_none() {
+            out.no_avatar += 1;
+        }
+        let Some(centre) = centre else {
+            out.not_live += 1;
+            out.wrong += 1;
+            continue;
+        };
+        let c = centre.world.t.map(f64::from);
+        for mine in st.mirror.nodes() {
+            let Some(theirs) = by_id.get(mine.id as usize).copied().flatten() else {
+                out.not_live += 1;
+                continue;
+            };
+            if !same(&mine.world, &theirs.world)
+                || mine.parent != theirs.parent
+                || mine.extent != theirs.extent
+                || mine.mask != theirs.mask
+            {
+                out.stale += 1;
+            }
+            if mine.id != avatar && distance(c, theirs) > outer + TOLERANCE {
+                out.too_far += 1;
+            }
+        }
+        for n in server {
+            if distance(c, n) < r - TOLERANCE && st.mirror.get(n.id).is_none() {
+                out.missing += 1;
+            }
+        }
+        if out.faults() != before {
+            out.wrong += 1;
+        }
+    }
+    if out.players > 0 {
+        out.scope.0 = held_total as f64 / out.players as f64;
+    } else {
+        out.scope.1 = 0;
+    }
+    out
+}
