@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use super::edits::PARTS;
 use super::layout::{Layout, WALK_SPEED};
 use super::window::Measured;
 use super::{BYTES_RATIO, CPU_RATIO, FRAMES_RATIO, Shape};
@@ -15,7 +16,7 @@ pub(super) fn workload(s: &Scenario, layout: &Layout, shape: &Shape) -> String {
     format!(
         "1 room x {} nodes on a {:.0} x {:.0} plane at {} Hz, {} players each owning a \
          walking avatar ({WALK_SPEED} units/s); 1 editor x {}/s x ({} avatars + {} random \
-         nodes); {:?}; whole room, then follow (radius {:.1}, margin {:.1}, send_hz {}, \
+         nodes, in {PARTS} batches); {:?}; whole room, then follow (radius {:.1}, margin {:.1}, send_hz {}, \
          tiers within {:.1} every 1 / every {}); {} s measured per mode",
         s.nodes,
         layout.side,

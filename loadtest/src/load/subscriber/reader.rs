@@ -276,13 +276,20 @@ impl Reader<'_> {
                 }
                 let values = update
                     .iter()
-                    .map(|r| (r.id, r.world.s))
-                    .chain(upsert.iter().map(|n| (n.id, n.world.s)));
+                    .map(|r| (r.id, r.world.s, true))
+                    .chain(upsert.iter().map(|n| (n.id, n.world.s, false)));
+                // A follow scope's upserts are mostly nodes its moving centre reached,
+                // carrying an edit that may be seconds old: the scope's travel, not the
+                // change's delay. Its latency comes from its updates only.
+                let upserts_sampled = self.me.spec.follow.is_none();
                 self.samples.clear();
-                for (id, scale) in values {
+                for (id, scale, updated) in values {
                     if scale == POISON_SCALE {
                         // A value only invalid batches carry: one of them was applied.
                         self.ctx.errors.record("invalid_batch_applied");
+                    }
+                    if !(updated || upserts_sampled) {
+                        continue;
                     }
                     if let Some(us) = self.stamps.latency_us(id, scale, now) {
                         self.samples.push(us);
