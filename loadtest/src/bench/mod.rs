@@ -244,5 +244,12 @@ mod tests {
             (6000, 200, 20_000)
         );
         assert_eq!(relay.node_count(), 3);
+        let mut s2 = Scenario::parse_from(["canopy-loadtest", "--spawn", "--bench=s2"]);
+        apply_defaults(&mut s2, &|_| false);
+        assert_eq!(
+            (s2.nodes, s2.subscribers, s2.batch_size, s2.edit_rate),
+            (20_000, 500, 200, 30.0)
+        );
+        assert_eq!((s2.region_subscribers, s2.decode_every), (0, 10));
     }
 }

@@ -78,7 +78,11 @@ impl DenseMirror {
     fn take(&mut self, id: NodeId) -> bool {
         let held = match &mut self.sparse {
             Some(map) => map.remove(&id).is_some(),
-            None => self.slots.get_mut(id as usize).and_then(Option::take).is_some(),
+            None => self
+                .slots
+                .get_mut(id as usize)
+                .and_then(Option::take)
+                .is_some(),
         };
         if held {
             self.len -= 1;

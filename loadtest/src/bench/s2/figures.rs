@@ -153,17 +153,26 @@ fn checks(
     report.check(
         "every player connected in both modes",
         whole.connected == follow.connected && players > 0,
-        format!("{} whole room, {} follow", whole.connected, follow.connected),
+        format!(
+            "{} whole room, {} follow",
+            whole.connected, follow.connected
+        ),
     );
     let bound = |report: &mut BenchReport, name: &str, value: f64, limit: f64| {
-        report.check(
-            name,
-            value <= limit,
-            format!("{value:.4}x, limit {limit}x"),
-        );
+        report.check(name, value <= limit, format!("{value:.4}x, limit {limit}x"));
     };
-    bound(report, "bytes per client, follow / whole room", bytes, BYTES_RATIO);
-    bound(report, "frames per client, follow / whole room", frames, FRAMES_RATIO);
+    bound(
+        report,
+        "bytes per client, follow / whole room",
+        bytes,
+        BYTES_RATIO,
+    );
+    bound(
+        report,
+        "frames per client, follow / whole room",
+        frames,
+        FRAMES_RATIO,
+    );
     bound(report, "server CPU, follow / whole room", cpu, CPU_RATIO);
     // The workload proves itself: follow scopes were streamed in-scope changes.
     report.check(

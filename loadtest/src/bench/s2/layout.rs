@@ -95,7 +95,10 @@ impl Layout {
                 let r = rng.random_range(WALK_RADIUS).min(side / 2.0);
                 let walk = Walk {
                     id: id as NodeId,
-                    centre: [rng.random_range(r..=side - r), rng.random_range(r..=side - r)],
+                    centre: [
+                        rng.random_range(r..=side - r),
+                        rng.random_range(r..=side - r),
+                    ],
                     radius: r,
                     phase: rng.random_range(0.0..std::f32::consts::TAU),
                     step: WALK_SPEED / r / rate.max(1.0) as f32,
@@ -103,7 +106,11 @@ impl Layout {
                 walks.push(walk);
                 walk.pose(0).0
             } else {
-                [rng.random_range(0.0..side), 0.0, rng.random_range(0.0..side)]
+                [
+                    rng.random_range(0.0..side),
+                    0.0,
+                    rng.random_range(0.0..side),
+                ]
             };
             specs.push(NodeSpec {
                 id: id as NodeId,

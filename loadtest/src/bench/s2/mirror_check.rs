@@ -167,7 +167,9 @@ pub(crate) fn check(
             }
         }
         for n in server {
-            if distance(c, n) < r - TOLERANCE && st.mirror.get(n.id).is_none() {
+            // The avatar is `no_avatar`'s business.
+            if n.id != avatar && distance(c, n) < r - TOLERANCE && st.mirror.get(n.id).is_none()
+            {
                 out.missing += 1;
             }
         }
@@ -181,4 +183,70 @@ pub(crate) fn check(
         out.scope.1 = 0;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::subscriber::{FollowScope, SubSpec};
+    use canopy_protocol::interest::Follow;
+
+    fn node(id: u32, x: f32) -> Node {
+        Node {
+            id,
+            parent: None,
+            world: Transform {
+                t: [x, 0.0, 0.0],
+                ..Transform::IDENTITY
+            },
+            extent: [0.5; 3],
+            mask: u32::MAX,
+        }
+    }
+
+    /// A synced follower of node 0 (radius 10, margin 2) holding `held`.
+    fn follower(held: &[Node]) -> Arc<SubShared> {
+        let spec = SubSpec {
+            follow: Some(FollowScope {
+                follow: Follow {
+                    node: 0,
+                    radius: 10.0,
+                    margin: Some(2.0),
+                },
+                send_hz: None,
+                tiers: None,
+            }),
+            ..SubSpec::whole_room(0, 0)
+        };
+        let sub = Arc::new(SubShared::new(spec, 0));
+        let mut st = sub.lock();
+        assert!(st.mirror.apply_snapshot(held));
+        st.synced = true;
+        drop(st);
+        sub
+    }
+
+    #[test]
+    fn hysteresis_band_counts_either_way_and_faults_are_named() {
+        // Box distances from node 0 at x = 0: 4.5, 10.5 (in the band), 13.5 (beyond).
+        let server = [node(0, 0.0), node(1, 5.0), node(2, 11.0), node(3, 14.0)];
+        let right = follower(&server[..2]);
+        let banded = follower(&server[..3]);
+        let c = check(&[right, banded], &server, 7, 10.0, 2.0);
+        assert!(c.passed(), "{c:?}");
+        assert_eq!((c.players, c.tick, c.scope.1, c.scope.2), (2, 7, 2, 3));
+        let mut moved = server[1];
+        moved.world.t[0] = 6.0;
+        let wrong = [
+            follower(&[server[1]]),                       // no avatar
+            follower(&[server[0]]),                       // missing node 1
+            follower(&[server[0], moved]),                // stale
+            follower(&[server[0], server[1], server[3]]), // too far
+        ];
+        let c = check(&wrong, &server, 7, 10.0, 2.0);
+        assert_eq!(c.wrong, 4);
+        assert_eq!((c.no_avatar, c.stale, c.too_far), (1, 1, 1));
+        assert_eq!(c.missing, 1);
+        assert!(!c.passed());
+    }
 }

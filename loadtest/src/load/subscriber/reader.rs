@@ -57,8 +57,15 @@ impl Reader<'_> {
     /// run asks for it).
     async fn subscribe(&self, socket: &mut RawSocket) -> Result<(), End> {
         let mut subscribe = ClientMsg::subscribe(self.me.spec.region, u32::MAX);
-        if let (Some(scope), ClientMsg::Subscribe { follow, send_hz, tiers, .. }) =
-            (self.me.spec.follow, &mut subscribe)
+        if let (
+            Some(scope),
+            ClientMsg::Subscribe {
+                follow,
+                send_hz,
+                tiers,
+                ..
+            },
+        ) = (self.me.spec.follow, &mut subscribe)
         {
             *follow = Some(scope.follow);
             *send_hz = scope.send_hz;
