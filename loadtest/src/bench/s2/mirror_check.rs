@@ -168,8 +168,7 @@ pub(crate) fn check(
         }
         for n in server {
             // The avatar is `no_avatar`'s business.
-            if n.id != avatar && distance(c, n) < r - TOLERANCE && st.mirror.get(n.id).is_none()
-            {
+            if n.id != avatar && distance(c, n) < r - TOLERANCE && st.mirror.get(n.id).is_none() {
                 out.missing += 1;
             }
         }
