@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use canopy_protocol::{Node, Transform};
 
+use crate::load::mirror::DenseMirror;
 use crate::load::subscriber::SubShared;
 use crate::observe::expected_scope::world_aabb;
 
@@ -103,6 +104,54 @@ fn same(a: &Transform, b: &Transform) -> bool {
         && close(a.s, b.s)
 }
 
+/// The room's state as the check reads it: nodes by id, and the scope's two distances.
+struct Rule<'a> {
+    server: &'a [Node],
+    by_id: Vec<Option<&'a Node>>,
+    r: f64,
+    outer: f64,
+}
+
+impl Rule<'_> {
+    fn node(&self, id: u32) -> Option<&Node> {
+        self.by_id.get(id as usize).copied().flatten()
+    }
+
+    /// Counts into `out` the faults of one copy, following `avatar`.
+    fn check_copy(&self, mirror: &DenseMirror, avatar: u32, out: &mut MirrorCheck) {
+        if mirror.get(avatar).is_none() {
+            out.no_avatar += 1;
+        }
+        let Some(centre) = self.node(avatar) else {
+            out.not_live += 1;
+            return;
+        };
+        let c = centre.world.t.map(f64::from);
+        for mine in mirror.nodes() {
+            let Some(theirs) = self.node(mine.id) else {
+                out.not_live += 1;
+                continue;
+            };
+            if !same(&mine.world, &theirs.world)
+                || mine.parent != theirs.parent
+                || mine.extent != theirs.extent
+                || mine.mask != theirs.mask
+            {
+                out.stale += 1;
+            }
+            if mine.id != avatar && distance(c, theirs) > self.outer + TOLERANCE {
+                out.too_far += 1;
+            }
+        }
+        for n in self.server {
+            // The avatar is `no_avatar`'s business.
+            if n.id != avatar && distance(c, n) < self.r - TOLERANCE && mirror.get(n.id).is_none() {
+                out.missing += 1;
+            }
+        }
+    }
+}
+
 /// Checks every follow subscriber of `subs` against `server` (every node of the room at
 /// `tick`, ids dense), with radius `r` and margin `m`.
 pub(crate) fn check(
@@ -118,7 +167,12 @@ pub(crate) fn check(
             *slot = Some(n);
         }
     }
-    let (r, outer) = (f64::from(r), f64::from(r) + f64::from(m));
+    let rule = Rule {
+        server,
+        by_id,
+        r: f64::from(r),
+        outer: f64::from(r) + f64::from(m),
+    };
     let mut out = MirrorCheck {
         tick,
         scope: (0.0, usize::MAX, 0),
@@ -132,7 +186,6 @@ pub(crate) fn check(
         out.players += 1;
         let st = sub.lock();
         let before = out.faults();
-        let avatar = scope.follow.node;
         if !st.synced || st.ended.is_some() {
             out.unsynced += 1;
         }
@@ -140,38 +193,7 @@ pub(crate) fn check(
         held_total += held;
         out.scope.1 = out.scope.1.min(held);
         out.scope.2 = out.scope.2.max(held);
-        let centre = by_id.get(avatar as usize).copied().flatten();
-        if st.mirror.get(avatar).is_none() {
-            out.no_avatar += 1;
-        }
-        let Some(centre) = centre else {
-            out.not_live += 1;
-            out.wrong += 1;
-            continue;
-        };
-        let c = centre.world.t.map(f64::from);
-        for mine in st.mirror.nodes() {
-            let Some(theirs) = by_id.get(mine.id as usize).copied().flatten() else {
-                out.not_live += 1;
-                continue;
-            };
-            if !same(&mine.world, &theirs.world)
-                || mine.parent != theirs.parent
-                || mine.extent != theirs.extent
-                || mine.mask != theirs.mask
-            {
-                out.stale += 1;
-            }
-            if mine.id != avatar && distance(c, theirs) > outer + TOLERANCE {
-                out.too_far += 1;
-            }
-        }
-        for n in server {
-            // The avatar is `no_avatar`'s business.
-            if n.id != avatar && distance(c, n) < r - TOLERANCE && st.mirror.get(n.id).is_none() {
-                out.missing += 1;
-            }
-        }
+        rule.check_copy(&st.mirror, scope.follow.node, &mut out);
         if out.faults() != before {
             out.wrong += 1;
         }
