@@ -125,7 +125,12 @@ fn mode_rows(m: &Measured, report: &mut BenchReport) {
             m.edits.ack_latency.p99_ms
         ),
     );
+    // The server's rows, named for the mode like the others.
+    let first = report.rows.len();
     m.delays.1.report_since(&m.delays.0, report);
+    for (label, _) in &mut report.rows[first..] {
+        *label = format!("{name}: {label}");
+    }
     if let Some(check) = &m.mirrors {
         report.row(&format!("{name}: copies"), check.summary());
         report.figure("follow_scope_nodes_mean", check.scope.0);
