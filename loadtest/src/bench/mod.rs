@@ -11,6 +11,10 @@
 //!   budget (`healthz`);
 //! - `transform-bytes`: bytes per changed node in exact and compact transforms, and
 //!   resume against snapshot bytes (`transform_bytes`);
+//! - `s2`: "players see their neighbourhood": 20,000 nodes, 500 players whose avatars
+//!   walk, subscribed to the whole room and then each following its avatar (`follow`,
+//!   `send_hz`, tiers), bytes, frames, server CPU against the baseline and every follow
+//!   copy checked (`s2`);
 //! - `cluster-relay`: against several nodes, one room of 20,000 nodes with
 //!   200 changes a tick, whole-room subscribers spread over the nodes, p99 per node and
 //!   the latency a relay adds (`cluster_relay`);
@@ -37,6 +41,7 @@ pub(crate) mod cluster_relay;
 pub(crate) mod edit_window;
 pub(crate) mod healthz;
 pub(crate) mod move_errors;
+pub(crate) mod s2;
 pub(crate) mod server_rss;
 pub(crate) mod subscriber_memory;
 pub(crate) mod table;
@@ -54,6 +59,8 @@ pub(crate) enum BenchName {
     Healthz,
     /// Bytes per changed node, exact against compact, and resume bytes.
     TransformBytes,
+    /// 500 players following their walking avatars against the whole-room baseline.
+    S2,
     /// Several nodes: 6,000 subscribers over them, p99 per node, relay-added latency.
     ClusterRelay,
     /// Several nodes: 300 rooms created through them, balanced within 20%.
@@ -127,6 +134,22 @@ pub(crate) fn apply_defaults(s: &mut Scenario, given: &dyn Fn(&str) -> bool) {
             set("duration", &mut |s| s.duration = 30.0);
             set("format", &mut |s| s.format = FormatArg::Bincode);
         }
+        BenchName::S2 => {
+            // One room of 20,000 nodes on a plane (its own layout, not the trees), 500
+            // players, the editor's batch every tick: every avatar plus 200 random
+            // nodes. Whole-room frames of 700 rows at 30 Hz are more than a harness on
+            // a 2-core machine can decode 500 times over: 1 reader in 10 decodes, the
+            // others count (follow readers all decode and keep copies).
+            set("rooms", &mut |s| s.rooms = 1);
+            set("nodes", &mut |s| s.nodes = 20_000);
+            set("subscribers", &mut |s| s.subscribers = 500);
+            set("editors", &mut |s| s.editors = 1);
+            set("batch_size", &mut |s| s.batch_size = 200);
+            set("edit_rate", &mut |s| s.edit_rate = f64::from(s.tick_hz));
+            set("duration", &mut |s| s.duration = 20.0);
+            set("decode_every", &mut |s| s.decode_every = 10);
+            set("format", &mut |s| s.format = FormatArg::Bincode);
+        }
         BenchName::ClusterPlacement => {
             set("rooms", &mut |s| s.rooms = 300);
             set("nodes", &mut |s| s.nodes = 1);
@@ -170,6 +193,7 @@ pub(crate) async fn run(
         }
         BenchName::Healthz => healthz::run(s, url).await?,
         BenchName::TransformBytes => transform_bytes::run(s, url).await?,
+        BenchName::S2 => s2::run(s, url, fd).await?,
         BenchName::ClusterRelay => cluster_relay::run(s, urls, fd).await?,
         BenchName::ClusterPlacement => cluster_placement::run(s, urls).await?,
         BenchName::ClusterFailover => cluster_failover::run(s, urls, cluster).await?,
@@ -220,5 +244,12 @@ mod tests {
             (6000, 200, 20_000)
         );
         assert_eq!(relay.node_count(), 3);
+        let mut s2 = Scenario::parse_from(["canopy-loadtest", "--spawn", "--bench=s2"]);
+        apply_defaults(&mut s2, &|_| false);
+        assert_eq!(
+            (s2.nodes, s2.subscribers, s2.batch_size, s2.edit_rate),
+            (20_000, 500, 200, 30.0)
+        );
+        assert_eq!((s2.region_subscribers, s2.decode_every), (0, 10));
     }
 }

@@ -68,14 +68,18 @@ pub(crate) async fn cpu_seconds(client: &Client) -> anyhow::Result<f64> {
         .with_context(|| format!("/metrics has neither {CPU_METRIC} nor {CPU_METRIC_COARSE}"))
 }
 
-/// The server's two delay histograms, read before and after a loaded window: the
-/// fan-out's (`canopy_fanout_delay_seconds`: from a tick handing a frame to the flushers
-/// until it was written) and the ticks' start (`canopy_tick_start_delay_seconds`: how
-/// late each tick started after its slot on the grid). Against edit-to-delta they tell
-/// the server's own waits apart from the harness's reading.
+/// The server's two delay histograms and its tick durations, read before and after a
+/// loaded window: the fan-out's (`canopy_fanout_delay_seconds`: from a tick handing a
+/// frame to the flushers until it was written) and the ticks' start
+/// (`canopy_tick_start_delay_seconds`: how late each tick started after its slot on the
+/// grid). Against edit-to-delta they tell the server's own waits apart from the
+/// harness's reading.
 pub(crate) struct ServerDelays {
     fanout: Option<metrics_scrape::PromHistogram>,
     tick_start: Option<metrics_scrape::PromHistogram>,
+    /// How long each tick took (`canopy_tick_duration_seconds`): the room's own work,
+    /// scopes included, against the fan-out's writes after it.
+    tick: Option<metrics_scrape::PromHistogram>,
     /// Delta frames written in all, by the flushers, and merged (see [`FrameCounts`]).
     frames: Option<FrameCounts>,
 }
@@ -141,6 +145,7 @@ impl ServerDelays {
         ServerDelays {
             fanout: find(FANOUT_DELAY_METRIC),
             tick_start: find(TICK_START_DELAY_METRIC),
+            tick: find(TICK_DURATION_METRIC),
             frames,
         }
     }
@@ -159,6 +164,12 @@ impl ServerDelays {
                 &before.tick_start,
                 &self.tick_start,
                 "tick grid slot to tick start",
+            ),
+            (
+                "server tick duration",
+                &before.tick,
+                &self.tick,
+                "each tick's own work",
             ),
         ];
         if let (Some(a), Some(b), Some(fa), Some(fb)) =
@@ -187,6 +198,8 @@ impl ServerDelays {
 const FANOUT_DELAY_METRIC: &str = "canopy_fanout_delay_seconds";
 /// See [`ServerDelays`].
 const TICK_START_DELAY_METRIC: &str = "canopy_tick_start_delay_seconds";
+/// See [`ServerDelays`].
+const TICK_DURATION_METRIC: &str = "canopy_tick_duration_seconds";
 /// See [`FrameCounts`].
 const FRAMES_SENT_METRIC: &str = "canopy_delta_frames_sent_total";
 /// See [`FrameCounts`].

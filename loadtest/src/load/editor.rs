@@ -89,7 +89,7 @@ pub(crate) fn share_out(
 
 /// A `set_local` that moves a leaf near its home, turns it about the vertical axis and
 /// gives it `scale`.
-fn edit_op(rng: &mut SmallRng, id: NodeId, home: [f32; 3], scale: f32) -> Op {
+pub(crate) fn edit_op(rng: &mut SmallRng, id: NodeId, home: [f32; 3], scale: f32) -> Op {
     let jx = rng.random_range(-EDIT_JITTER..=EDIT_JITTER);
     let jz = rng.random_range(-EDIT_JITTER..=EDIT_JITTER);
     let half_angle = rng.random_range(0.0..std::f32::consts::PI);
@@ -99,6 +99,38 @@ fn edit_op(rng: &mut SmallRng, id: NodeId, home: [f32; 3], scale: f32) -> Op {
         r: Some([0.0, half_angle.sin(), 0.0, half_angle.cos()]),
         s: Some(scale),
     }
+}
+
+/// Sends one batch of stamped ops (stamped at `now`) without waiting for its answer:
+/// counts it, and, once answered, its ack and ack latency or its error.
+pub(crate) fn send_batch(
+    in_flight: &mut JoinSet<()>,
+    conn: &Connection,
+    ops: Vec<Op>,
+    ctx: &EditorContext,
+    now: u64,
+) {
+    ctx.stats.batches_sent.fetch_add(1, Ordering::Relaxed);
+    ctx.stats
+        .ops_sent
+        .fetch_add(ops.len() as u64, Ordering::Relaxed);
+    let conn = conn.clone();
+    let ctx = ctx.clone();
+    in_flight.spawn(async move {
+        match conn.edit(ops).await {
+            Ok(_) => {
+                let took = ctx.clock.now_us().saturating_sub(now);
+                ctx.stats.acks.fetch_add(1, Ordering::Relaxed);
+                let mut h = ctx
+                    .stats
+                    .ack_latency
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                latency::record(&mut h, took);
+            }
+            Err(e) => ctx.errors.record_client("edit", &e),
+        }
+    });
 }
 
 /// Sends batches until `stop` turns true, then waits for every answer in flight.
@@ -131,27 +163,7 @@ pub(crate) async fn run(editor: Editor, ctx: EditorContext, seed: u64, mut stop:
             editor.stamps.stamp(id, scale, now);
             ops.push(edit_op(&mut rng, id, home, scale));
         }
-        ctx.stats.batches_sent.fetch_add(1, Ordering::Relaxed);
-        ctx.stats
-            .ops_sent
-            .fetch_add(ops.len() as u64, Ordering::Relaxed);
-        let conn = editor.conn.clone();
-        let ctx2 = ctx.clone();
-        in_flight.spawn(async move {
-            match conn.edit(ops).await {
-                Ok(_) => {
-                    let took = ctx2.clock.now_us().saturating_sub(now);
-                    ctx2.stats.acks.fetch_add(1, Ordering::Relaxed);
-                    let mut h = ctx2
-                        .stats
-                        .ack_latency
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner());
-                    latency::record(&mut h, took);
-                }
-                Err(e) => ctx2.errors.record_client("edit", &e),
-            }
-        });
+        send_batch(&mut in_flight, &editor.conn, ops, &ctx, now);
         if let Some(inv) = &ctx.invalid
             && rng.random_bool(inv.share.clamp(0.0, 1.0))
         {

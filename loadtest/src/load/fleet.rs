@@ -40,6 +40,7 @@ pub(crate) fn specs(s: &Scenario, world: &World, nodes: usize) -> Vec<SubSpec> {
             room: i % s.rooms,
             node: urls::node_of(i, s.rooms, nodes),
             region: None,
+            follow: None,
             slow: s.is_slow(i),
             stalled: s.is_stalled(i),
         });
@@ -51,6 +52,7 @@ pub(crate) fn specs(s: &Scenario, world: &World, nodes: usize) -> Vec<SubSpec> {
             room: i % s.rooms,
             node: urls::node_of(i, s.rooms, nodes),
             region: Some(region),
+            follow: None,
             slow: s.is_slow(i),
             stalled: s.is_stalled(s.subscribers + i),
         });

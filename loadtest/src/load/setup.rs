@@ -99,12 +99,23 @@ pub(crate) async fn with_rooms<T>(
     rooms: usize,
     f: impl AsyncFnOnce(&Client, &World, &[String]) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
+    let world = World::build(s.nodes, s.fanout, s.depth);
+    with_world(s, url, rooms, world, f).await
+}
+
+/// [`with_rooms`] with a world of the caller's (a benchmark's own layout).
+pub(crate) async fn with_world<T>(
+    s: &crate::scenario::Scenario,
+    url: &str,
+    rooms: usize,
+    world: World,
+    f: impl AsyncFnOnce(&Client, &World, &[String]) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
     let mut client = Client::new(url)?;
     if let Some(token) = &s.token {
         client = client.with_token(token.clone());
     }
     wait_healthy(&client, Duration::from_secs(10)).await?;
-    let world = World::build(s.nodes, s.fanout, s.depth);
     let rooms = room_ids(rooms, s.seed);
     create_rooms(&client, &rooms, s.tick_hz, &world).await?;
     let result = f(&client, &world, &rooms).await;

@@ -171,6 +171,7 @@ mod tests {
                 min: [0.0; 3],
                 max: [1.0; 3],
             }),
+            follow: None,
             slow,
             stalled,
         }

@@ -155,6 +155,7 @@ mod tests {
             room,
             node,
             region: None,
+            follow: None,
             slow,
             stalled: false,
         };

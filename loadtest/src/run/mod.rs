@@ -288,7 +288,7 @@ pub(crate) async fn connect_editors(
 
 /// Waits until no subscriber has received a frame for a few ticks (at least a second
 /// after the load stopped), or until `timeout`. Returns how long it waited.
-async fn settle(
+pub(crate) async fn settle(
     subs: &[Arc<SubShared>],
     clock: Clock,
     tick: Duration,

@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use canopy_protocol::Format;
+use canopy_protocol::interest::{Follow, Tier};
 use canopy_protocol::message::Region;
 use hdrhistogram::Histogram;
 use tokio::sync::{Notify, oneshot};
@@ -44,11 +45,24 @@ pub(crate) struct SubSpec {
     pub room: usize,
     /// Index into the run's server URLs (0 with one server).
     pub node: usize,
-    /// `None`: the whole room.
+    /// `None`: the whole room (unless `follow`).
     pub region: Option<Region>,
+    /// (v1.2) A follow scope in place of `region`, with its pacing.
+    pub follow: Option<FollowScope>,
     pub slow: bool,
     /// Soak: stops reading until the server drops it, then reconnects.
     pub stalled: bool,
+}
+
+/// (v1.2) A scope that follows a node, as a player's view of its neighbourhood: the
+/// sphere, the frame cap and a near and a far tier (the contract allows up to 8 tiers;
+/// the benchmarks use two). Kept `Copy`, like the rest of [`SubSpec`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct FollowScope {
+    pub follow: Follow,
+    pub send_hz: Option<u32>,
+    /// `[near, far]`: the near tier has a `within`, the far one none.
+    pub tiers: Option<[Tier; 2]>,
 }
 
 impl SubSpec {
@@ -59,6 +73,7 @@ impl SubSpec {
             room: 0,
             node,
             region: None,
+            follow: None,
             slow: false,
             stalled: false,
         }
@@ -118,7 +133,13 @@ impl SubShared {
             stalls: AtomicU64::new(0),
             next_stall_us: AtomicU64::new(0),
             state: Mutex::new(SubState {
-                mirror: DenseMirror::new(room_nodes),
+                // A follow scope holds a few hundred of the room's nodes: a sparse copy,
+                // since hundreds of dense ones would not fit this machine.
+                mirror: if spec.follow.is_some() {
+                    DenseMirror::sparse()
+                } else {
+                    DenseMirror::new(room_nodes)
+                },
                 synced: false,
                 latency: latency::histogram(),
                 ended: None,
@@ -256,6 +277,20 @@ impl SubContext {
             decode_every,
             compact_counters,
         })
+    }
+
+    /// The subscribers of a benchmark that checks their copies (`--bench s2`'s follow
+    /// scopes): like [`SubContext::streaming`], but every subscriber decodes and keeps a
+    /// mirror.
+    pub(crate) fn mirroring(
+        format: Format,
+        clock: Clock,
+        errors: &Arc<ErrorTally>,
+    ) -> Arc<SubContext> {
+        let mut ctx = Arc::into_inner(SubContext::streaming(format, clock, errors, 1, false))
+            .expect("a fresh context has one owner");
+        ctx.keep_mirror = true;
+        Arc::new(ctx)
     }
 
     /// Slow readers start taking pauses.

@@ -9,7 +9,7 @@ use canopy_protocol::{ClientMsg, Encoding, Format, ServerMsg, codec};
 use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::{CLOSE_RESUBSCRIBE, End, SubContext, SubShared, decodes};
+use super::{CLOSE_RESUBSCRIBE, End, SubContext, SubShared, SubSpec, decodes};
 use crate::load::stamps::Stamps;
 use crate::observe::latency;
 use crate::rawws::RawSocket;
@@ -27,6 +27,30 @@ pub(super) struct Reader<'a> {
     pub(super) samples: Vec<u64>,
     /// This connection's snapshot arrived.
     pub(super) snapshot_seen: bool,
+}
+
+/// The `subscribe` of a subscriber of `spec`: its region or follow scope (with its
+/// pacing and tiers), compact transforms when `compact`.
+fn subscribe_msg(spec: &SubSpec, compact: bool) -> ClientMsg {
+    let mut subscribe = ClientMsg::subscribe(spec.region, u32::MAX);
+    if let ClientMsg::Subscribe {
+        follow,
+        send_hz,
+        tiers,
+        encoding,
+        ..
+    } = &mut subscribe
+    {
+        if let Some(scope) = spec.follow {
+            *follow = Some(scope.follow);
+            *send_hz = scope.send_hz;
+            *tiers = scope.tiers.map(Vec::from).unwrap_or_default();
+        }
+        if compact {
+            *encoding = Encoding::Compact;
+        }
+    }
+    subscribe
 }
 
 impl Reader<'_> {
@@ -52,16 +76,12 @@ impl Reader<'_> {
         }
     }
 
-    /// Sends this subscriber's `subscribe` (compact for a counting subscriber when the
+    /// Sends this subscriber's `subscribe` (a follow scope when its spec has one, which
+    /// the codec writes as the v1.2 variant; compact for a counting subscriber when the
     /// run asks for it).
     async fn subscribe(&self, socket: &mut RawSocket) -> Result<(), End> {
-        let mut subscribe = ClientMsg::subscribe(self.me.spec.region, u32::MAX);
-        if self.ctx.compact_counters
-            && !self.decodes()
-            && let ClientMsg::Subscribe { encoding, .. } = &mut subscribe
-        {
-            *encoding = Encoding::Compact;
-        }
+        let compact = self.ctx.compact_counters && !self.decodes();
+        let subscribe = subscribe_msg(&self.me.spec, compact);
         let bytes = codec::encode_client(&subscribe, self.ctx.format);
         let frame = match self.ctx.format {
             Format::Json => Message::text(String::from_utf8_lossy(&bytes).into_owned()),
@@ -268,13 +288,20 @@ impl Reader<'_> {
                 }
                 let values = update
                     .iter()
-                    .map(|r| (r.id, r.world.s))
-                    .chain(upsert.iter().map(|n| (n.id, n.world.s)));
+                    .map(|r| (r.id, r.world.s, true))
+                    .chain(upsert.iter().map(|n| (n.id, n.world.s, false)));
+                // A follow scope's upserts are mostly nodes its moving centre reached,
+                // carrying an edit that may be seconds old: the scope's travel, not the
+                // change's delay. Its latency comes from its updates only.
+                let upserts_sampled = self.me.spec.follow.is_none();
                 self.samples.clear();
-                for (id, scale) in values {
+                for (id, scale, updated) in values {
                     if scale == POISON_SCALE {
                         // A value only invalid batches carry: one of them was applied.
                         self.ctx.errors.record("invalid_batch_applied");
+                    }
+                    if !(updated || upserts_sampled) {
+                        continue;
                     }
                     if let Some(us) = self.stamps.latency_us(id, scale, now) {
                         self.samples.push(us);
@@ -310,5 +337,54 @@ impl Reader<'_> {
             self.ctx.errors.record("tick_order");
         }
         self.last_tick = Some(tick);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::subscriber::FollowScope;
+    use canopy_protocol::interest::{Follow, Tier};
+
+    #[test]
+    fn a_follow_spec_subscribes_with_the_v1_2_fields() {
+        let whole = subscribe_msg(&SubSpec::whole_room(0, 0), false);
+        assert!(!whole.uses_v1_2());
+        let tiers = [
+            Tier {
+                within: Some(5.0),
+                every: 1,
+            },
+            Tier {
+                within: None,
+                every: 3,
+            },
+        ];
+        let spec = SubSpec {
+            follow: Some(FollowScope {
+                follow: Follow {
+                    node: 7,
+                    radius: 10.0,
+                    margin: Some(1.0),
+                },
+                send_hz: Some(20),
+                tiers: Some(tiers),
+            }),
+            ..SubSpec::whole_room(0, 0)
+        };
+        let msg = subscribe_msg(&spec, true);
+        assert!(msg.uses_v1_2());
+        let bytes = codec::encode_client(&msg, Format::Bincode);
+        match codec::decode_client(&bytes, Format::Bincode).unwrap() {
+            ClientMsg::Subscribe {
+                follow: Some(f),
+                send_hz: Some(20),
+                tiers: t,
+                encoding: Encoding::Compact,
+                region: None,
+                ..
+            } => assert_eq!((f.node, t), (7, tiers.to_vec())),
+            other => panic!("{other:?}"),
+        }
     }
 }
