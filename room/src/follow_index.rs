@@ -15,7 +15,6 @@
 
 use canopy_protocol::NodeId;
 use canopy_protocol::interest::Follow;
-use canopy_scene::octree::point_aabb_dist;
 use glam::Vec3;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
@@ -29,7 +28,22 @@ struct Placed {
     conn: ConnId,
     centre: Vec3,
     radius: f32,
+    /// `radius` squared and a little over, for the squared test.
+    radius_squared: f32,
     mask: u32,
+}
+
+impl Placed {
+    fn new(conn: ConnId, centre: Vec3, radius: f32, mask: u32) -> Self {
+        let over = radius * (1.0 + 1e-5);
+        Self {
+            conn,
+            centre,
+            radius,
+            radius_squared: over * over,
+            mask,
+        }
+    }
 }
 
 /// A grid cell's coordinates.
@@ -158,12 +172,7 @@ impl FollowIndex {
             self.hold(id, conn);
         }
         self.followers.entry(f.node).or_default().push(conn);
-        self.place(Placed {
-            conn,
-            centre: anchor,
-            radius: reach,
-            mask,
-        });
+        self.place(Placed::new(conn, anchor, reach, mask));
     }
 
     /// Takes out the live scope of `conn` (as [`FollowIndex::register`] put it in, at
@@ -250,12 +259,7 @@ impl FollowIndex {
         to: Vec3,
     ) {
         self.unplace(conn, radius, from);
-        self.place(Placed {
-            conn,
-            centre: to,
-            radius,
-            mask,
-        });
+        self.place(Placed::new(conn, to, radius, mask));
     }
 
     /// Calls `visit` with each connection whose scope's sphere (radius R around its
@@ -267,7 +271,11 @@ impl FollowIndex {
     ) {
         for grid in &self.grids {
             grid.near(lo, hi, |p| {
-                if p.mask & mask != 0 && point_aabb_dist(p.centre, lo, hi) <= p.radius {
+                // Squared, in f32: routing may hand a scope a node on the edge it then
+                // finds out of reach, so a radius a little over (`reach` is padded)
+                // costs nothing, and the square root was most of the routing's time.
+                let d = (lo - p.centre).max(p.centre - hi).max(Vec3::ZERO);
+                if p.mask & mask != 0 && d.length_squared() <= p.radius_squared {
                     visit(p.conn);
                 }
             });
@@ -334,12 +342,7 @@ impl FollowIndex {
             }
             followers.entry(f.node).or_default().push(conn);
             let grid = self.grids.iter().find(|g| g.class == class_of(reach));
-            let want = Placed {
-                conn,
-                centre,
-                radius: reach,
-                mask,
-            };
+            let want = Placed::new(conn, centre, reach, mask);
             let found = grid.and_then(|g| g.cells.get(&g.key(centre)));
             assert!(
                 found.is_some_and(|l| l.contains(&want)),
@@ -385,6 +388,8 @@ impl FollowIndex {
 
 #[cfg(test)]
 mod tests {
+    use canopy_scene::octree::point_aabb_dist;
+
     use super::*;
 
     fn follow(node: NodeId, radius: f32) -> Follow {
@@ -420,12 +425,22 @@ mod tests {
                 let mut got = Vec::new();
                 index.within_radius((lo, hi, mask), |c| got.push(c));
                 got.sort_unstable();
-                let want: Vec<_> = scopes
-                    .iter()
-                    .filter(|(_, c, r, m)| m & mask != 0 && point_aabb_dist(*c, lo, hi) <= *r)
-                    .map(|s| s.0)
-                    .collect();
-                assert_eq!(got, want, "box {lo}..{hi}");
+                let within = |r: f32| -> Vec<_> {
+                    let near = |(_, c, rad, m): &&(u64, Vec3, f32, u32)| {
+                        m & mask != 0 && point_aabb_dist(*c, lo, hi) <= *rad * r
+                    };
+                    scopes.iter().filter(near).map(|s| s.0).collect()
+                };
+                // Everything within the radius, and nothing past it but by rounding.
+                let (want, at_most) = (within(1.0), within(1.0 + 1e-4));
+                assert!(
+                    want.iter().all(|c| got.contains(c)),
+                    "box {lo}..{hi}: {got:?}"
+                );
+                assert!(
+                    got.iter().all(|c| at_most.contains(c)),
+                    "box {lo}..{hi}: {got:?}"
+                );
             }
         }
     }
