@@ -1,14 +1,14 @@
 //! Follow scopes at scale: 5,000 players in a 1,000,000-node room, each subscribed with
 //! `follow` around its own avatar, the avatars moving slowly (steps of 0.1 units): every
-//! avatar each tick (3 units a second at 30 Hz), then one avatar in a hundred each tick. The scope update is what a tick costs with the
-//! 5,000 follow subscribers minus what the same tick costs with none (both apply the
+//! avatar each tick (3 units a second at 30 Hz), then one avatar in a hundred each tick.
+//! The scope update is what a tick costs with the 5,000 follow subscribers minus what the same tick costs with none (both apply the
 //! same 5,000 moves, refit the octree, and the first also builds and queues each
 //! subscriber's frame).
 //!
 //! Run: `cargo bench -p canopy-benches --bench follow`. It prints the workload (nodes in
 //! scope on average, nodes entering and leaving per tick, the octree's shape) and
 //! criterion's times. `FOLLOW_BENCH_SETUP_ONLY=1` stops after the octree's shape and the
-//! time of a sphere query.
+//! times of a sphere query and of a moving scope's two shells.
 //!
 //! The octree's root is sized to hold the plane from the start (`FOLLOW_BENCH_ROOT`,
 //! default 8192): grown from the default 1024 by the inserts, the root kept 192,848 of
