@@ -1,9 +1,9 @@
 //! Follow scopes at scale: 5,000 players in a 1,000,000-node room, each subscribed with
 //! `follow` around its own avatar, the avatars moving slowly (steps of 0.1 units): every
 //! avatar each tick (3 units a second at 30 Hz), then one avatar in a hundred each tick.
-//! The scope update is what a tick costs with the 5,000 follow subscribers minus what the same tick costs with none (both apply the
-//! same 5,000 moves, refit the octree, and the first also builds and queues each
-//! subscriber's frame).
+//! The scope update is what a tick costs with the 5,000 follow subscribers minus what
+//! the same tick costs with none (both apply the same moves, refit the octree, and the
+//! first also builds and queues each subscriber's frame).
 //!
 //! Run: `cargo bench -p canopy-benches --bench follow`. It prints the workload (nodes in
 //! scope on average, nodes entering and leaving per tick, the octree's shape) and
