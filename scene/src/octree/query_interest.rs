@@ -10,7 +10,7 @@
 use glam::Vec3;
 
 use super::Octree;
-use super::cell::{CellIdx, Link};
+use super::cell::{CellIdx, Entry, Link};
 use super::narrow::{frustum_aabb, point_aabb_dist};
 use super::query_region::farthest_dist;
 use super::sweep::Stack;
@@ -58,7 +58,7 @@ impl Octree {
         let (out_a, out_b) = out;
         out_a.clear();
         out_b.clear();
-        let mut visit = |entries: &[super::cell::Entry]| {
+        let visit = |entries: &[Entry]| {
             for e in entries {
                 if e.mask & mask != 0 {
                     let d = point_aabb_dist(center, e.min, e.max);
@@ -78,25 +78,7 @@ impl Octree {
             );
             (near <= a.1 && far > a.0) || (near <= b.1 && far > b.0)
         };
-        visit(&self.outside.entries);
-        let root = self.root_bounds;
-        if root.mask & mask != 0 && may_hold(root.min, root.max) {
-            let mut stack: Stack<Link, STACK> = Stack::new();
-            stack.push(self.root_link);
-            while let Some(link) = stack.pop() {
-                visit(&self.arena.entries[link.range()]);
-                if link.first_child == CellIdx::NONE {
-                    continue;
-                }
-                let block = self.block(link.first_child);
-                for k in 0..8 {
-                    let child = block.get(k);
-                    if child.mask & mask != 0 && may_hold(child.min, child.max) {
-                        stack.push(block.link(k));
-                    }
-                }
-            }
-        }
+        self.walk(mask, may_hold, visit);
         out_a.sort_unstable();
         out_b.sort_unstable();
     }
@@ -106,7 +88,7 @@ impl Octree {
     /// one's distance too, without looking each object up again.
     pub fn sphere_dist(&self, center: Vec3, radius: f32, mask: u32, out: &mut Vec<(u32, f32)>) {
         out.clear();
-        let mut visit = |entries: &[super::cell::Entry]| {
+        let visit = |entries: &[Entry]| {
             for e in entries {
                 if e.mask & mask != 0 {
                     let d = point_aabb_dist(center, e.min, e.max);
@@ -116,27 +98,11 @@ impl Octree {
                 }
             }
         };
-        visit(&self.outside.entries);
-        let root = self.root_bounds;
-        if root.mask & mask != 0 && point_aabb_dist(center, root.min, root.max) <= radius {
-            let mut stack: Stack<Link, STACK> = Stack::new();
-            stack.push(self.root_link);
-            while let Some(link) = stack.pop() {
-                visit(&self.arena.entries[link.range()]);
-                if link.first_child == CellIdx::NONE {
-                    continue;
-                }
-                let block = self.block(link.first_child);
-                for k in 0..8 {
-                    let child = block.get(k);
-                    if child.mask & mask != 0
-                        && point_aabb_dist(center, child.min, child.max) <= radius
-                    {
-                        stack.push(block.link(k));
-                    }
-                }
-            }
-        }
+        self.walk(
+            mask,
+            |min, max| point_aabb_dist(center, min, max) <= radius,
+            visit,
+        );
         out.sort_unstable_by_key(|&(id, _)| id);
     }
 
@@ -158,33 +124,44 @@ impl Octree {
         hit: impl Fn(Vec3, Vec3) -> bool,
         out: &mut Vec<u32>,
     ) {
-        for e in &self.outside.entries {
-            if e.mask & mask != 0 && hit(e.min, e.max) {
-                out.push(e.id);
-            }
-        }
-        let root = self.root_bounds;
-        if root.mask & mask != 0 && cell_may_hold(root.min, root.max) {
-            let mut stack: Stack<Link, STACK> = Stack::new();
-            stack.push(self.root_link);
-            while let Some(link) = stack.pop() {
-                for e in &self.arena.entries[link.range()] {
-                    if e.mask & mask != 0 && hit(e.min, e.max) {
-                        out.push(e.id);
-                    }
-                }
-                if link.first_child == CellIdx::NONE {
-                    continue;
-                }
-                let block = self.block(link.first_child);
-                for k in 0..8 {
-                    let child = block.get(k);
-                    if child.mask & mask != 0 && cell_may_hold(child.min, child.max) {
-                        stack.push(block.link(k));
-                    }
+        self.walk(mask, cell_may_hold, |entries| {
+            for e in entries {
+                if e.mask & mask != 0 && hit(e.min, e.max) {
+                    out.push(e.id);
                 }
             }
-        }
+        });
         out.sort_unstable();
+    }
+
+    /// The shared traversal: `visit` gets the outside list, then the entries of each
+    /// cell whose bounds pass `cell_may_hold` (and the mask), the cells found from the
+    /// root down.
+    fn walk(
+        &self,
+        mask: u32,
+        cell_may_hold: impl Fn(Vec3, Vec3) -> bool,
+        mut visit: impl FnMut(&[Entry]),
+    ) {
+        visit(&self.outside.entries);
+        let root = self.root_bounds;
+        if root.mask & mask == 0 || !cell_may_hold(root.min, root.max) {
+            return;
+        }
+        let mut stack: Stack<Link, STACK> = Stack::new();
+        stack.push(self.root_link);
+        while let Some(link) = stack.pop() {
+            visit(&self.arena.entries[link.range()]);
+            if link.first_child == CellIdx::NONE {
+                continue;
+            }
+            let block = self.block(link.first_child);
+            for k in 0..8 {
+                let child = block.get(k);
+                if child.mask & mask != 0 && cell_may_hold(child.min, child.max) {
+                    stack.push(block.link(k));
+                }
+            }
+        }
     }
 }
