@@ -48,6 +48,7 @@ mod fanout;
 pub mod flush;
 mod follow;
 pub mod gate;
+mod in_scope;
 pub mod interest;
 pub mod lease;
 pub mod merge;
