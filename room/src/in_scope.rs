@@ -146,7 +146,8 @@ impl InScopeShares {
     }
 
     /// What `caller` is charged for, in ids.
-    pub(crate) fn held_by(&self, caller: CallerId) -> u64 {
+    #[cfg(test)]
+    fn held_by(&self, caller: CallerId) -> u64 {
         self.budget.held_by_caller(caller).0
     }
 }
