@@ -126,7 +126,7 @@ async fn attack(ctx: &HostileCtx, mut stop: Stop) -> Attempt {
 fn flat(n: u32) -> Vec<Op> {
     (0..n)
         .map(|i| Op::Add {
-            id: Some(i.into()),
+            id: Some(i),
             parent: None,
             local: Transform {
                 t: [(i % 50) as f32, 0.0, (i / 50) as f32],
@@ -154,7 +154,7 @@ async fn edit_and_track(ctx: &HostileCtx, id: &str, tick: &AtomicU64) -> anyhow:
         let y = (round % 10) as f32;
         let ops = (0..MOVED)
             .map(|k| Op::SetLocal {
-                node: ((round * MOVED + k) % NODES).into(),
+                node: (round * MOVED + k) % NODES,
                 t: Some([(k % 50) as f32, y, (k / 50) as f32]),
                 r: None,
                 s: None,
