@@ -314,6 +314,14 @@ pub(crate) struct Scenario {
     /// Soak: no-op batches in flight at once in one attempt.
     #[arg(long, default_value_t = 4)]
     pub noop_batches: usize,
+
+    /// Soak: sockets of one snapshot-hogs attempt (each subscribes with a mask of its own).
+    #[arg(long, default_value_t = 110)]
+    pub snapshot_hogs: usize,
+
+    /// Soak: connections of one resume-flood attempt.
+    #[arg(long, default_value_t = 100)]
+    pub resume_flooders: usize,
 }
 
 impl Scenario {
@@ -376,6 +384,8 @@ impl Scenario {
             noop_ops: self.noop_ops,
             noop_depth: self.noop_depth,
             noop_batches: self.noop_batches,
+            snapshot_hogs: self.snapshot_hogs,
+            resume_flooders: self.resume_flooders,
         }
     }
 

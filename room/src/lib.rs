@@ -51,6 +51,7 @@ mod follow_band;
 mod follow_index;
 mod follow_route;
 pub mod gate;
+mod in_scope;
 pub mod interest;
 pub mod lease;
 pub mod merge;

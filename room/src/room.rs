@@ -14,6 +14,7 @@ use crate::delta::{self, DeltaParts};
 use crate::diff::TickDiff;
 use crate::edit::{EditQueue, PendingEdit};
 use crate::gate::{DurableGate, FramePassage};
+use crate::in_scope::InScopeShares;
 use crate::metrics::RoomMetrics;
 use crate::mode::{Durability, Role};
 use crate::outbox::{ConnId, Outbox};
@@ -56,6 +57,10 @@ pub struct RoomConfig {
     /// by the subscribers of one scope counted once; a region subscription that would
     /// add a set past it answers `overloaded`.
     pub max_in_scope_entries: usize,
+    /// A caller's share of `max_in_scope_entries` is `1/in_scope_caller_divisor` of it
+    /// (`--caller-share-divisor`): a caller past it is refused `overloaded` on a
+    /// subscription that adds a set (`in_scope.rs`).
+    pub in_scope_caller_divisor: u64,
     /// Whether a logged room's delta frames and snapshots wait for durability.
     pub frames: FramePassage,
     /// How far back a subscription may resume (`since`).
@@ -107,6 +112,7 @@ impl Default for RoomConfig {
             ),
             max_subscribers: Self::DEFAULT_MAX_SUBSCRIBERS,
             max_in_scope_entries: Self::DEFAULT_MAX_IN_SCOPE_ENTRIES,
+            in_scope_caller_divisor: Shares::DEFAULT_DIVISOR,
             frames: FramePassage::Durable,
             history: resume::HistoryLimits::DEFAULT,
             hierarchy: HierarchyLimits::default(),
@@ -125,6 +131,8 @@ pub struct Room {
     pub(crate) edits: EditQueue,
     pub(crate) subscribes: SubscribeQueue,
     pub(crate) subscribers: Subscribers,
+    /// Each caller's part of the region subscribers' in-scope entries.
+    pub(crate) in_scope: InScopeShares,
     pub(crate) diff: TickDiff,
     pub(crate) parts: DeltaParts,
     /// This tick's outboxes for the flushers (capacity kept from tick to tick).
@@ -225,8 +233,14 @@ impl Room {
             relay,
             feeds: durability.feed().is_some(),
         }));
+        let in_scope = InScopeShares::new(
+            &shared.id,
+            config.max_in_scope_entries,
+            config.in_scope_caller_divisor,
+        );
         Room {
             shared,
+            in_scope,
             config,
             metrics,
             commands: rx,

@@ -7,8 +7,10 @@
 //! snapshots of the same scope and format taken in the same tick are built and encoded
 //! once and shared by reference; every encoded snapshot and resumed delta counts in
 //! `canopy_unsent_snapshot_bytes` and is charged to its caller's and room's share of
-//! `--max-unsent-snapshot-bytes` until its last holder drops it (`budget.rs`); a
-//! subscription whose caller holds its whole share is refused with `overloaded`, one
+//! `--max-unsent-snapshot-bytes` until its last holder drops it (`budget.rs`); a region
+//! scope's in-scope set is charged to a caller's share of the room's in-scope entries
+//! (`in_scope.rs`); a subscription whose caller holds its whole share of either is
+//! refused with `overloaded`, one
 //! whose room or server holds its share waits without holding up the others; resumed
 //! deltas count against the tick's snapshot budget like snapshots; and the deltas a new
 //! subscriber gets start at the next tick, so snapshot plus deltas cover every change
@@ -190,6 +192,21 @@ impl Room {
         changed: &rustc_hash::FxHashMap<NodeId, super::diff::NodeChange>,
         scene: &SceneState,
     ) -> usize {
+        let in_scope = match &req.scope.region {
+            None => Arc::default(),
+            Some(r) => self.subscribers.in_scope_of(&req.scope).unwrap_or_else(|| {
+                let (min, max) = (glam::Vec3::from_array(r.min), glam::Vec3::from_array(r.max));
+                let mut ids = Vec::new();
+                scene.octree().region(min, max, req.scope.mask, &mut ids);
+                Arc::new(ids.into_iter().collect())
+            }),
+        };
+        if req.scope.region.is_some()
+            && let Err(over) = self.admit_in_scope(&req, in_scope.len())
+        {
+            Self::refuse(req, over);
+            return 1;
+        }
         super::resume::resumed_parts(changed, scene, &req.scope, &mut self.parts);
         let rows = self.parts.upsert.len() + self.parts.update.len() + self.parts.remove.len();
         let msg = if self.start_encoding(&req, scene) {
@@ -204,15 +221,6 @@ impl Room {
         let buf = codec::encode_server(&msg, req.outbox.format);
         req.outbox
             .restart_with(self.account().track(buf, req.caller));
-        let in_scope = match &req.scope.region {
-            None => Arc::default(),
-            Some(r) => self.subscribers.in_scope_of(&req.scope).unwrap_or_else(|| {
-                let (min, max) = (glam::Vec3::from_array(r.min), glam::Vec3::from_array(r.max));
-                let mut ids = Vec::new();
-                scene.octree().region(min, max, req.scope.mask, &mut ids);
-                Arc::new(ids.into_iter().collect())
-            }),
-        };
         let sub = Subscriber::new(req.outbox, req.scope, in_scope, None, self.shared.tick_hz);
         if self.subscribers.upsert(sub) {
             self.metrics.subscribers.inc();
@@ -253,6 +261,9 @@ impl Room {
         // go back to the front of the queue, while later ones are still answered (a
         // refusal for a caller over its share, or a snapshot this tick already took).
         let mut waiting = VecDeque::new();
+        if !self.subscribes.queue.is_empty() {
+            self.in_scope.sync(&self.subscribers);
+        }
         while let Some(req) = self.subscribes.queue.pop_front() {
             let conn = req.outbox.conn;
             let existing = self.subscribers.position(conn).is_some();
@@ -318,6 +329,15 @@ impl Room {
             && self.subscribers.in_scope_entries() + entries > self.config.max_in_scope_entries
     }
 
+    /// Charges a region subscription's set of `entries` ids to its caller's share of
+    /// the room's in-scope entries (`in_scope.rs`); the refusal's message when it is over.
+    fn admit_in_scope(&mut self, req: &SubscribeRequest, entries: usize) -> Result<(), String> {
+        let conn = req.outbox.conn;
+        self.in_scope
+            .admit(conn, req.caller, req.scope, entries)
+            .map_err(|over| format!("{over}; a subscription of a scope the room holds is served"))
+    }
+
     /// Answers `req` with this tick's snapshot of its scope: `cached`, the one taken
     /// already this tick, or a new one (its nodes added to `spent`).
     fn snapshot(
@@ -355,6 +375,12 @@ impl Room {
                 self.shared.id, self.config.max_in_scope_entries
             );
             Self::refuse(req, message);
+            return;
+        }
+        if req.scope.region.is_some()
+            && let Err(over) = self.admit_in_scope(&req, taken[i].ids.len())
+        {
+            Self::refuse(req, over);
             return;
         }
         let compact = self.start_encoding(&req, scene);

@@ -38,6 +38,17 @@ pub(crate) struct QuotaStats {
 
 /// A client of the server at `url` from its own address when the server is local.
 pub(crate) fn client(url: &str, token: Option<&str>) -> anyhow::Result<Client> {
+    client_from(url, token, SOURCE)
+}
+
+/// A client of the server at `url` from `source` when the server is local: another
+/// caller than the harness's others on an open server (callers are told apart by
+/// address there).
+pub(crate) fn client_from(
+    url: &str,
+    token: Option<&str>,
+    source: IpAddr,
+) -> anyhow::Result<Client> {
     let mut client = Client::new(url)?;
     let local = matches!(
         client.base_url().host_str(),
@@ -47,7 +58,7 @@ pub(crate) fn client(url: &str, token: Option<&str>) -> anyhow::Result<Client> {
         // The SDK's pool limits, so that no request goes out on a connection the
         // server is closing as idle.
         let http = reqwest::Client::builder()
-            .local_address(SOURCE)
+            .local_address(source)
             .timeout(canopy_client::DEFAULT_HTTP_TIMEOUT)
             .pool_idle_timeout(canopy_client::POOL_IDLE_TIMEOUT)
             .build()?;

@@ -27,7 +27,8 @@ pub const DEFAULT_PARTIAL_MESSAGE_BYTES: usize = 256 << 20;
 pub struct BudgetFlags {
     /// A caller (its JWT's `sub`, its token, or its address when anonymous) holds at
     /// most 1/N of each server-wide budget (unsent snapshot bytes, whole-room read
-    /// slots); past it, its request answers `overloaded`.
+    /// slots) and of each room's in-scope entries; past it, its request answers
+    /// `overloaded`.
     #[arg(long, env = "CANOPY_CALLER_SHARE_DIVISOR", default_value_t = Shares::DEFAULT_DIVISOR as usize, value_parser = at_least_one)]
     pub caller_share_divisor: usize,
 
@@ -56,8 +57,9 @@ pub struct BudgetFlags {
     pub max_partial_message_bytes: usize,
 
     /// Ids a room's region subscribers may hold in their in-scope sets (subscribers of
-    /// one scope share one set, counted once); a region subscription that would add a
-    /// set past it answers `overloaded`.
+    /// one scope share one set, counted once, charged to the caller that added it); a
+    /// region subscription that would add a set past it, or whose caller holds its
+    /// share (1/`--caller-share-divisor`), answers `overloaded`.
     #[arg(long, env = "CANOPY_MAX_IN_SCOPE_ENTRIES_PER_ROOM", default_value_t = canopy_room::RoomConfig::DEFAULT_MAX_IN_SCOPE_ENTRIES, value_parser = at_least_one)]
     pub max_in_scope_entries_per_room: usize,
 

@@ -457,6 +457,7 @@ impl ServerConfig {
             snapshot_bytes: self.budgets.snapshot_budget(self.max_unsent_snapshot_bytes),
             max_subscribers: self.max_subscribers_per_room,
             max_in_scope_entries: self.budgets.max_in_scope_entries_per_room,
+            in_scope_caller_divisor: self.budgets.caller_share_divisor as u64,
             frames: if self.live_deltas {
                 FramePassage::Live
             } else {

@@ -443,6 +443,79 @@ async fn identical_region_subscribers_share_one_in_scope_set() {
     s.stop().await;
 }
 
+/// N4: one caller's many distinct region scopes cannot take a room's whole in-scope
+/// cap: each new scope's set is charged to its caller, and past the caller's share
+/// (1/`--caller-share-divisor` of `--max-in-scope-entries-per-room`) its next new scope
+/// answers `overloaded`, while another caller's region subscription is served.
+#[tokio::test]
+async fn one_callers_region_scopes_cannot_take_a_rooms_in_scope_cap() {
+    let mut cfg = behind_proxy();
+    // A caller's share: 1,000 of the room's 8,000 ids.
+    cfg.budgets.max_in_scope_entries_per_room = 8_000;
+    let s = start(cfg).await;
+    s.create_room("r", 30).await;
+    // 20 rows of 100 nodes; `rows(k)` is rows 4k to 4k+3: 400 ids.
+    assert_eq!(s.edits("r", add_ops(2_000)).await.0, 200);
+    let rows = |k: u32| canopy_protocol::message::Region {
+        min: [-1.0, 4.0 * k as f32 - 0.1, -1.0],
+        max: [100.0, 4.0 * k as f32 + 3.1, 1.0],
+    };
+    let mut attacker = Vec::new();
+    let mut answers = Vec::new();
+    for k in 0..5 {
+        let mut ws = ws_from(&s, "r", "10.0.0.1", 1 << 20).await;
+        send_json(&mut ws, &ClientMsg::subscribe(Some(rows(k)), u32::MAX)).await;
+        answers.push(next_within(&mut ws, 5.0).await);
+        attacker.push(ws);
+    }
+    let snapshots = |a: &[Option<ServerMsg>]| {
+        a.iter()
+            .map(|m| match m {
+                Some(ServerMsg::Snapshot { nodes, .. }) => nodes.len(),
+                _ => 0,
+            })
+            .collect::<Vec<_>>()
+    };
+    // Admitted while under its share (0, 400, 800 held), then refused.
+    assert_eq!(
+        snapshots(&answers),
+        vec![400, 400, 400, 0, 0],
+        "{answers:?}"
+    );
+    for refused in &answers[3..] {
+        assert!(
+            matches!(
+                refused,
+                Some(ServerMsg::Error {
+                    code: canopy_protocol::ErrorCode::Overloaded,
+                    ..
+                })
+            ),
+            "{refused:?}"
+        );
+    }
+    let mut other = ws_from(&s, "r", "10.0.0.2", 1 << 20).await;
+    send_json(&mut other, &ClientMsg::subscribe(Some(rows(4)), u32::MAX)).await;
+    let got = next_within(&mut other, 5.0).await;
+    assert!(
+        matches!(got, Some(ServerMsg::Snapshot { ref nodes, .. }) if nodes.len() == 400),
+        "{got:?}"
+    );
+    // A scope the room holds already costs nothing more, even for the caller at its share.
+    let mut shared = ws_from(&s, "r", "10.0.0.1", 1 << 20).await;
+    send_json(&mut shared, &ClientMsg::subscribe(Some(rows(4)), u32::MAX)).await;
+    let got = next_within(&mut shared, 5.0).await;
+    assert!(matches!(got, Some(ServerMsg::Snapshot { .. })), "{got:?}");
+    // Its subscriptions gone, the caller's share is free again.
+    drop(attacker);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut again = ws_from(&s, "r", "10.0.0.1", 1 << 20).await;
+    send_json(&mut again, &ClientMsg::subscribe(Some(rows(3)), u32::MAX)).await;
+    let got = next_within(&mut again, 5.0).await;
+    assert!(matches!(got, Some(ServerMsg::Snapshot { .. })), "{got:?}");
+    s.stop().await;
+}
+
 /// F8: an editor's WebSocket connections share one pending-ops quota (its caller's),
 /// so two sockets of one editor cannot take a room's whole pending budget; another
 /// editor's batch is admitted meanwhile.

@@ -1,4 +1,4 @@
-//! The soak's hostile clients (the attacks of security reviews, F1-F8 and N5): each kind is a
+//! The soak's hostile clients (the attacks of security reviews, F1-F8 and N1-N5): each kind is a
 //! module of its own that attacks the server once per call and says what the server
 //! did; `runner` repeats every kind for as long as the load runs, `rooms` builds the
 //! rooms they attack, `raw_ws` and `watch` are their shared plumbing, `tally` turns
@@ -20,8 +20,10 @@ pub(crate) mod idle_ws;
 pub(crate) mod noop_batches;
 pub(crate) mod ping_flood;
 pub(crate) mod raw_ws;
+pub(crate) mod resume_flood;
 pub(crate) mod rooms;
 pub(crate) mod runner;
+pub(crate) mod snapshot_hogs;
 pub(crate) mod subscribe_flood;
 pub(crate) mod tally;
 pub(crate) mod trickled_headers;
@@ -53,16 +55,21 @@ pub(crate) enum Kind {
     NoopBatches,
     /// An unsubscribed socket of a room that is deleted and re-created (F3).
     DeletedRoom,
-    /// `GET /rooms/{room}/nodes` sent whole and never read (F7's whole-room read).
+    /// `GET /rooms/{room}/nodes` sent whole and never read (F7's whole-room read, N2).
     UnreadNodes,
     /// A whole-room subscriber that reads nothing, pings included.
     UnreadSubscriber,
     /// A WebSocket message begun and never finished, kept alive with pongs (N5).
     UnfinishedMessage,
+    /// Many whole-room subscribers of one caller, each with a mask of its own, reading
+    /// nothing or trickling (N1).
+    SnapshotHogs,
+    /// Connections that resend `subscribe` with a recent `since` every 30 ms (N3).
+    ResumeFlood,
 }
 
 impl Kind {
-    pub(crate) const ALL: [Kind; 12] = [
+    pub(crate) const ALL: [Kind; 14] = [
         Kind::SubscribeFlood,
         Kind::PingFlood,
         Kind::UnreadQueries,
@@ -75,6 +82,8 @@ impl Kind {
         Kind::UnreadNodes,
         Kind::UnreadSubscriber,
         Kind::UnfinishedMessage,
+        Kind::SnapshotHogs,
+        Kind::ResumeFlood,
     ];
 
     /// The kind's name in the report and on the command line.
@@ -92,6 +101,8 @@ impl Kind {
             Kind::UnreadNodes => "unread-nodes",
             Kind::UnreadSubscriber => "unread-subscriber",
             Kind::UnfinishedMessage => "unfinished-message",
+            Kind::SnapshotHogs => "snapshot-hogs",
+            Kind::ResumeFlood => "resume-flood",
         }
     }
 
@@ -110,6 +121,8 @@ impl Kind {
             Kind::UnreadNodes => unread_nodes::RULE,
             Kind::UnreadSubscriber => unread_subscriber::RULE,
             Kind::UnfinishedMessage => unfinished_message::RULE,
+            Kind::SnapshotHogs => snapshot_hogs::RULE,
+            Kind::ResumeFlood => resume_flood::RULE,
         }
     }
 }

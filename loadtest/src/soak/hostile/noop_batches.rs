@@ -8,11 +8,16 @@
 //! tick, so the room keeps ticking near its period. Invariant: the verdict is every
 //! batch answered within the bound (an ack or any refusal) and the room's slowest tick
 //! (`tick_ms_max` of `GET /rooms/{room}`, a room of this attempt alone) at most
-//! [`SLOWEST_TICK_PERIODS`] periods.
+//! [`SLOWEST_TICK_PERIODS`] periods. The batches go over HTTP from a caller of their own
+//! (127.0.0.5 on an open loopback server): the server holds each caller to its quota of
+//! pending ops, and the load's editors, another caller, must not be refused for this
+//! one's batches.
 
 use std::time::Instant;
 
-use canopy_client::ConnectOptions;
+use std::net::{IpAddr, Ipv4Addr};
+
+use canopy_client::Client;
 use canopy_protocol::{NodeId, Op};
 use tokio::task::JoinSet;
 
@@ -24,6 +29,9 @@ use crate::stop::Stop;
 
 pub(crate) const RULE: &str =
     "every batch answered within the bound, and the room's slowest tick <= 2 tick periods";
+
+/// The batches' source address on loopback: a caller of their own on an open server.
+const SOURCE: IpAddr = IpAddr::V4(Ipv4Addr::new(127, 0, 0, 5));
 
 /// The slowest tick allowed, in tick periods.
 pub(crate) const SLOWEST_TICK_PERIODS: f64 = 2.0;
@@ -50,10 +58,7 @@ async fn attack(ctx: &HostileCtx, stop: Stop) -> Attempt {
     let setup = async {
         rooms::create(&ctx.admin, &room, ctx.tick_hz).await?;
         ctx.admin.edit(&room, rooms::chain(depth)).await?;
-        let mut options = ConnectOptions::default().format(ctx.format);
-        options.request_timeout = ctx.hold;
-        options.reconnect = false;
-        anyhow::Ok(ctx.admin.connect(&room, options).await?)
+        crate::soak::overquota::client_from(&ctx.base_url, ctx.admin.token(), SOURCE)
     };
     let conn = match setup.await {
         Ok(c) => c,
@@ -63,8 +68,7 @@ async fn attack(ctx: &HostileCtx, stop: Stop) -> Attempt {
         }
     };
     let began = Instant::now();
-    let answers = send_and_collect(ctx, &conn, depth as NodeId, began, stop).await;
-    conn.close().await;
+    let answers = send_and_collect(ctx, &conn, &room, depth as NodeId, began, stop).await;
     let slowest = ctx.admin.get_room(&room).await.map(|r| r.tick_ms_max);
     let _ = ctx.admin.delete_room(&room).await;
     verdict(ctx, &answers, began, slowest)
@@ -73,7 +77,8 @@ async fn attack(ctx: &HostileCtx, stop: Stop) -> Attempt {
 /// Sends the no-op batches all at once and gathers their answers (until `stop`).
 async fn send_and_collect(
     ctx: &HostileCtx,
-    conn: &canopy_client::Connection,
+    conn: &Client,
+    room: &str,
     deepest: NodeId,
     began: Instant,
     mut stop: Stop,
@@ -85,9 +90,9 @@ async fn send_and_collect(
     let batch = vec![noop; ctx.sizes.noop_ops];
     let mut sends = JoinSet::new();
     for _ in 0..ctx.sizes.noop_batches {
-        let (conn, ops) = (conn.clone(), batch.clone());
+        let (conn, ops, room) = (conn.clone(), batch.clone(), room.to_string());
         sends.spawn(async move {
-            let answer = conn.edit(ops).await;
+            let answer = conn.edit(&room, ops).await;
             (
                 answer.map(|_| ()).map_err(|e| client_error_code(&e)),
                 Instant::now(),

@@ -6,13 +6,13 @@
 //! reads from the socket, so whatever the server sends stays queued in the kernel and
 //! the server's outbox, as it would for a hostile peer.
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
 use anyhow::Context;
 use canopy_protocol::{ClientMsg, Format, codec};
 use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 
 use crate::rawws;
 pub(crate) use crate::rawws::connect;
@@ -52,6 +52,44 @@ pub(crate) async fn open(
     .await
     .context("the server did not answer the upgrade")??;
     // What came after the head stays unread: this client never reads.
+    if answer.switched() {
+        Ok(Upgrade::Open(stream))
+    } else {
+        Ok(Upgrade::Refused(answer.status().to_string()))
+    }
+}
+
+/// Opens a WebSocket to `path` as [`open`] does, from `source` when the server is on
+/// IPv4 loopback: another loopback address makes the client a caller of its own on a
+/// server without tokens (the server keys anonymous callers by address), so what its
+/// share refuses leaves the load's clients alone.
+pub(crate) async fn open_from(
+    server: SocketAddr,
+    path: &str,
+    recv_buffer: Option<u32>,
+    source: Ipv4Addr,
+) -> anyhow::Result<Upgrade> {
+    if !server.is_ipv4() {
+        return open(server, path, recv_buffer).await;
+    }
+    let socket = TcpSocket::new_v4()?;
+    if let Some(size) = recv_buffer {
+        socket.set_recv_buffer_size(size)?;
+    }
+    if server.ip().is_loopback() {
+        socket.bind(SocketAddr::new(source.into(), 0))?;
+    }
+    let mut stream = socket
+        .connect(server)
+        .await
+        .with_context(|| format!("connecting to {server} from {source}"))?;
+    stream.set_nodelay(true)?;
+    let answer = tokio::time::timeout(
+        HANDSHAKE_TIMEOUT,
+        rawws::handshake(&mut stream, &server.to_string(), path),
+    )
+    .await
+    .context("the server did not answer the upgrade")??;
     if answer.switched() {
         Ok(Upgrade::Open(stream))
     } else {

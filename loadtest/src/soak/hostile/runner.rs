@@ -23,8 +23,8 @@ use crate::scenario::Scenario;
 use crate::soak::hostile::rooms::{self, RoomAccess};
 use crate::soak::hostile::{
     Attempt, Kind, deleted_room, half_headers, idle_tcp, idle_ws, noop_batches, ping_flood,
-    subscribe_flood, trickled_headers, unfinished_message, unread_nodes, unread_queries,
-    unread_subscriber,
+    resume_flood, snapshot_hogs, subscribe_flood, trickled_headers, unfinished_message,
+    unread_nodes, unread_queries, unread_subscriber,
 };
 use crate::stop::Stop;
 
@@ -40,8 +40,8 @@ const BETWEEN_ATTEMPTS: Duration = Duration::from_secs(5);
 /// up: long enough that a close at the bound is seen.
 pub(crate) const HOLD_BEYOND_BOUND: Duration = Duration::from_secs(5);
 
-/// The sizes of the attacks (see the `--flood-*`, `--unread-queries`, `--idle-sockets`
-/// and `--noop-*` flags).
+/// The sizes of the attacks (see the `--flood-*`, `--unread-queries`, `--idle-sockets`,
+/// `--noop-*`, `--snapshot-hogs` and `--resume-flooders` flags).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Sizes {
     pub flood_subscribes: usize,
@@ -51,6 +51,8 @@ pub(crate) struct Sizes {
     pub noop_ops: usize,
     pub noop_depth: u32,
     pub noop_batches: usize,
+    pub snapshot_hogs: usize,
+    pub resume_flooders: usize,
 }
 
 /// Runs `attack` alone (holding the quiet lock, so that no other measuring kind runs
@@ -251,5 +253,7 @@ async fn attack(kind: Kind, ctx: &HostileCtx, stop: Stop) -> Attempt {
         Kind::UnreadNodes => unread_nodes::run(ctx, stop).await,
         Kind::UnreadSubscriber => unread_subscriber::run(ctx, stop).await,
         Kind::UnfinishedMessage => unfinished_message::run(ctx, stop).await,
+        Kind::SnapshotHogs => snapshot_hogs::run(ctx, stop).await,
+        Kind::ResumeFlood => resume_flood::run(ctx, stop).await,
     }
 }

@@ -107,3 +107,94 @@ pub(crate) async fn sent_then_watched(
     let watched = until_closed(client, server, began, ctx.hold, stop).await;
     closed_within(kind, watched, ctx.bound)
 }
+
+/// How a watch of many connections ended ([`until_all_closed`]).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct AllWatched {
+    /// When the server closed each connection, in the order given; `None`: not seen.
+    pub closed: Vec<Option<Duration>>,
+    /// The run ended before every connection was closed or the hold ran out.
+    pub stopped: bool,
+    /// The kernel's tables could not tell.
+    pub unobservable: bool,
+}
+
+/// Watches every connection of `conns` (client, server) at once, reading the kernel's
+/// tables once a [`POLL`] for all of them, until the server closed each, `hold` has
+/// passed since `began`, or `stop`.
+pub(crate) async fn until_all_closed(
+    conns: &[(SocketAddr, SocketAddr)],
+    began: Instant,
+    hold: Duration,
+    stop: &mut Stop,
+) -> AllWatched {
+    let mut all = AllWatched {
+        closed: vec![None; conns.len()],
+        stopped: false,
+        unobservable: false,
+    };
+    loop {
+        let table = TcpTable::read();
+        for (i, &(client, server)) in conns.iter().enumerate() {
+            if all.closed[i].is_some() {
+                continue;
+            }
+            match table.verdict(client, server) {
+                Held::Closed { .. } => all.closed[i] = Some(began.elapsed()),
+                Held::Unknown => {
+                    all.unobservable = true;
+                    return all;
+                }
+                Held::Open => {}
+            }
+        }
+        if all.closed.iter().all(Option::is_some) || began.elapsed() >= hold {
+            return all;
+        }
+        tokio::select! {
+            _ = stop.raised() => {
+                all.stopped = true;
+                return all;
+            }
+            _ = tokio::time::sleep(POLL) => {}
+        }
+    }
+}
+
+impl AllWatched {
+    /// The attempt of a kind whose rule is "the server closes every connection within
+    /// `bound`": undecided when the run ended first or nothing could be seen.
+    pub(crate) fn attempt(&self, kind: Kind, bound: Duration) -> Attempt {
+        let open = self.closed.iter().filter(|c| c.is_none()).count();
+        let last = self.closed.iter().flatten().max().copied();
+        let first = self.closed.iter().flatten().min().copied();
+        let span = match (first, last) {
+            (Some(a), Some(b)) => format!(
+                "{} of {} closed after {:.1}-{:.1} s",
+                self.closed.len() - open,
+                self.closed.len(),
+                a.as_secs_f64(),
+                b.as_secs_f64()
+            ),
+            _ => format!("none of {} closed", self.closed.len()),
+        };
+        if self.unobservable {
+            return Attempt::new(kind, "unobservable", None, None)
+                .with("no /proc/net/tcp entry for the connections".into());
+        }
+        if open > 0 && self.stopped {
+            return Attempt::new(kind, "cut_short", None, None).with(span);
+        }
+        if open > 0 {
+            return Attempt::new(kind, "kept_open", None, Some(false)).with(span);
+        }
+        let last = last.unwrap_or_default();
+        Attempt::new(
+            kind,
+            "closed",
+            Some(last.as_secs_f64()),
+            Some(last <= bound),
+        )
+        .with(span)
+    }
+}
