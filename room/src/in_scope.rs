@@ -1,12 +1,13 @@
-//! Each caller's share of a room's in-scope entries: the ids a room's region subscribers
-//! hold in their in-scope sets are charged to callers in a [`SharedBudget`] whose
+//! Each caller's share of a room's in-scope entries: the ids a room's region, follow and
+//! frustum subscribers hold in their in-scope sets are charged to callers in a [`SharedBudget`] whose
 //! ceiling is the room's `--max-in-scope-entries-per-room` and whose caller share is its
 //! `1/--caller-share-divisor` (the rule of every other budget), so one caller's many
 //! distinct region scopes cannot take the room's whole cap; a caller over its share is
 //! refused `overloaded` on subscribe while other callers still subscribe.
 //!
 //! Invariants: a distinct region scope held by the room's subscribers is charged once,
-//! as its set is held once (subscribers of one scope share it), to the caller whose
+//! as its set is held once (subscribers of one scope share it), and each follow or
+//! frustum subscriber's set (its own, never shared) once for it; to the caller whose
 //! subscription added it or, once that caller holds it no more, to another caller that
 //! still does; a charge is the set's size when it was added; and the ledger is brought
 //! up to date with the room's subscribers ([`InScopeShares::sync`]) before any
@@ -22,7 +23,8 @@ use super::outbox::ConnId;
 use super::scope::Scope;
 use super::subscribers::Subscribers;
 
-/// One distinct region scope the room holds, and who pays for it.
+/// One distinct region scope the room holds (or one follow or frustum subscriber's
+/// set), and who pays for it.
 #[derive(Debug)]
 struct HeldSet {
     scope: Scope,
@@ -97,7 +99,8 @@ impl InScopeShares {
         if self.conns.get(&conn) == Some(&scope) {
             return Ok(());
         }
-        let held = self.sets.iter().any(|s| s.scope == scope);
+        // Only region scopes share one set; a follow or frustum scope's is its own.
+        let held = scope.region.is_some() && self.sets.iter().any(|s| s.scope == scope);
         let charge = if held {
             None
         } else {
@@ -127,7 +130,9 @@ impl InScopeShares {
         let Some(scope) = self.conns.remove(&conn) else {
             return;
         };
-        let Some(i) = self.sets.iter().position(|s| s.scope == scope) else {
+        let shared = scope.region.is_some();
+        let ours = |s: &HeldSet| s.scope == scope && (shared || s.holders.contains_key(&conn));
+        let Some(i) = self.sets.iter().position(ours) else {
             return;
         };
         let set = &mut self.sets[i];
@@ -191,6 +196,33 @@ mod tests {
             l.forget(conn);
         }
         assert_eq!((l.held_by(a), l.held_by(b)), (0, 0));
+        assert!(l.sets.is_empty() && l.conns.is_empty());
+        l.budget.assert_well_formed();
+    }
+
+    #[test]
+    fn follow_scopes_are_each_charged_for_their_own_set() {
+        let mut l = InScopeShares::new("r", 800, 8);
+        let (a, b) = (CallerId::of("addr:a"), CallerId::of("addr:b"));
+        let around = Scope {
+            follow: Some(canopy_protocol::interest::Follow {
+                node: 1,
+                radius: 1e9,
+                margin: None,
+            }),
+            ..Scope::WHOLE_ROOM
+        };
+        // Subscribers of one follow scope hold a set each: `a` is admitted while under
+        // its share (100), then refused; another caller is not.
+        l.admit(1, a, around, 90).unwrap();
+        l.admit(2, a, around, 90).unwrap();
+        assert!(l.admit(4, a, around, 90).unwrap_err().is_callers());
+        l.admit(3, b, around, 90).unwrap();
+        assert_eq!((l.held_by(a), l.held_by(b)), (180, 90));
+        l.forget(1);
+        assert_eq!((l.held_by(a), l.held_by(b)), (90, 90));
+        l.forget(2);
+        l.forget(3);
         assert!(l.sets.is_empty() && l.conns.is_empty());
         l.budget.assert_well_formed();
     }

@@ -329,8 +329,9 @@ impl Room {
             && self.subscribers.in_scope_entries() + entries > self.config.max_in_scope_entries
     }
 
-    /// Charges a region subscription's set of `entries` ids to its caller's share of
-    /// the room's in-scope entries (`in_scope.rs`); the refusal's message when it is over.
+    /// Charges a region, follow or frustum subscription's set of `entries` ids to its
+    /// caller's share of the room's in-scope entries (`in_scope.rs`); the refusal's
+    /// message when it is over.
     fn admit_in_scope(&mut self, req: &SubscribeRequest, entries: usize) -> Result<(), String> {
         let conn = req.outbox.conn;
         self.in_scope
@@ -377,7 +378,7 @@ impl Room {
             Self::refuse(req, message);
             return;
         }
-        if req.scope.region.is_some()
+        if !req.scope.is_whole_room()
             && let Err(over) = self.admit_in_scope(&req, taken[i].ids.len())
         {
             Self::refuse(req, over);

@@ -56,10 +56,11 @@ pub struct BudgetFlags {
     #[arg(long, env = "CANOPY_MAX_PARTIAL_MESSAGE_BYTES", default_value_t = DEFAULT_PARTIAL_MESSAGE_BYTES, value_parser = at_least_one)]
     pub max_partial_message_bytes: usize,
 
-    /// Ids a room's region subscribers may hold in their in-scope sets (subscribers of
-    /// one scope share one set, counted once, charged to the caller that added it); a
-    /// region subscription that would add a set past it, or whose caller holds its
-    /// share (1/`--caller-share-divisor`), answers `overloaded`.
+    /// Ids a room's region, follow and frustum subscribers may hold in their in-scope
+    /// sets (subscribers of one region share one set, counted once, charged to the
+    /// caller that added it; a follow or frustum subscriber's set is its own); a
+    /// subscription that would add a set past it, or whose caller holds its share
+    /// (1/`--caller-share-divisor`), answers `overloaded`.
     #[arg(long, env = "CANOPY_MAX_IN_SCOPE_ENTRIES_PER_ROOM", default_value_t = canopy_room::RoomConfig::DEFAULT_MAX_IN_SCOPE_ENTRIES, value_parser = at_least_one)]
     pub max_in_scope_entries_per_room: usize,
 

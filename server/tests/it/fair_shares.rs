@@ -516,6 +516,53 @@ async fn one_callers_region_scopes_cannot_take_a_rooms_in_scope_cap() {
     s.stop().await;
 }
 
+/// A follow scope's set is its subscriber's own and charged like a region scope's: one
+/// caller's spheres around a node that take in the whole room stop at its share of the
+/// room's in-scope entries, while another caller's follow subscription is served.
+#[tokio::test]
+async fn one_callers_follow_scopes_cannot_take_a_rooms_in_scope_cap() {
+    let mut cfg = behind_proxy();
+    // A caller's share: 1,000 of the room's 8,000 ids.
+    cfg.budgets.max_in_scope_entries_per_room = 8_000;
+    let s = start(cfg).await;
+    s.create_room("r", 30).await;
+    assert_eq!(s.edits("r", add_ops(600)).await.0, 200);
+    let around = |node: u32| ClientMsg::Subscribe {
+        region: None,
+        mask: u32::MAX,
+        since: None,
+        encoding: Default::default(),
+        follow: Some(canopy_protocol::interest::Follow {
+            node,
+            radius: 1e6,
+            margin: None,
+        }),
+        frustum: None,
+        send_hz: None,
+        tiers: Vec::new(),
+    };
+    let kinds = |m: &Option<ServerMsg>| match m {
+        Some(ServerMsg::Snapshot { nodes, .. }) => Ok(nodes.len()),
+        Some(ServerMsg::Error { code, .. }) => Err(Some(*code)),
+        _ => Err(None),
+    };
+    let mut attacker = Vec::new();
+    let mut answers = Vec::new();
+    for _ in 0..3 {
+        let mut ws = ws_from(&s, "r", "10.0.0.1", 1 << 20).await;
+        send_json(&mut ws, &around(0)).await;
+        answers.push(kinds(&next_within(&mut ws, 5.0).await));
+        attacker.push(ws);
+    }
+    // Two whole-room spheres (0 and 600 held, under 1,000), then refused.
+    let overloaded = Err(Some(canopy_protocol::ErrorCode::Overloaded));
+    assert_eq!(answers, vec![Ok(600), Ok(600), overloaded], "{answers:?}");
+    let mut other = ws_from(&s, "r", "10.0.0.2", 1 << 20).await;
+    send_json(&mut other, &around(1)).await;
+    assert_eq!(kinds(&next_within(&mut other, 5.0).await), Ok(600));
+    s.stop().await;
+}
+
 /// F8: an editor's WebSocket connections share one pending-ops quota (its caller's),
 /// so two sockets of one editor cannot take a room's whole pending budget; another
 /// editor's batch is admitted meanwhile.
