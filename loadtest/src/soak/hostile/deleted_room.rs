@@ -1,4 +1,4 @@
-//! The reader of a deleted room (review F3): an unsubscribed WebSocket opened with a
+//! The reader of a deleted room: an unsubscribed WebSocket opened with a
 //! room's viewer token (no token on an open server) outlives the room: the room is
 //! deleted, re-created under the same id (new tokens on a server with an admin
 //! token), given a node, and the old socket queries it.

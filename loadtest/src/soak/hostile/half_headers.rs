@@ -1,4 +1,4 @@
-//! Half-sent headers (review F6): a TCP connection sends the first half of an HTTP
+//! Half-sent headers: a TCP connection sends the first half of an HTTP
 //! request's headers and then nothing.
 //!
 //! The old server had no header-read timeout: such a connection was held forever, and

@@ -1,4 +1,4 @@
-//! Idle TCP sockets (review F6): hundreds of connections that send nothing at all,
+//! Idle TCP sockets: hundreds of connections that send nothing at all,
 //! while `/healthz` is asked over fresh connections.
 //!
 //! 300 idle sockets exhausted a 256-descriptor server (`accept error: Too many open

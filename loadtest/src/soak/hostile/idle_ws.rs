@@ -1,4 +1,4 @@
-//! Idle WebSockets (review F6): hundreds of connections to the flood room that answer
+//! Idle WebSockets: hundreds of connections to the flood room that answer
 //! the server's pings (they read) but never subscribe.
 //!
 //! An unbounded server pays for each with no cap (about 125 KB each were seen). A

@@ -1,4 +1,4 @@
-//! The soak's hostile clients (the attacks of security reviews, F1-F8 and N1-N5): each kind is a
+//! The soak's hostile clients (the attacks hostile-client reviews tried): each kind is a
 //! module of its own that attacks the server once per call and says what the server
 //! did; `runner` repeats every kind for as long as the load runs, `rooms` builds the
 //! rooms they attack, `raw_ws` and `watch` are their shared plumbing, `tally` turns
@@ -37,34 +37,34 @@ pub(crate) mod watch;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Kind {
-    /// One socket sends hundreds of `subscribe` messages and never reads (F1).
+    /// One socket sends hundreds of `subscribe` messages and never reads.
     SubscribeFlood,
-    /// One socket sends thousands of `ping` messages and never reads (F2).
+    /// One socket sends thousands of `ping` messages and never reads.
     PingFlood,
-    /// Whole-room queries and pings never read, then the socket is closed (F2).
+    /// Whole-room queries and pings never read, then the socket is closed.
     UnreadQueries,
-    /// An HTTP request whose headers stop halfway (F6).
+    /// An HTTP request whose headers stop halfway.
     HalfHeaders,
-    /// An HTTP request whose header lines come one every few seconds (slowloris, F6).
+    /// An HTTP request whose header lines come one every few seconds (slowloris).
     TrickledHeaders,
-    /// TCP connections that send nothing (F6).
+    /// TCP connections that send nothing.
     IdleTcp,
-    /// WebSocket connections that answer pings but never subscribe (F6).
+    /// WebSocket connections that answer pings but never subscribe.
     IdleWs,
-    /// Batches of 262,143 `set_parent` ops that change nothing, deep in a tree (F5, F8).
+    /// Batches of 262,143 `set_parent` ops that change nothing, deep in a tree.
     NoopBatches,
-    /// An unsubscribed socket of a room that is deleted and re-created (F3).
+    /// An unsubscribed socket of a room that is deleted and re-created.
     DeletedRoom,
-    /// `GET /rooms/{room}/nodes` sent whole and never read (F7's whole-room read, N2).
+    /// `GET /rooms/{room}/nodes` sent whole and never read.
     UnreadNodes,
     /// A whole-room subscriber that reads nothing, pings included.
     UnreadSubscriber,
-    /// A WebSocket message begun and never finished, kept alive with pongs (N5).
+    /// A WebSocket message begun and never finished, kept alive with pongs.
     UnfinishedMessage,
     /// Many whole-room subscribers of one caller, each with a mask of its own, reading
-    /// nothing or trickling (N1).
+    /// nothing or trickling.
     SnapshotHogs,
-    /// Connections that resend `subscribe` with a recent `since` every 30 ms (N3).
+    /// Connections that resend `subscribe` with a recent `since` every 30 ms.
     ResumeFlood,
 }
 

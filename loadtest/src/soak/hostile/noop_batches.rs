@@ -1,4 +1,4 @@
-//! Heavy no-op batches (review F5, F8): batches of 262,143 `set_parent` ops that
+//! Heavy no-op batches: batches of 262,143 `set_parent` ops that
 //! re-parent the deepest node of a 1,000-deep chain under the parent it already has,
 //! several in flight at once, in a room of their own.
 //!

@@ -1,4 +1,4 @@
-//! Ping flood (review F2): one WebSocket of the flood room sends thousands of `ping`
+//! Ping flood: one WebSocket of the flood room sends thousands of `ping`
 //! messages and never reads.
 //!
 //! Pings were not rate-limited and each queues a `pong`; past 4,096 queued messages the

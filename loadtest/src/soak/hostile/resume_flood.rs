@@ -1,4 +1,4 @@
-//! Resume flood (review N3): `--resume-flooders` (100) WebSockets of a room with
+//! Resume flood: `--resume-flooders` (100) WebSockets of a room with
 //! history (a room of this attempt, whose editor moves nodes every other tick) each
 //! send `subscribe` with `since` a recent tick every 30 ms for [`FLOOD_FOR`], and read
 //! what they are sent.

@@ -1,4 +1,4 @@
-//! Snapshot hogs (review N1): `--snapshot-hogs` (110) WebSockets of the flood room (a
+//! Snapshot hogs: `--snapshot-hogs` (110) WebSockets of the flood room (a
 //! room of the world's size), each subscribing to the whole room with a mask of its own
 //! so that no two share a snapshot, each with a 4 KiB receive buffer; half read
 //! nothing, half trickle about 6 KB/s. They are one caller, of their own: the flood

@@ -1,4 +1,4 @@
-//! Subscribe flood (review F1): one WebSocket of the flood room sends hundreds of
+//! Subscribe flood: one WebSocket of the flood room sends hundreds of
 //! whole-room `subscribe` messages and never reads a byte.
 //!
 //! Every `subscribe` asks for a snapshot of 20,000 nodes; a server that queues each

@@ -1,4 +1,4 @@
-//! Trickled headers (slowloris, review F6): a TCP connection sends an HTTP request
+//! Trickled headers (slowloris): a TCP connection sends an HTTP request
 //! line and then one header line every few seconds, never ending the headers.
 //!
 //! Each line resets any idle timer, so only a deadline for the whole head (a

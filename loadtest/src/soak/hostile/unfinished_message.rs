@@ -1,6 +1,6 @@
 //! A WebSocket message begun and never finished: a connection sends the first fragment
 //! of a binary message (FIN clear, 1 MiB), then every second a pong and another 64 KiB
-//! continuation, never the final fragment (review N5).
+//! continuation, never the final fragment.
 //!
 //! Pongs counted as activity and the server held the unfinished message for as long as
 //! the connection lived (16 MiB per connection). A bounded server closes it once the

@@ -1,4 +1,4 @@
-//! Unread queries (review F2): a WebSocket of its own room subscribes, sends whole-room
+//! Unread queries: a WebSocket of its own room subscribes, sends whole-room
 //! queries and thousands of pings, never reads, and closes its socket two seconds
 //! later.
 //!
