@@ -29,10 +29,12 @@ pub(super) struct Subscriber {
     /// per scope, `subscribe.rs` hands new subscribers the scope's); a frustum's or a
     /// follow scope's is its own.
     pub(super) in_scope: Arc<FxHashSet<NodeId>>,
-    /// For follow scopes: the centre and whether the followed node is gone.
-    pub(super) follow: Option<FollowState>,
+    /// For follow scopes: the centre and whether the followed node is gone. Boxed, as
+    /// is the pacer: most subscribers have neither, and inline they tripled the size of
+    /// every whole-room subscriber.
+    pub(super) follow: Option<Box<FollowState>>,
     /// For paced subscriptions (`send_hz` or `tiers`): the changes held between sends.
-    pub(super) pacer: Option<Pacer>,
+    pub(super) pacer: Option<Box<Pacer>>,
 }
 
 impl Subscriber {
@@ -47,11 +49,14 @@ impl Subscriber {
     ) -> Self {
         Self {
             outbox,
-            follow: scope.follow.and(centre).map(FollowState::new),
+            follow: scope
+                .follow
+                .and(centre)
+                .map(|c| Box::new(FollowState::new(c))),
             pacer: scope
                 .pacing
                 .is_paced()
-                .then(|| Pacer::new(scope.pacing, tick_hz)),
+                .then(|| Box::new(Pacer::new(scope.pacing, tick_hz))),
             scope,
             in_scope,
         }
