@@ -23,6 +23,7 @@ mod cluster_moving;
 mod cluster_placement;
 mod edit_quotas;
 mod fair_shares;
+mod in_scope_shares;
 mod interest_ws;
 mod layers;
 mod mirror;
