@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use canopy_protocol::{Op, Transform};
 use canopy_room::metrics::RoomMetrics;
-use canopy_room::{EditReply, EditTicket, LogLink, Room, RoomConfig, RoomLog, SceneState, durable};
+use canopy_room::{LogLink, Room, RoomConfig, RoomLog, SceneState, durable};
 use canopy_server::durability;
 use canopy_store::{self, Persist, PersistConfig};
 
@@ -39,15 +39,7 @@ fn data_dir(name: &str) -> std::path::PathBuf {
 }
 
 fn submit(room: &Room, ops: Vec<Op>) {
-    let (tx, _rx) = tokio::sync::oneshot::channel();
-    room.shared()
-        .submit_edits(
-            ops,
-            EditReply::Oneshot(tx),
-            Arc::new(EditTicket::default()),
-            None,
-        )
-        .expect("admitted");
+    room.shared().submit_unanswered(ops).expect("admitted");
 }
 
 /// `n` nodes in batches of 10,000: roots with 9 children each (a typical scene of

@@ -30,7 +30,7 @@ use canopy_protocol::{Format, Op, ServerMsg, Transform, codec};
 use canopy_room::metrics::RoomMetrics;
 use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_room::scope::Scope;
-use canopy_room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
+use canopy_room::{Room, RoomCommand, RoomConfig, SubscribeRequest};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const NODES: u32 = 1_000_000;
@@ -49,15 +49,7 @@ fn spot(i: u32) -> [f32; 3] {
 }
 
 fn submit(room: &Room, ops: Vec<Op>) {
-    let (tx, _rx) = tokio::sync::oneshot::channel();
-    room.shared()
-        .submit_edits(
-            ops,
-            EditReply::Oneshot(tx),
-            Arc::new(EditTicket::default()),
-            None,
-        )
-        .expect("admitted");
+    room.shared().submit_unanswered(ops).expect("admitted");
 }
 
 /// The room: avatars are ids `0..PLAYERS`, every node a root with a unit box.

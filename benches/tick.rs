@@ -18,7 +18,7 @@ use canopy_protocol::{Format, Op, Transform};
 use canopy_room::metrics::RoomMetrics;
 use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_room::scope::Scope;
-use canopy_room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
+use canopy_room::{Room, RoomCommand, RoomConfig, SubscribeRequest};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const NODES: u32 = 100_000;
@@ -66,15 +66,7 @@ fn room() -> Room {
 }
 
 fn submit(room: &Room, ops: Vec<Op>) {
-    let (tx, _rx) = tokio::sync::oneshot::channel();
-    room.shared()
-        .submit_edits(
-            ops,
-            EditReply::Oneshot(tx),
-            Arc::new(EditTicket::default()),
-            None,
-        )
-        .expect("admitted");
+    room.shared().submit_unanswered(ops).expect("admitted");
 }
 
 /// Edits every `stride`-th leaf (stride 100 edits 1%).

@@ -172,6 +172,15 @@ impl RoomShared {
         }
     }
 
+    /// Queues an edit batch whose answer nobody waits for (benchmarks, tests, tools
+    /// driving a room directly): [`RoomShared::submit_edits`] with a reply that is
+    /// dropped, no ticket to cancel and no connection quota.
+    pub fn submit_unanswered(&self, ops: Vec<Op>) -> Result<(), Refusal> {
+        let (tx, _unread) = tokio::sync::oneshot::channel();
+        let ticket = Arc::new(EditTicket::default());
+        self.submit_edits(ops, EditReply::Oneshot(tx), ticket, None)
+    }
+
     /// Queues an edit batch for the room's tick, or refuses it at once: as
     /// [`RoomShared::closed_refusal`] once the room is closed, `overloaded` when the room or the connection (`quota`)
     /// already has as much waiting as its limits allow.

@@ -23,7 +23,7 @@ use canopy_room::interest::{Pacing, Tiers};
 use canopy_room::metrics::RoomMetrics;
 use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_room::scope::Scope;
-use canopy_room::{EditReply, EditTicket, Room, RoomCommand, RoomConfig, SubscribeRequest};
+use canopy_room::{Room, RoomCommand, RoomConfig, SubscribeRequest};
 use canopy_scene::octree::ObjectBox;
 use glam::Vec3;
 use proptest::prelude::*;
@@ -446,13 +446,7 @@ fn op_of(e: &Edit, state: &BTreeMap<NodeId, Node>, next_id: &mut u32) -> Op {
 }
 
 fn submit(r: &Room, ops: Vec<Op>) {
-    let (tx, _rx) = tokio::sync::oneshot::channel();
-    let _ = r.shared().submit_edits(
-        ops,
-        EditReply::Oneshot(tx),
-        Arc::new(EditTicket::default()),
-        None,
-    );
+    let _ = r.shared().submit_unanswered(ops);
 }
 
 fn server_state(r: &Room) -> BTreeMap<NodeId, Node> {

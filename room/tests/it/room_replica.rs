@@ -18,9 +18,7 @@ use canopy_room::metrics::RoomMetrics;
 use canopy_room::outbox::{Outbox, OutboxLimits, Outgoing};
 use canopy_room::replica::{FedRecord, ReplicaRecord};
 use canopy_room::scope::Scope;
-use canopy_room::{
-    EditReply, EditTicket, PendingEdit, Room, RoomCommand, RoomConfig, SubscribeRequest,
-};
+use canopy_room::{EditReply, PendingEdit, Room, RoomCommand, RoomConfig, SubscribeRequest};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::mpsc;
@@ -89,13 +87,7 @@ fn message(o: &Outgoing) -> Option<ServerMsg> {
 }
 
 fn submit(room: &Room, ops: Vec<Op>) {
-    let (tx, _rx) = tokio::sync::oneshot::channel();
-    let _ = room.shared().submit_edits(
-        ops,
-        EditReply::Oneshot(tx),
-        Arc::new(EditTicket::default()),
-        None,
-    );
+    let _ = room.shared().submit_unanswered(ops);
 }
 
 fn start_of(owner: &mut Room, now: u64) -> canopy_room::replica::ReplicaStart {
