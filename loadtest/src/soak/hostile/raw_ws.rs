@@ -44,19 +44,8 @@ pub(crate) async fn open(
     path: &str,
     recv_buffer: Option<u32>,
 ) -> anyhow::Result<Upgrade> {
-    let mut stream = connect(server, recv_buffer).await?;
-    let answer = tokio::time::timeout(
-        HANDSHAKE_TIMEOUT,
-        rawws::handshake(&mut stream, &server.to_string(), path),
-    )
-    .await
-    .context("the server did not answer the upgrade")??;
-    // What came after the head stays unread: this client never reads.
-    if answer.switched() {
-        Ok(Upgrade::Open(stream))
-    } else {
-        Ok(Upgrade::Refused(answer.status().to_string()))
-    }
+    let stream = connect(server, recv_buffer).await?;
+    upgrade(stream, server, path).await
 }
 
 /// Opens a WebSocket to `path` as [`open`] does, from `source` when the server is on
@@ -79,17 +68,23 @@ pub(crate) async fn open_from(
     if server.ip().is_loopback() {
         socket.bind(SocketAddr::new(source.into(), 0))?;
     }
-    let mut stream = socket
+    let stream = socket
         .connect(server)
         .await
         .with_context(|| format!("connecting to {server} from {source}"))?;
     stream.set_nodelay(true)?;
+    upgrade(stream, server, path).await
+}
+
+/// Sends the upgrade request for `path` on `stream` and reads the answer's head.
+async fn upgrade(mut stream: TcpStream, server: SocketAddr, path: &str) -> anyhow::Result<Upgrade> {
     let answer = tokio::time::timeout(
         HANDSHAKE_TIMEOUT,
         rawws::handshake(&mut stream, &server.to_string(), path),
     )
     .await
     .context("the server did not answer the upgrade")??;
+    // What came after the head stays unread: this client never reads.
     if answer.switched() {
         Ok(Upgrade::Open(stream))
     } else {
