@@ -66,15 +66,7 @@ impl EditWindow<'_> {
         }
         let window = Instant::now();
         let end = tokio::time::Instant::now() + duration;
-        let mut samples = Vec::new();
-        while tokio::time::Instant::now() < end {
-            tokio::time::sleep(Duration::from_secs(1)).await;
-            // A server too busy to answer /metrics in time must not stretch the window.
-            let left = end.saturating_duration_since(tokio::time::Instant::now());
-            if let Ok(Ok(r)) = tokio::time::timeout(left, server_rss::rss(self.client)).await {
-                samples.push(r);
-            }
-        }
+        let samples = server_rss::sample_until(self.client, end).await;
         stop_tx.raise();
         for t in tasks {
             t.await.context("an editor panicked")?;

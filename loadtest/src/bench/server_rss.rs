@@ -58,6 +58,20 @@ pub(crate) async fn connections(client: &Client) -> anyhow::Result<f64> {
         .with_context(|| format!("/metrics has no {CONNECTIONS_METRIC}"))
 }
 
+/// The server's RSS once a second until `end`, in bytes: a server too busy to answer
+/// `/metrics` in time misses a sample rather than stretching the window.
+pub(crate) async fn sample_until(client: &Client, end: tokio::time::Instant) -> Vec<f64> {
+    let mut samples = Vec::new();
+    while tokio::time::Instant::now() < end {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let left = end.saturating_duration_since(tokio::time::Instant::now());
+        if let Ok(Ok(r)) = tokio::time::timeout(left, rss(client)).await {
+            samples.push(r);
+        }
+    }
+    samples
+}
+
 /// The server process's CPU seconds so far (user and system, all threads; the kernel's
 /// work on the process's sockets included, as the kernel charges it).
 pub(crate) async fn cpu_seconds(client: &Client) -> anyhow::Result<f64> {

@@ -180,15 +180,7 @@ impl Env<'_> {
         let delays_before = ServerDelays::read(self.client).await;
         let started = Instant::now();
         let end = tokio::time::Instant::now() + self.s.load_duration();
-        let mut samples = Vec::new();
-        while tokio::time::Instant::now() < end {
-            tokio::time::sleep(Duration::from_secs(1)).await;
-            // A server too busy to answer /metrics in time must not stretch the window.
-            let left = end.saturating_duration_since(tokio::time::Instant::now());
-            if let Ok(Ok(r)) = tokio::time::timeout(left, server_rss::rss(self.client)).await {
-                samples.push(r);
-            }
-        }
+        let mut samples = server_rss::sample_until(self.client, end).await;
         let after = Counters::of_all(subs);
         let seconds = started.elapsed().as_secs_f64();
         let cpu_after = server_rss::cpu_seconds(self.client).await.ok();
